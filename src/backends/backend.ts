@@ -1,0 +1,82 @@
+/**
+ * The backend abstraction: each agent CLI (Claude, Codex, Cursor) is a `Backend` that validates
+ * options and opens `Session`s. The public `query()` and `AgentSdkClient` only talk to these.
+ */
+import type { Message } from "../messages.js";
+import type { AgentOptions, BackendKind } from "../options.js";
+import type { PermissionMode } from "../permissions.js";
+import type { Prompt } from "../prompt.js";
+
+/** What a backend can do. Client methods that need a missing capability throw `UnsupportedFeatureError`. */
+export interface Capabilities {
+  /** Claude-style control_request/control_response in both directions. */
+  controlProtocol: boolean;
+  /** `canUseTool` is called for tool approvals. */
+  toolApproval: boolean;
+  /** SDK hook callbacks. */
+  hooks: boolean;
+  /** In-process (SDK) MCP servers. */
+  sdkMcpRouting: boolean;
+  /** One long-lived process serves all turns. */
+  persistentSession: boolean;
+  /** A running turn can be interrupted. */
+  interrupt: boolean;
+  /** `setModel` / `setPermissionMode` while a session runs. */
+  runtimeConfigChanges: boolean;
+}
+
+/** Options for rewinding files (Claude). */
+export interface RewindFilesOptions {
+  /** Report what would change without changing it. */
+  dryRun?: boolean;
+}
+
+/** A live conversation with an agent. One per `query()` or `AgentSdkClient` connection. */
+export interface Session {
+  /** Sends one user turn (or streams every item of an AsyncIterable prompt). */
+  send(prompt: Prompt, sessionId?: string): Promise<void>;
+  /** Resolves once every user turn sent so far has produced its `result`, or the session ended. */
+  idle(): Promise<void>;
+  /** No more user input will come; the agent may finish and exit. */
+  endInput(): Promise<void>;
+  /**
+   * Subscribes to the session's messages. A new subscription first receives every message no earlier
+   * subscription has received, then everything after; concurrent subscriptions each see every message.
+   * With `untilResult`, the subscription ends after the next `result`.
+   */
+  subscribe(opts?: { untilResult?: boolean }): AsyncGenerator<Message, void, undefined>;
+  /** The backend's handshake answer (Claude: the `initialize` response), once connected. */
+  serverInfo(): Record<string, unknown> | undefined;
+  interrupt(): Promise<void>;
+  setPermissionMode(mode: PermissionMode): Promise<void>;
+  setModel(model?: string): Promise<void>;
+  setMaxThinkingTokens(tokens: number | null): Promise<void>;
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>>;
+  mcpServerStatus(): Promise<unknown[]>;
+  /** Sends a raw control request and returns its response payload (Claude only). */
+  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
+  /** Ends the session: closes input, terminates the process (group), releases everything. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** How a session is opened. */
+export interface OpenSessionParams {
+  options: AgentOptions;
+  /**
+   * One-shot semantics: the caller will send a single string/content prompt and input ends after
+   * the first `result` (Codex/Cursor use this to pick their one-shot command).
+   */
+  oneShot: boolean;
+  /** The first prompt, when it is known at open time (one-shot CLIs need it in argv). */
+  initialPrompt?: Prompt;
+}
+
+/** An agent CLI integration. */
+export interface Backend {
+  readonly name: BackendKind;
+  readonly capabilities: Capabilities;
+  /** Throws `InvalidOptionsError` / `UnsupportedOptionsError` listing every problem. Spawns nothing. */
+  validateOptions(options: AgentOptions): void;
+  /** Spawns and handshakes. The initial prompt, if given, is already sent when this resolves. */
+  openSession(params: OpenSessionParams): Promise<Session>;
+}

@@ -1,0 +1,158 @@
+/**
+ * `AgentSdkClient`: a multi-turn conversation with any backend, with capability-gated controls.
+ */
+import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
+import { getBackend } from "./backends/registry.js";
+import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
+import type { Message } from "./messages.js";
+import type { AgentOptions, BackendKind } from "./options.js";
+import type { PermissionMode } from "./permissions.js";
+import { isStreamedPrompt, type Prompt } from "./prompt.js";
+
+/**
+ * A conversation that stays open across turns.
+ *
+ * @example
+ * await using client = new AgentSdkClient({ model: "claude-sonnet-4-5" });
+ * await client.connect();
+ * await client.query("Summarize README.md");
+ * for await (const message of client.receiveResponse()) console.log(message);
+ */
+export class AgentSdkClient implements AsyncDisposable {
+  private readonly options: AgentOptions;
+  private readonly backend: Backend;
+  private session: Session | undefined;
+  private connecting: Promise<void> | undefined;
+
+  constructor(options: AgentOptions = {}) {
+    this.options = options;
+    this.backend = getBackend(options.backend);
+  }
+
+  /** The backend this client drives. */
+  get backendName(): BackendKind {
+    return this.backend.name;
+  }
+
+  /** What the backend supports; gated methods throw `UnsupportedFeatureError` otherwise. */
+  get capabilities(): Capabilities {
+    return this.backend.capabilities;
+  }
+
+  /** True between a successful `connect()` and `disconnect()`. */
+  get isConnected(): boolean {
+    return this.session !== undefined;
+  }
+
+  /**
+   * Starts the agent. Options are validated first; nothing is spawned if they are invalid.
+   * A string or content prompt is sent as the first turn; an `AsyncIterable` prompt is streamed in
+   * the background, turn by turn.
+   */
+  async connect(prompt?: Prompt): Promise<void> {
+    if (this.session) return;
+    if (this.connecting) return this.connecting;
+    this.connecting = (async () => {
+      if (this.options.signal?.aborted) {
+        throw new AbortError("The operation was aborted", { cause: this.options.signal.reason });
+      }
+      this.backend.validateOptions(this.options);
+      const session = await this.backend.openSession({
+        options: this.options,
+        oneShot: false,
+        ...(prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {}),
+      });
+      this.session = session;
+      if (prompt !== undefined && isStreamedPrompt(prompt)) {
+        // Failures of the user's stream end the session; readers see the session's end.
+        session.send(prompt).catch(() => void session.close());
+      }
+    })();
+    try {
+      await this.connecting;
+    } finally {
+      this.connecting = undefined;
+    }
+  }
+
+  /** Sends a user turn. Consume the answer with {@link receiveResponse}. */
+  async query(prompt: Prompt, sessionId = "default"): Promise<void> {
+    await this.requireSession().send(prompt, sessionId);
+  }
+
+  /** Every message of the session until it ends. May run alongside {@link receiveResponse}. */
+  receiveMessages(): AsyncGenerator<Message, void, undefined> {
+    return this.subscribe(false);
+  }
+
+  /** Messages up to and including the next `result`. */
+  receiveResponse(): AsyncGenerator<Message, void, undefined> {
+    return this.subscribe(true);
+  }
+
+  private async *subscribe(untilResult: boolean): AsyncGenerator<Message, void, undefined> {
+    yield* this.requireSession().subscribe({ untilResult });
+  }
+
+  /** Interrupts the running turn. */
+  async interrupt(): Promise<void> {
+    await this.gated("interrupt", "interrupt").interrupt();
+  }
+
+  /** Changes the permission mode for the rest of the session. */
+  async setPermissionMode(mode: PermissionMode): Promise<void> {
+    await this.gated("runtimeConfigChanges", "setPermissionMode").setPermissionMode(mode);
+  }
+
+  /** Switches the model; `undefined` restores the default. */
+  async setModel(model?: string): Promise<void> {
+    await this.gated("runtimeConfigChanges", "setModel").setModel(model);
+  }
+
+  /** Changes the thinking budget; `null` clears it. */
+  async setMaxThinkingTokens(tokens: number | null): Promise<void> {
+    await this.gated("runtimeConfigChanges", "setMaxThinkingTokens").setMaxThinkingTokens(tokens);
+  }
+
+  /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
+  async rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>> {
+    return this.gated("controlProtocol", "rewindFiles").rewindFiles(userMessageId, options);
+  }
+
+  /** Connection status of the session's MCP servers. */
+  async getMcpStatus(): Promise<unknown[]> {
+    return this.gated("controlProtocol", "getMcpStatus").mcpServerStatus();
+  }
+
+  /** The backend's handshake answer (Claude: commands, models, account, version, …). */
+  async getServerInfo(): Promise<Record<string, unknown> | undefined> {
+    return this.requireSession().serverInfo();
+  }
+
+  /** Sends a raw control request (Claude only) — for subtypes this SDK does not wrap yet. */
+  async controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
+    return this.gated("controlProtocol", "controlRequest").controlRequest(request);
+  }
+
+  /** Ends the session and the CLI process. Safe to call more than once. */
+  async disconnect(): Promise<void> {
+    await this.connecting?.catch(() => undefined);
+    const session = this.session;
+    this.session = undefined;
+    await session?.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.disconnect();
+  }
+
+  private requireSession(): Session {
+    if (!this.session) throw new NotConnectedError();
+    return this.session;
+  }
+
+  private gated(capability: keyof Capabilities, feature: string): Session {
+    if (!this.backend.capabilities[capability]) throw new UnsupportedFeatureError(feature, this.backend.name);
+    return this.requireSession();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Typed errors. Every failure the SDK reports is one of these classes, so callers can
+ * `catch (e) { if (e instanceof ProcessError) … }` and read the context they need to act.
+ */
+
+/** Base class of every error thrown or yielded by code-agent-sdk. */
+export class AgentSdkError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The agent CLI binary could not be found. `searched` lists every place that was tried. */
+export class CliNotFoundError extends AgentSdkError {
+  /** Which CLI was looked for (`claude`, `codex`, `cursor-agent`). */
+  readonly cli: string;
+  /** Every path or lookup that was tried, in order. */
+  readonly searched: readonly string[];
+  constructor(cli: string, searched: readonly string[], hint: string) {
+    super(
+      `${cli} CLI not found. Searched: ${searched.length ? searched.join(", ") : "(nothing)"}.\n${hint}`,
+    );
+    this.cli = cli;
+    this.searched = searched;
+  }
+}
+
+/** A connection-level failure: spawning failed, a pipe broke, a transport is closed. */
+export class CliConnectionError extends AgentSdkError {}
+
+/** The CLI process failed: it exited non-zero, was killed by a signal, or could not be spawned. */
+export class ProcessError extends AgentSdkError {
+  /** Exit code, or `null` when the process was killed by a signal or never started. */
+  readonly exitCode: number | null;
+  /** The terminating signal, if any. */
+  readonly signal: NodeJS.Signals | null;
+  /** The last lines the process wrote to stderr (bounded). */
+  readonly stderrTail: string;
+  constructor(
+    message: string,
+    details: { exitCode: number | null; signal?: NodeJS.Signals | null; stderrTail?: string; cause?: unknown },
+  ) {
+    const tail = details.stderrTail?.trim();
+    super(tail ? `${message}\n--- stderr (tail) ---\n${tail}` : message, { cause: details.cause });
+    this.exitCode = details.exitCode;
+    this.signal = details.signal ?? null;
+    this.stderrTail = details.stderrTail ?? "";
+  }
+}
+
+/** A line from the CLI was not valid JSON, or a line exceeded the configured buffer limit. */
+export class JsonDecodeError extends AgentSdkError {
+  /** The start of the offending line (at most 200 characters). */
+  readonly lineHead: string;
+  /** Total length of the offending line or buffer, in bytes. */
+  readonly lineLength: number;
+  constructor(message: string, line: string, lineLength = Buffer.byteLength(line), cause?: unknown) {
+    const head = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+    super(`${message}: ${JSON.stringify(head)}`, { cause });
+    this.lineHead = head;
+    this.lineLength = lineLength;
+  }
+}
+
+/** A line exceeded `maxBufferSize`. The limit is named in the message. */
+export class BufferOverflowError extends JsonDecodeError {
+  /** The configured limit, in bytes. */
+  readonly limit: number;
+  constructor(limit: number, head: string, length: number) {
+    super(`A line from the CLI exceeded maxBufferSize (${limit} bytes; got at least ${length})`, head, length);
+    this.limit = limit;
+  }
+}
+
+/** A JSON message from the CLI had an unexpected shape. The raw message is kept. */
+export class MessageParseError extends AgentSdkError {
+  /** The message that could not be interpreted. */
+  readonly data: unknown;
+  constructor(message: string, data: unknown) {
+    super(message);
+    this.data = data;
+  }
+}
+
+/** A control request to the CLI got no answer in time. */
+export class ControlTimeoutError extends AgentSdkError {
+  /** The control request subtype that timed out (`initialize`, `interrupt`, …). */
+  readonly subtype: string;
+  /** How long we waited, in milliseconds. */
+  readonly timeoutMs: number;
+  constructor(subtype: string, timeoutMs: number) {
+    super(`Control request "${subtype}" got no response within ${timeoutMs} ms`);
+    this.subtype = subtype;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The CLI answered a control request with an error. */
+export class ControlRequestError extends AgentSdkError {
+  /** The control request subtype that failed. */
+  readonly subtype: string;
+  /** The error code the CLI gave, when it gave one (e.g. `unsupported_request`). */
+  readonly code: string | undefined;
+  constructor(subtype: string, message: string, code?: string) {
+    super(`Control request "${subtype}" failed: ${message}`);
+    this.subtype = subtype;
+    this.code = code;
+  }
+}
+
+/** A method that needs a live session was called before `connect()` or after `disconnect()`. */
+export class NotConnectedError extends AgentSdkError {
+  constructor(message = "Not connected. Call connect() first.") {
+    super(message);
+  }
+}
+
+/** The selected backend cannot do what was asked (e.g. `setModel` on Cursor). */
+export class UnsupportedFeatureError extends AgentSdkError {
+  readonly feature: string;
+  readonly backend: string;
+  constructor(feature: string, backend: string) {
+    super(`Feature "${feature}" is not supported by the ${backend} backend`);
+    this.feature = feature;
+    this.backend = backend;
+  }
+}
+
+/** Options were given that the selected backend cannot honour. Lists every offending option. */
+export class UnsupportedOptionsError extends AgentSdkError {
+  readonly backend: string;
+  readonly options: readonly string[];
+  constructor(backend: string, options: readonly string[]) {
+    super(`Options not supported by the ${backend} backend: ${options.join(", ")}`);
+    this.backend = backend;
+    this.options = options;
+  }
+}
+
+/** Options failed validation. `issues` lists each problem as `path: message`. */
+export class InvalidOptionsError extends AgentSdkError {
+  readonly issues: readonly string[];
+  constructor(issues: readonly string[]) {
+    super(`Invalid options:\n  - ${issues.join("\n  - ")}`);
+    this.issues = issues;
+  }
+}
+
+/** The operation was aborted through an `AbortSignal` or `close()`. */
+export class AbortError extends AgentSdkError {
+  constructor(message = "The operation was aborted", options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Routes the CLI's `mcp_message` control requests to in-process `McpServer`s. Each server is
+ * connected to an in-memory MCP transport; a JSON-RPC request goes in through `onmessage` and the
+ * answer comes back through `send`, matched by id.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport as McpTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { RawObject } from "../messages.js";
+import type { McpSdkServerConfig, McpServerConfig } from "./config.js";
+
+type JsonRpcId = string | number;
+
+/** An MCP transport whose other end is a function call instead of a pipe. */
+class InProcessTransport implements McpTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly waiting = new Map<JsonRpcId, (message: RawObject) => void>();
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const msg = message as RawObject;
+    // Server-initiated requests and notifications (progress, logging) have no waiter; drop them.
+    if ("method" in msg) return;
+    const id = msg.id as JsonRpcId | undefined;
+    if (id === undefined) return;
+    const resolve = this.waiting.get(id);
+    if (resolve) {
+      this.waiting.delete(id);
+      resolve(msg);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const [id, resolve] of this.waiting) {
+      resolve({ jsonrpc: "2.0", id, error: { code: -32000, message: "MCP server closed" } });
+    }
+    this.waiting.clear();
+    this.onclose?.();
+  }
+
+  /** Delivers a request and resolves with the server's response. */
+  exchange(message: RawObject, signal: AbortSignal): Promise<RawObject> {
+    const id = message.id as JsonRpcId;
+    return new Promise<RawObject>((resolve) => {
+      this.waiting.set(id, resolve);
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.waiting.delete(id);
+          resolve({ jsonrpc: "2.0", id, error: { code: -32800, message: "Request cancelled" } });
+        },
+        { once: true },
+      );
+      this.onmessage?.(message as JSONRPCMessage);
+    });
+  }
+}
+
+/** The in-process MCP servers of one session. */
+export class SdkMcpBridge {
+  private readonly servers = new Map<string, { server: McpServer; transport: InProcessTransport }>();
+
+  /** Picks the `type: "sdk"` entries out of `mcpServers`. */
+  static sdkConfigs(mcpServers: Record<string, McpServerConfig> | string | undefined): Map<string, McpSdkServerConfig> {
+    const configs = new Map<string, McpSdkServerConfig>();
+    if (!mcpServers || typeof mcpServers === "string") return configs;
+    for (const [key, config] of Object.entries(mcpServers)) {
+      if (config.type === "sdk") configs.set(key, config);
+    }
+    return configs;
+  }
+
+  /** Connects every SDK server to its in-memory transport. */
+  async start(configs: Map<string, McpSdkServerConfig>): Promise<void> {
+    for (const [key, config] of configs) {
+      const factory = (config as { createInstance?: () => McpServer }).createInstance;
+      const server = factory ? factory() : config.instance;
+      const transport = new InProcessTransport();
+      await server.connect(transport);
+      this.servers.set(key, { server, transport });
+    }
+  }
+
+  get names(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  /** Answers an `mcp_message` control request. */
+  async handle(request: RawObject, signal: AbortSignal): Promise<RawObject> {
+    const serverName = String(request.server_name ?? "");
+    const message = (request.message ?? {}) as RawObject;
+    const entry = this.servers.get(serverName);
+    const id = (message.id as JsonRpcId | undefined) ?? null;
+    if (!entry) {
+      return {
+        mcp_response: {
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32601, message: `SDK MCP server "${serverName}" not found` },
+        },
+      };
+    }
+    if (id === null) {
+      // Notifications get no JSON-RPC answer, but the control request still needs one.
+      entry.transport.onmessage?.(message as JSONRPCMessage);
+      return { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } };
+    }
+    return { mcp_response: await entry.transport.exchange(message, signal) };
+  }
+
+  /** Disconnects every server (user-supplied instances become reusable). */
+  async close(): Promise<void> {
+    const entries = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.allSettled(entries.map((e) => e.server.close()));
+  }
+}

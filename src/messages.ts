@@ -1,0 +1,167 @@
+/**
+ * The unified message model. Every backend normalizes its native events into these types;
+ * every message keeps the wire object it came from in `raw`, so nothing the CLI said is lost.
+ */
+
+/** A JSON object as it came off the wire. */
+export type RawObject = Record<string, unknown>;
+
+/** Plain text produced by the model. */
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+/** The model's reasoning. `signature` guards it against tampering (Claude); may be empty elsewhere. */
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature: string;
+}
+
+/** A tool call requested by the model. */
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** The result of a tool call, linked to its {@link ToolUseBlock} by `toolUseId`. */
+export interface ToolResultBlock {
+  type: "tool_result";
+  toolUseId: string;
+  /** A string, or an array of content blocks as the wire carried them. */
+  content: unknown;
+  isError: boolean;
+}
+
+/** A block type this SDK version does not know. Passed through untouched, never an exception. */
+export interface UnknownBlock {
+  type: "unknown";
+  /** The block's `type` on the wire. */
+  wireType: string;
+  raw: RawObject;
+}
+
+/** Any content block of an assistant or user message. */
+export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | UnknownBlock;
+
+/** API-level error classes Claude Code reports on an assistant message. */
+export type AssistantMessageError =
+  | "authentication_failed"
+  | "billing_error"
+  | "rate_limit"
+  | "invalid_request"
+  | "server_error"
+  | "unknown"
+  | (string & {});
+
+interface MessageBase {
+  /** The wire object this message was parsed from. */
+  raw: RawObject;
+  /** Session (or thread/chat) id, when the wire carried one. */
+  sessionId?: string | undefined;
+  /** Message uuid, when the wire carried one. */
+  uuid?: string | undefined;
+}
+
+/** A user turn: the prompt, or tool results fed back to the model. */
+export interface UserMessage extends MessageBase {
+  type: "user";
+  content: string | ContentBlock[];
+  parentToolUseId: string | null;
+  /** Raw tool output the CLI attaches to tool-result turns. */
+  toolUseResult?: unknown;
+  /** True when the CLI replayed this message (resume, replay-user-messages). */
+  isReplay?: boolean | undefined;
+}
+
+/** A model turn (Claude emits one per content block; blocks of one API message share `messageId`). */
+export interface AssistantMessage extends MessageBase {
+  type: "assistant";
+  content: ContentBlock[];
+  model: string;
+  /** The API message id shared by all blocks of one model response. */
+  messageId?: string | undefined;
+  parentToolUseId: string | null;
+  /** Set when the turn failed at the API level (rate limit, auth, …). */
+  error?: AssistantMessageError | undefined;
+  usage?: RawObject | undefined;
+}
+
+/** A system event (`init`, `status`, `compact_boundary`, `task_notification`, …). `data` holds all wire fields. */
+export interface SystemMessage extends MessageBase {
+  type: "system";
+  subtype: string;
+  data: RawObject;
+}
+
+/** The end of one agent turn. */
+export interface ResultMessage extends MessageBase {
+  type: "result";
+  /** `success`, `error_during_execution`, `error_max_turns`, `error_max_budget_usd`, … */
+  subtype: string;
+  /**
+   * Whether the turn failed. Trust this, not `subtype`: Claude Code reports API failures as
+   * `subtype: "success"` with `is_error: true`.
+   */
+  isError: boolean;
+  durationMs: number;
+  durationApiMs: number;
+  numTurns: number;
+  sessionId: string;
+  totalCostUsd?: number | undefined;
+  usage?: RawObject | undefined;
+  modelUsage?: RawObject | undefined;
+  /** The final text (or the error text when `isError`). */
+  result?: string | undefined;
+  /** Parsed structured output when `outputFormat` asked for a JSON schema. */
+  structuredOutput?: unknown;
+  /** Error strings the CLI gave for `error_*` subtypes. */
+  errors?: string[] | undefined;
+  stopReason?: string | null | undefined;
+  /** Why the turn ended, e.g. `aborted_streaming` after an interrupt. */
+  terminalReason?: string | undefined;
+  permissionDenials?: unknown[] | undefined;
+  /** HTTP status of the API failure behind an error result, when known. */
+  apiErrorStatus?: number | null | undefined;
+}
+
+/** A raw streaming event (partial message), emitted when `includePartialMessages` is on. */
+export interface StreamEventMessage extends MessageBase {
+  type: "stream_event";
+  /** The provider's streaming event, e.g. `{ type: "content_block_delta", … }`. */
+  event: RawObject;
+  parentToolUseId: string | null;
+}
+
+/** A message type this SDK version does not know. Passed through, never an exception. */
+export interface UnknownMessage extends MessageBase {
+  type: "unknown";
+  /** The message's `type` on the wire. */
+  wireType: string;
+}
+
+/** Every message an agent session can yield. Discriminate on `type`. */
+export type Message =
+  | UserMessage
+  | AssistantMessage
+  | SystemMessage
+  | ResultMessage
+  | StreamEventMessage
+  | UnknownMessage;
+
+/** Narrowing helper: `if (isResult(m)) m.totalCostUsd`. */
+export function isResult(message: Message): message is ResultMessage {
+  return message.type === "result";
+}
+
+/** Concatenates the text blocks of an assistant message. */
+export function textOf(message: AssistantMessage | UserMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("");
+}

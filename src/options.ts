@@ -1,0 +1,166 @@
+/**
+ * `AgentOptions`: one plain object configures every backend. Fields a backend cannot honour are
+ * rejected with `UnsupportedOptionsError` before anything is spawned.
+ */
+import type { HookMap } from "./hooks.js";
+import type { McpServerConfig } from "./mcp/config.js";
+import type { CanUseTool, PermissionMode } from "./permissions.js";
+import type { Transport } from "./transport/transport.js";
+
+/** Which agent CLI drives the session. */
+export type BackendKind = "claude" | "codex" | "cursor";
+
+/** Reasoning effort. */
+export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
+
+/** Thinking behaviour (Claude). `adaptive` lets the CLI decide; `disabled` sends a budget of 0. */
+export type ThinkingConfig =
+  | { type: "adaptive" }
+  | { type: "enabled"; budgetTokens: number }
+  | { type: "disabled" };
+
+/** Which on-disk settings the CLI may load. Default: none (isolated). */
+export type SettingSource = "user" | "project" | "local";
+
+/** The system prompt: a full replacement, or Claude Code's preset with optional appended text. */
+export type SystemPromptConfig = string | { type: "preset"; preset: "claude_code"; append?: string };
+
+/** Which built-in tools exist: a list of names, or Claude Code's default set. */
+export type ToolsConfig = string[] | { type: "preset"; preset: "claude_code" };
+
+/** A subagent defined in code. */
+export interface AgentDefinition {
+  description: string;
+  prompt: string;
+  tools?: string[];
+  model?: "sonnet" | "opus" | "haiku" | "inherit" | (string & {});
+}
+
+/** A local plugin directory. */
+export interface PluginConfig {
+  type: "local";
+  path: string;
+}
+
+/** Sandbox settings, merged into the CLI's `--settings` JSON. */
+export interface SandboxSettings {
+  enabled?: boolean;
+  autoAllowBashIfSandboxed?: boolean;
+  excludedCommands?: string[];
+  allowUnsandboxedCommands?: boolean;
+  network?: {
+    allowLocalBinding?: boolean;
+    allowUnixSockets?: string[];
+    allowAllUnixSockets?: boolean;
+    httpProxyPort?: number;
+    socksProxyPort?: number;
+  };
+  ignoreViolations?: { file?: string[]; network?: string[] };
+  enableWeakerNestedSandbox?: boolean;
+}
+
+/** Structured output: the final answer must match this JSON schema. */
+export interface OutputFormat {
+  type: "json_schema";
+  schema: Record<string, unknown>;
+}
+
+/** Codex-only options (see the Codex backend). */
+export interface CodexOptions {
+  approvalPolicy?: "untrusted" | "on-failure" | "on-request" | "never";
+  sandboxMode?: "read-only" | "workspace-write" | "danger-full-access";
+  reasoningEffort?: "minimal" | "low" | "medium" | "high" | "xhigh";
+  networkAccess?: boolean;
+  /** Extra `-c key=value` overrides. */
+  config?: Record<string, string | number | boolean>;
+}
+
+/** Cursor-only options (see the Cursor backend). */
+export interface CursorOptions {
+  forceApprove?: boolean;
+  mode?: "plan" | "ask";
+  trustWorkspace?: boolean;
+  sandbox?: "enabled" | "disabled";
+  apiKey?: string;
+  partialOutput?: boolean;
+}
+
+/** Options for `query()` and `AgentSdkClient`. Every field is optional. */
+export interface AgentOptions {
+  // ── backend selection ──
+  /** Which CLI to drive. Default `"claude"`. */
+  backend?: BackendKind;
+  /** Codex-specific options. */
+  codex?: CodexOptions;
+  /** Cursor-specific options. */
+  cursor?: CursorOptions;
+
+  // ── execution environment ──
+  /** Path to the CLI binary; skips discovery. */
+  cliPath?: string;
+  /** Working directory of the agent. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Extra environment variables, layered over `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Run the CLI as this Unix user (name or uid). Needs the privileges to switch. */
+  user?: string | number;
+  /** Extra CLI flags: `{ "debug-to-stderr": null, foo: "bar" }` → `--debug-to-stderr --foo bar`. */
+  extraArgs?: Record<string, string | null>;
+  /** Cancels the whole query/session: the process is killed and iteration throws `AbortError`. */
+  signal?: AbortSignal;
+  /** Receives each stderr line of the CLI. */
+  stderr?: (line: string) => void;
+  /** Largest single JSON line accepted from the CLI, in bytes. Default 64 MiB. */
+  maxBufferSize?: number;
+  /** Timeout for each control request, in milliseconds. Default 60 000. */
+  controlTimeoutMs?: number;
+  /** Grace period between SIGTERM and SIGKILL on close, in milliseconds. Default 2 000. */
+  closeGraceMs?: number;
+  /** A custom transport (tests, remote runners). Replaces the subprocess. Claude only. */
+  transport?: Transport;
+
+  // ── model control ──
+  model?: string;
+  fallbackModel?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  effort?: Effort;
+  thinking?: ThinkingConfig;
+  maxThinkingTokens?: number;
+  betas?: string[];
+
+  // ── tool control ──
+  tools?: ToolsConfig;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  permissionMode?: PermissionMode;
+  /** Required (true) together with `permissionMode: "bypassPermissions"`. */
+  allowDangerouslySkipPermissions?: boolean;
+  permissionPromptToolName?: string;
+  canUseTool?: CanUseTool;
+
+  // ── MCP / plugins / context ──
+  /** MCP servers by name, or a path to an MCP config JSON file. */
+  mcpServers?: Record<string, McpServerConfig> | string;
+  plugins?: PluginConfig[];
+  addDirs?: string[];
+  agents?: Record<string, AgentDefinition>;
+
+  // ── session management ──
+  continueConversation?: boolean;
+  resume?: string;
+  /** Resume only up to this message uuid. */
+  resumeSessionAt?: string;
+  forkSession?: boolean;
+  settingSources?: SettingSource[];
+  /** A settings JSON string, a settings object, or a path to a settings file. */
+  settings?: string | Record<string, unknown>;
+  sandbox?: SandboxSettings;
+  enableFileCheckpointing?: boolean;
+
+  // ── prompts, callbacks, output ──
+  systemPrompt?: SystemPromptConfig;
+  hooks?: HookMap;
+  includePartialMessages?: boolean;
+  outputFormat?: OutputFormat;
+}

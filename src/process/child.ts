@@ -1,0 +1,444 @@
+/**
+ * Spawns an agent CLI as a child process (argv only, never through a shell) in its own process
+ * group, and owns its whole lifecycle: stdin writes with backpressure, a bounded stderr tail,
+ * two-phase termination of the group, and a guarantee that nothing is left running behind us.
+ */
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import { PassThrough, type Readable, type Writable } from "node:stream";
+import { CliConnectionError, ProcessError } from "../errors.js";
+import { registerGroup, signalGroup, unregisterGroup } from "./group-registry.js";
+import { StderrTail } from "./stderr-tail.js";
+
+/** What to run and how. */
+export interface ChildSpec {
+  /** Executable path or name (looked up on PATH). Never interpreted by a shell. */
+  command: string;
+  /** Arguments, passed verbatim. */
+  args: string[];
+  /** Working directory. Default: the current one. */
+  cwd?: string;
+  /**
+   * The child's complete environment; it is NOT merged with `process.env` (pass
+   * `{ ...process.env, X: "1" }` to extend it). Keys whose value is `undefined` are left out.
+   * Default: `process.env`.
+   */
+  env?: Record<string, string | undefined>;
+  /** User id to run as. */
+  uid?: number;
+  /** Group id to run as. */
+  gid?: number;
+  /** Called with each stderr line. Exceptions it throws are contained (see {@link StderrTail}). */
+  onStderrLine?: (line: string) => void;
+  /** stdin: "pipe" (default) or "ignore" */
+  stdin?: "pipe" | "ignore";
+  /** Name used in error messages. Default: the command. */
+  name?: string;
+  /**
+   * After the child exits, how long its stdout/stderr may stay open with no data before we stop
+   * waiting and close them. They stay open only if a process that escaped the group (e.g. one
+   * that called `setsid`) inherited them. Default 2000 ms.
+   */
+  stdioIdleMs?: number;
+}
+
+/** How a process ended. Both are `null` if it never started. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A running (or finished) child process. */
+export interface ChildHandle {
+  readonly pid: number | undefined;
+  /**
+   * stdout as a Node Readable (for the line reader). It ends when the child's stdout closes, or
+   * when stdout is forcibly closed (after {@link close}, or after the idle timeout once the child
+   * has exited).
+   */
+  readonly stdout: Readable;
+  /**
+   * Resolves when spawned; rejects with a {@link ProcessError} (exit code `null`) if it could not
+   * be: the message names the command and says "not found" (ENOENT) or "permission denied" (EACCES).
+   */
+  readonly spawned: Promise<void>;
+  /**
+   * Resolves once the process has exited AND its stdio closed. Never rejects. Note that stdout is
+   * only drained while someone reads {@link stdout}; {@link close} does not need a reader.
+   */
+  readonly exited: Promise<ExitInfo>;
+  /** How the process ended, once it has; `undefined` while it runs. */
+  exitInfo(): ExitInfo | undefined;
+  /** The last lines of stderr (bounded: 100 lines / 16 KiB). */
+  stderrTail(): string;
+  /** Writes data to stdin honouring backpressure; rejects with CliConnectionError if stdin is closed/ended/EPIPE. */
+  write(data: string): Promise<void>;
+  /** Ends stdin (EOF). Idempotent; resolves even if the process is already gone. */
+  endInput(): Promise<void>;
+  /**
+   * Two-phase kill of the whole process GROUP: SIGTERM, wait `graceMs` (default 2000) for exit,
+   * then SIGKILL. Resolves with the ExitInfo. Idempotent; safe if already exited.
+   */
+  close(graceMs?: number): Promise<ExitInfo>;
+}
+
+/** Default time {@link ChildHandle.close} waits after SIGTERM before sending SIGKILL. */
+export const DEFAULT_CLOSE_GRACE_MS = 2000;
+const DEFAULT_STDIO_IDLE_MS = 2000;
+/**
+ * When we killed the child ourselves, how long to let stdout deliver what is still in the pipe
+ * before closing it; there may be nobody reading, and we must not wait for them.
+ */
+const STDIO_DRAIN_AFTER_CLOSE_MS = 200;
+const NOT_STARTED: ExitInfo = { code: null, signal: null };
+
+/** Spawns `spec.command` in a new process group. Never throws: spawn failures reject `spawned`. */
+export function spawnChild(spec: ChildSpec): ChildHandle {
+  return new Child(spec);
+}
+
+class Child implements ChildHandle {
+  readonly stdout: Readable;
+  readonly spawned: Promise<void>;
+  readonly exited: Promise<ExitInfo>;
+
+  private readonly name: string;
+  private readonly tail: StderrTail;
+  private readonly stdioIdleMs: number;
+  private proc: ChildProcess | undefined;
+  private info: ExitInfo | undefined;
+  private spawnError: ProcessError | undefined;
+  private stdinError: Error | undefined;
+  private stdioClosed = false;
+  private closing: Promise<ExitInfo> | undefined;
+  private stdioTimer: NodeJS.Timeout | undefined;
+  /** Bytes seen on stdout + stderr; lets the post-exit watchdog tell "idle" from "still flowing". */
+  private stdioBytes = 0;
+  private resolveExited!: (info: ExitInfo) => void;
+
+  constructor(private readonly spec: ChildSpec) {
+    this.name = spec.name ?? spec.command;
+    this.stdioIdleMs = spec.stdioIdleMs ?? DEFAULT_STDIO_IDLE_MS;
+    this.tail = new StderrTail({ onLine: spec.onStderrLine });
+    // Our own stream in front of the child's stdout, so we can end it cleanly (readers see EOF, not
+    // a premature-close error) when the real pipe is held open by an escaped grandchild.
+    this.stdout = new PassThrough({ highWaterMark: 64 * 1024 });
+    this.exited = new Promise((resolve) => {
+      this.resolveExited = resolve;
+    });
+
+    let resolveSpawned!: () => void;
+    let rejectSpawned!: (err: ProcessError) => void;
+    this.spawned = new Promise((resolve, reject) => {
+      resolveSpawned = resolve;
+      rejectSpawned = reject;
+    });
+    // Callers that only await `exited` or `close()` must not crash the process with an unhandled
+    // rejection; anyone awaiting `spawned` still sees it reject.
+    this.spawned.catch(() => {});
+
+    let proc: ChildProcess;
+    try {
+      proc = spawn(spec.command, spec.args, this.spawnOptions());
+    } catch (err) {
+      // Synchronous failures: invalid arguments (e.g. a NUL byte) or unusual errnos.
+      this.failSpawn(err, rejectSpawned);
+      return;
+    }
+    this.proc = proc;
+    this.wire(proc, resolveSpawned, rejectSpawned);
+  }
+
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  exitInfo(): ExitInfo | undefined {
+    return this.info;
+  }
+
+  stderrTail(): string {
+    return this.tail.text();
+  }
+
+  write(data: string): Promise<void> {
+    const stdin = this.proc?.stdin;
+    const unusable = this.stdinUnusableReason(stdin);
+    if (unusable !== undefined || !stdin) return Promise.reject(this.connectionError(unusable ?? "no stdin"));
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (err?: Error | null): void => {
+        if (settled) return;
+        settled = true;
+        stdin.off("close", onClose);
+        if (err) reject(this.connectionError(`write failed (${errorCode(err)})`, err));
+        else resolve();
+      };
+      const onClose = (): void => settle(this.stdinError ?? new Error("stdin closed before the write completed"));
+      stdin.on("close", onClose);
+      // The callback fires once the data reached the OS (or failed), which is exactly the
+      // backpressure signal: a write to a child that stops reading waits here, until close().
+      stdin.write(data, (err) => settle(err));
+    });
+  }
+
+  endInput(): Promise<void> {
+    const stdin = this.proc?.stdin;
+    if (!stdin || stdin.destroyed || stdin.writableFinished) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        stdin.off("finish", done);
+        stdin.off("close", done);
+        resolve();
+      };
+      stdin.on("finish", done);
+      stdin.on("close", done);
+      // A failure to flush shows up as a rejected write(); EOF to a dead process is moot.
+      if (!stdin.writableEnded) stdin.end();
+    });
+  }
+
+  close(graceMs = DEFAULT_CLOSE_GRACE_MS): Promise<ExitInfo> {
+    this.closing ??= this.terminate(graceMs);
+    return this.closing;
+  }
+
+  private async terminate(graceMs: number): Promise<ExitInfo> {
+    const pid = this.proc?.pid;
+    if (pid === undefined) return this.exited;
+    if (this.info === undefined) {
+      this.signal(pid, "SIGTERM");
+      if (!(await within(this.exitEvent(), graceMs))) this.signal(pid, "SIGKILL");
+      await this.exitEvent();
+    }
+    this.scheduleStdioClose(STDIO_DRAIN_AFTER_CLOSE_MS);
+    return this.exited;
+  }
+
+  private spawnOptions(): SpawnOptions {
+    const { spec } = this;
+    const options: SpawnOptions = {
+      // Own process group: one signal to -pid reaches the CLI and everything it started.
+      detached: true,
+      stdio: [spec.stdin ?? "pipe", "pipe", "pipe"],
+      shell: false,
+      windowsHide: true,
+    };
+    if (spec.cwd !== undefined) options.cwd = spec.cwd;
+    if (spec.env !== undefined) options.env = definedEntries(spec.env);
+    if (spec.uid !== undefined) options.uid = spec.uid;
+    if (spec.gid !== undefined) options.gid = spec.gid;
+    return options;
+  }
+
+  private wire(proc: ChildProcess, resolveSpawned: () => void, rejectSpawned: (e: ProcessError) => void): void {
+    const stdout = proc.stdout!;
+    const stderr = proc.stderr!;
+    const out = this.stdout as PassThrough;
+    stdout.pipe(out);
+    stdout.on("data", (chunk: Buffer) => {
+      this.stdioBytes += chunk.length;
+    });
+    // pipe() does not forward errors; without this a read error would leave readers hanging.
+    stdout.on("error", (err) =>
+      out.destroy(new CliConnectionError(`Reading stdout of ${this.name} failed: ${errorCode(err)}`, { cause: err })),
+    );
+    stderr.on("data", (chunk: Buffer) => {
+      this.stdioBytes += chunk.length;
+      this.tail.push(chunk);
+    });
+    stderr.on("end", () => this.tail.end());
+    stderr.on("error", () => this.tail.end());
+    // EPIPE and friends arrive here as well as in write callbacks; an unhandled 'error' event
+    // would crash the host process.
+    proc.stdin?.on("error", (err) => {
+      this.stdinError = err;
+    });
+
+    proc.once("spawn", () => {
+      if (proc.pid !== undefined) registerGroup(proc.pid);
+      resolveSpawned();
+    });
+    proc.on("error", (err) => {
+      if (this.spawnError === undefined && proc.pid === undefined) {
+        this.failSpawn(err, rejectSpawned);
+        return;
+      }
+      // After a successful spawn only kill() failures land here, and we do not use child.kill().
+      process.emitWarning(`${this.name}: child process error: ${String(err)}`, {
+        code: "CODE_AGENT_SDK_CHILD_ERROR",
+      });
+    });
+    proc.once("exit", (code, signal) => {
+      this.info = { code, signal };
+      if (proc.pid !== undefined) {
+        // The leader is gone; anything left in its group is an orphan we started.
+        try {
+          signalGroup(proc.pid, "SIGKILL");
+        } catch (err) {
+          process.emitWarning(`${this.name}: could not kill leftover process group ${proc.pid}: ${String(err)}`, {
+            code: "CODE_AGENT_SDK_CHILD_ERROR",
+          });
+        }
+        unregisterGroup(proc.pid);
+      }
+      this.watchStdioAfterExit(stdout, stderr);
+    });
+    proc.once("close", (code, signal) => {
+      this.stdioClosed = true;
+      clearTimeout(this.stdioTimer);
+      this.tail.end();
+      if (this.spawnError !== undefined) {
+        this.resolveExited(NOT_STARTED);
+        return;
+      }
+      this.info ??= { code, signal };
+      this.resolveExited(this.info);
+    });
+  }
+
+  private failSpawn(err: unknown, rejectSpawned: (e: ProcessError) => void): void {
+    this.spawnError = new ProcessError(describeSpawnError(this.name, this.spec, err), {
+      exitCode: null,
+      cause: err,
+    });
+    this.info = NOT_STARTED;
+    rejectSpawned(this.spawnError);
+    (this.stdout as PassThrough).end();
+    // Node emits 'close' after a failed async spawn, but not when spawn() threw synchronously.
+    if (this.proc === undefined) this.resolveExited(NOT_STARTED);
+  }
+
+  /**
+   * After exit, stdout/stderr normally reach EOF at once. If they stay open with no data flowing
+   * (an escaped grandchild holds the pipe), close them so `exited` resolves. A paused stdout
+   * (reader applying backpressure) is not idle: its data is still wanted.
+   */
+  private watchStdioAfterExit(stdout: Readable, stderr: Readable): void {
+    let seen = this.stdioBytes;
+    const tick = (): void => {
+      if (this.stdioClosed) return;
+      const flowed = this.stdioBytes;
+      const backpressured = stdout.readableFlowing === false || stdout.readableLength > 0;
+      if (flowed === seen && !backpressured) {
+        this.forceCloseStdio();
+        return;
+      }
+      seen = flowed;
+      this.stdioTimer = setTimeout(tick, this.stdioIdleMs);
+    };
+    this.stdioTimer = setTimeout(tick, this.stdioIdleMs);
+  }
+
+  private scheduleStdioClose(afterMs: number): void {
+    if (this.stdioClosed) return;
+    clearTimeout(this.stdioTimer);
+    this.stdioTimer = setTimeout(() => this.forceCloseStdio(), afterMs);
+  }
+
+  private forceCloseStdio(): void {
+    const proc = this.proc;
+    if (!proc || this.stdioClosed) return;
+    const out = this.stdout as PassThrough;
+    if (proc.stdout) {
+      proc.stdout.unpipe(out);
+      proc.stdout.destroy();
+    }
+    // What is already buffered stays readable; then readers see a normal end.
+    if (!out.writableEnded) out.end();
+    proc.stderr?.destroy();
+  }
+
+  private exitEvent(): Promise<void> {
+    const proc = this.proc;
+    if (!proc || this.info !== undefined) return Promise.resolve();
+    return new Promise((resolve) => proc.once("exit", () => resolve()));
+  }
+
+  private signal(pid: number, sig: NodeJS.Signals): void {
+    try {
+      signalGroup(pid, sig);
+    } catch (err) {
+      // EPERM on the group (e.g. a member changed uid): at least reach the leader.
+      if (!this.proc?.kill(sig)) {
+        throw new ProcessError(`${this.name}: could not send ${sig} to process group ${pid}`, {
+          exitCode: this.info?.code ?? null,
+          signal: this.info?.signal ?? null,
+          stderrTail: this.tail.text(),
+          cause: err,
+        });
+      }
+    }
+  }
+
+  private stdinUnusableReason(stdin: Writable | null | undefined): string | undefined {
+    if (this.spawnError) return "the process failed to start";
+    if (!stdin) return this.spec.stdin === "ignore" ? 'stdin was spawned as "ignore"' : "no stdin";
+    if (this.info) return `the process has exited (${describeExit(this.info)})`;
+    if (this.stdinError) return `stdin failed (${errorCode(this.stdinError)})`;
+    if (stdin.writableEnded) return "stdin was ended";
+    if (stdin.destroyed) return "stdin is closed";
+    return undefined;
+  }
+
+  private connectionError(reason: string, cause?: unknown): CliConnectionError {
+    const tail = this.tail.text().trim();
+    const exit = this.info && !this.spawnError ? ` (${describeExit(this.info)})` : "";
+    const message = `Cannot write to ${this.name}: ${reason}${exit}${tail ? `\n--- stderr (tail) ---\n${tail}` : ""}`;
+    return new CliConnectionError(message, { cause });
+  }
+}
+
+/** Builds the message for a failed spawn: names the command and the reason in plain words. */
+function describeSpawnError(name: string, spec: ChildSpec, err: unknown): string {
+  const code = errorCode(err);
+  const what = name === spec.command ? `"${spec.command}"` : `${name} ("${spec.command}")`;
+  if (code === "ENOENT") {
+    if (spec.cwd !== undefined && !isDirectory(spec.cwd)) {
+      return `Failed to start ${what}: working directory "${spec.cwd}" not found (ENOENT)`;
+    }
+    return `Failed to start ${what}: command not found (ENOENT)`;
+  }
+  if (code === "EACCES") return `Failed to start ${what}: permission denied (EACCES)`;
+  const detail = err instanceof Error ? err.message : String(err);
+  return `Failed to start ${what}: ${detail}`;
+}
+
+/** Human-readable "exit code 1" / "signal SIGKILL". */
+export function describeExit(info: ExitInfo): string {
+  if (info.signal) return `killed by signal ${info.signal}`;
+  if (info.code === null) return "never started";
+  return `exit code ${info.code}`;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function errorCode(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : err instanceof Error ? err.message : String(err);
+}
+
+function definedEntries(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/** Whether `promise` settles within `ms`; the timer is cleared so it cannot hold the event loop. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Process-group signalling, plus a registry of live child groups that are killed when this
+ * process goes away. Children are spawned `detached` (their own group, so one signal reaches their
+ * grandchildren too), which also means nothing kills them automatically when we die.
+ */
+
+/**
+ * Sends `signal` to the whole process group led by `pid`.
+ *
+ * Returns false when the group no longer exists (ESRCH). On Windows, where POSIX groups do not
+ * exist, only `pid` itself is signalled.
+ */
+export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(process.platform === "win32" ? pid : -pid, signal);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw err;
+  }
+}
+
+const live = new Set<number>();
+let exitHookInstalled = false;
+
+/** Signals after which Node would die without running 'exit' listeners. */
+const FATAL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+function killAllSync(): void {
+  for (const pid of live) {
+    try {
+      signalGroup(pid, "SIGKILL");
+    } catch {
+      // Process is exiting; there is nobody left to report to, and other groups must still die.
+    }
+  }
+  live.clear();
+}
+
+function onFatalSignal(signal: NodeJS.Signals): void {
+  // If the application handles this signal itself, it decides whether to exit (and may want to
+  // shut its sessions down gracefully), so we stay out of the way.
+  if (process.listenerCount(signal) > 1) return;
+  killAllSync();
+  uninstallSignalHooks();
+  // Re-raise with the default disposition restored so the exit status still says "killed by signal".
+  process.kill(process.pid, signal);
+}
+
+function installSignalHooks(): void {
+  for (const sig of FATAL_SIGNALS) process.on(sig, onFatalSignal);
+}
+
+function uninstallSignalHooks(): void {
+  for (const sig of FATAL_SIGNALS) process.removeListener(sig, onFatalSignal);
+}
+
+/**
+ * Records a live child group so it is SIGKILLed if this process exits (normally, or through an
+ * unhandled SIGINT/SIGTERM/SIGHUP) while the child still runs.
+ */
+export function registerGroup(pid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", killAllSync);
+  }
+  // Signal listeners change Node's default "die on signal" behaviour, so they only exist while
+  // there is something to clean up.
+  if (live.size === 0) installSignalHooks();
+  live.add(pid);
+}
+
+/** Forgets a group once its leader has exited and the group has been cleaned up. */
+export function unregisterGroup(pid: number): void {
+  if (!live.delete(pid)) return;
+  if (live.size === 0) uninstallSignalHooks();
+}
+
+/** Number of registered live groups (for tests and diagnostics). */
+export function liveGroupCount(): number {
+  return live.size;
+}

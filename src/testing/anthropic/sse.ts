@@ -1,0 +1,51 @@
+/**
+ * Server-Sent Events framing for the fake Anthropic Messages API.
+ *
+ * @module
+ */
+
+/** One Anthropic streaming event: the SSE `event:` name and its JSON `data:` payload. */
+export interface SseEvent {
+  /** Event name, e.g. `message_start`, `content_block_delta`. Equals `data.type`. */
+  event: string;
+  /** JSON payload written on the `data:` line. */
+  data: Record<string, unknown>;
+}
+
+/**
+ * Frames one event the way the Anthropic API does: `event: <type>\ndata: <json>\n\n`.
+ *
+ * @param event - The event to frame.
+ * @returns The SSE text for the event.
+ */
+export function formatSseEvent(event: SseEvent): string {
+  return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/**
+ * Parses an SSE stream body (as produced by {@link formatSseEvent}) back into events. Handy for
+ * assertions in tests that call the fake server with `fetch`.
+ *
+ * @param body - The whole SSE response text.
+ * @returns The events in order; `data` is JSON-parsed (or `{}` if absent/unparseable).
+ */
+export function parseSseEvents(body: string): SseEvent[] {
+  const out: SseEvent[] = [];
+  for (const frame of body.split(/\r?\n\r?\n/)) {
+    if (frame.trim() === "") continue;
+    let event = "message";
+    const dataLines: string[] = [];
+    for (const line of frame.split(/\r?\n/)) {
+      if (line.startsWith("event:")) event = line.slice(6).trim();
+      else if (line.startsWith("data:")) dataLines.push(line.slice(5).replace(/^ /, ""));
+    }
+    let data: Record<string, unknown> = {};
+    try {
+      data = dataLines.length > 0 ? (JSON.parse(dataLines.join("\n")) as Record<string, unknown>) : {};
+    } catch {
+      data = {};
+    }
+    out.push({ event, data });
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+/**
+ * Isolated environment for running the real `claude` CLI against a local fake API.
+ *
+ * @module
+ */
+
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Result of {@link createClaudeTestEnv}. */
+export interface ClaudeTestEnv {
+  /** Environment for the CLI process (pass as the whole `env`, not merged with `process.env`). */
+  env: Record<string, string>;
+  /** The isolated home directory (`HOME`); `.claude` and `tmp` live inside it. */
+  home: string;
+  /** Removes the home directory recursively. Safe to call more than once. */
+  cleanup(): Promise<void>;
+}
+
+/** Fake API key put in `ANTHROPIC_API_KEY`. */
+export const FAKE_ANTHROPIC_API_KEY = "sk-ant-fake-key";
+
+/**
+ * Creates an isolated home under `os.tmpdir()` and returns the environment that makes the `claude` CLI
+ * talk only to `baseUrl` (verified: zero non-loopback traffic with a loopback `baseUrl`):
+ * `HOME`, `CLAUDE_CONFIG_DIR=<home>/.claude`, `CLAUDE_CODE_TMPDIR` and `TMPDIR` = `<home>/tmp`,
+ * `ANTHROPIC_BASE_URL`, a fake `ANTHROPIC_API_KEY`, `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`,
+ * `DISABLE_TELEMETRY`, `DISABLE_AUTOUPDATER`, `DISABLE_ERROR_REPORTING`, `ENABLE_TOOL_SEARCH=false`
+ * (MCP tools offered directly), `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`, and `PATH` from
+ * `process.env`.
+ *
+ * @param baseUrl - The API base URL, e.g. a fake server's `url`.
+ * @returns The env, the home directory and a cleanup function.
+ */
+export function createClaudeTestEnv(baseUrl: string): ClaudeTestEnv {
+  const home = mkdtempSync(join(tmpdir(), "claude-test-home-"));
+  const configDir = join(home, ".claude");
+  const tmp = join(home, "tmp");
+  mkdirSync(configDir, { recursive: true });
+  mkdirSync(tmp, { recursive: true });
+  const env: Record<string, string> = {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: configDir,
+    CLAUDE_CODE_TMPDIR: tmp,
+    TMPDIR: tmp,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_API_KEY,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    ENABLE_TOOL_SEARCH: "false",
+    CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING: "true",
+  };
+  if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
+  let cleaned = false;
+  return {
+    env,
+    home,
+    async cleanup(): Promise<void> {
+      if (cleaned) return;
+      cleaned = true;
+      await rm(home, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+    },
+  };
+}
