@@ -73,7 +73,10 @@ export interface ChildHandle {
   stderrTail(): string;
   /** Writes data to stdin honouring backpressure; rejects with CliConnectionError if stdin is closed/ended/EPIPE. */
   write(data: string): Promise<void>;
-  /** Ends stdin (EOF). Idempotent; resolves even if the process is already gone. */
+  /**
+   * Ends stdin (EOF). Idempotent. Resolves once buffered input is flushed, or at once if the
+   * process is already gone (a write that could not be flushed rejects on its own).
+   */
   endInput(): Promise<void>;
   /**
    * Two-phase kill of the whole process GROUP: SIGTERM, wait `graceMs` (default 2000) for exit,
@@ -109,6 +112,8 @@ class Child implements ChildHandle {
   private info: ExitInfo | undefined;
   private spawnError: ProcessError | undefined;
   private stdinError: Error | undefined;
+  /** Settlers of writes not yet confirmed; failed together if stdin closes under them. */
+  private readonly pendingWrites = new Set<(err?: Error | null) => void>();
   private stdioClosed = false;
   private closing: Promise<ExitInfo> | undefined;
   private stdioTimer: NodeJS.Timeout | undefined;
@@ -166,16 +171,12 @@ class Child implements ChildHandle {
     const unusable = this.stdinUnusableReason(stdin);
     if (unusable !== undefined || !stdin) return Promise.reject(this.connectionError(unusable ?? "no stdin"));
     return new Promise<void>((resolve, reject) => {
-      let settled = false;
       const settle = (err?: Error | null): void => {
-        if (settled) return;
-        settled = true;
-        stdin.off("close", onClose);
+        if (!this.pendingWrites.delete(settle)) return;
         if (err) reject(this.connectionError(`write failed (${errorCode(err)})`, err));
         else resolve();
       };
-      const onClose = (): void => settle(this.stdinError ?? new Error("stdin closed before the write completed"));
-      stdin.on("close", onClose);
+      this.pendingWrites.add(settle);
       // The callback fires once the data reached the OS (or failed), which is exactly the
       // backpressure signal: a write to a child that stops reading waits here, until close().
       stdin.write(data, (err) => settle(err));
@@ -231,7 +232,11 @@ class Child implements ChildHandle {
     return options;
   }
 
-  private wire(proc: ChildProcess, resolveSpawned: () => void, rejectSpawned: (e: ProcessError) => void): void {
+  private wire(
+    proc: ChildProcess,
+    resolveSpawned: () => void,
+    rejectSpawned: (e: ProcessError) => void,
+  ): void {
     const stdout = proc.stdout!;
     const stderr = proc.stderr!;
     const out = this.stdout as PassThrough;
@@ -241,18 +246,28 @@ class Child implements ChildHandle {
     });
     // pipe() does not forward errors; without this a read error would leave readers hanging.
     stdout.on("error", (err) =>
-      out.destroy(new CliConnectionError(`Reading stdout of ${this.name} failed: ${errorCode(err)}`, { cause: err })),
+      out.destroy(
+        new CliConnectionError(`Reading stdout of ${this.name} failed: ${errorCode(err)}`, { cause: err }),
+      ),
     );
     stderr.on("data", (chunk: Buffer) => {
       this.stdioBytes += chunk.length;
       this.tail.push(chunk);
     });
     stderr.on("end", () => this.tail.end());
+    // stderr only feeds diagnostics; losing the rest of it must not fail the session, and the
+    // tail keeps what arrived so far.
     stderr.on("error", () => this.tail.end());
     // EPIPE and friends arrive here as well as in write callbacks; an unhandled 'error' event
     // would crash the host process.
     proc.stdin?.on("error", (err) => {
       this.stdinError = err;
+    });
+    // Node calls write callbacks when stdin is destroyed, but a pending write must never hang on
+    // that detail.
+    proc.stdin?.on("close", () => {
+      const reason = this.stdinError ?? new Error("stdin closed before the write completed");
+      for (const settle of [...this.pendingWrites]) settle(reason);
     });
 
     proc.once("spawn", () => {
@@ -276,13 +291,16 @@ class Child implements ChildHandle {
         try {
           signalGroup(proc.pid, "SIGKILL");
         } catch (err) {
-          process.emitWarning(`${this.name}: could not kill leftover process group ${proc.pid}: ${String(err)}`, {
-            code: "CODE_AGENT_SDK_CHILD_ERROR",
-          });
+          process.emitWarning(
+            `${this.name}: could not kill leftover process group ${proc.pid}: ${String(err)}`,
+            {
+              code: "CODE_AGENT_SDK_CHILD_ERROR",
+            },
+          );
         }
         unregisterGroup(proc.pid);
       }
-      this.watchStdioAfterExit(stdout, stderr);
+      this.watchStdioAfterExit(stdout);
     });
     proc.once("close", (code, signal) => {
       this.stdioClosed = true;
@@ -314,7 +332,7 @@ class Child implements ChildHandle {
    * (an escaped grandchild holds the pipe), close them so `exited` resolves. A paused stdout
    * (reader applying backpressure) is not idle: its data is still wanted.
    */
-  private watchStdioAfterExit(stdout: Readable, stderr: Readable): void {
+  private watchStdioAfterExit(stdout: Readable): void {
     let seen = this.stdioBytes;
     const tick = (): void => {
       if (this.stdioClosed) return;
@@ -345,7 +363,7 @@ class Child implements ChildHandle {
       proc.stdout.destroy();
     }
     // What is already buffered stays readable; then readers see a normal end.
-    if (!out.writableEnded) out.end();
+    if (!out.writableEnded && !out.destroyed) out.end();
     proc.stderr?.destroy();
   }
 

@@ -94,7 +94,8 @@ export class LineSplitter {
   }
 
   private flushPending(out: SplitItem[]): void {
-    const line = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const line =
+      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
     this.emit(line, out);

@@ -1,0 +1,171 @@
+/**
+ * The default {@link Transport}: a local CLI process speaking JSON lines on stdin/stdout.
+ */
+import {
+  AgentSdkError,
+  BufferOverflowError,
+  CliConnectionError,
+  NotConnectedError,
+  ProcessError,
+} from "../errors.js";
+import {
+  type ChildHandle,
+  type ChildSpec,
+  DEFAULT_CLOSE_GRACE_MS,
+  describeExit,
+  type ExitInfo,
+  spawnChild,
+} from "../process/child.js";
+import { readJsonLines } from "../process/jsonl.js";
+import type { Transport, TransportItem } from "./transport.js";
+
+/** Default {@link SubprocessTransportOptions.maxBufferSize}: 64 MiB. */
+export const DEFAULT_MAX_BUFFER_SIZE = 64 * 1024 * 1024;
+
+/** How to start the CLI, plus transport limits. */
+export interface SubprocessTransportOptions extends ChildSpec {
+  /** Longest accepted stdout line, in bytes; a longer one is fatal. Default 64 MiB. */
+  maxBufferSize?: number;
+  /** Time between SIGTERM and SIGKILL in {@link SubprocessTransport.close}. Default 2000 ms. */
+  closeGraceMs?: number;
+  /** Name for error messages, e.g. "claude" */
+  cliName?: string;
+}
+
+type State = "new" | "connecting" | "connected" | "closed";
+
+/**
+ * Runs a CLI as a child process and exchanges JSON lines with it.
+ *
+ * Failures are typed: a spawn failure or a non-zero exit is a {@link ProcessError} (with exit
+ * code, signal and stderr tail), a broken stdin a {@link CliConnectionError}, an over-long line a
+ * {@link BufferOverflowError} (after which the process is closed).
+ */
+export class SubprocessTransport implements Transport {
+  private readonly options: SubprocessTransportOptions;
+  private readonly name: string;
+  private state: State = "new";
+  private child: ChildHandle | undefined;
+  private readStarted = false;
+  /** Set once close() is called: an exit after that is ours, not a failure. */
+  private closeRequested = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: SubprocessTransportOptions) {
+    this.options = options;
+    this.name = options.cliName ?? options.name ?? options.command;
+  }
+
+  /** The child's pid, once spawned. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Resolves when the process has exited and its output closed; `undefined` before connect(). */
+  get exited(): Promise<ExitInfo> | undefined {
+    return this.child?.exited;
+  }
+
+  /** The last lines the process wrote to stderr (bounded). */
+  stderrTail(): string {
+    return this.child?.stderrTail() ?? "";
+  }
+
+  /** Spawns the process. Rejects with a {@link ProcessError} if it cannot be started. */
+  async connect(): Promise<void> {
+    if (this.state !== "new") {
+      throw new CliConnectionError(
+        `${this.name} transport cannot connect: it is already ${this.state === "closed" ? "closed" : "connected"}`,
+      );
+    }
+    this.state = "connecting";
+    const { maxBufferSize: _max, closeGraceMs: _grace, cliName: _cli, ...spec } = this.options;
+    const child = spawnChild({ ...spec, name: this.name });
+    this.child = child;
+    try {
+      await child.spawned;
+    } catch (err) {
+      this.state = "closed";
+      throw err;
+    }
+    // close() may have run while we waited for the spawn.
+    if (this.state === "connecting") this.state = "connected";
+  }
+
+  /** Sends one message; `data` must be a single line (serialized JSON), the newline is added here. */
+  async write(data: string): Promise<void> {
+    const child = this.requireChild("write()");
+    if (this.state === "closed")
+      throw new CliConnectionError(`Cannot write to ${this.name}: transport is closed`);
+    if (data.includes("\n")) {
+      throw new AgentSdkError(
+        `Cannot write to ${this.name}: a message must be a single line (got a newline at index ${data.indexOf("\n")})`,
+      );
+    }
+    await child.write(`${data}\n`);
+  }
+
+  /**
+   * The process's stdout as parsed JSON objects (bad lines as `JsonDecodeError` values). Call
+   * once. Throws {@link ProcessError} if the process exits non-zero or is killed by a signal we did
+   * not send, and {@link BufferOverflowError} (after closing the process) for an over-long line.
+   */
+  readMessages(): AsyncGenerator<TransportItem, void, undefined> {
+    const child = this.requireChild("readMessages()");
+    if (this.readStarted) {
+      throw new CliConnectionError(`readMessages() can only be called once per ${this.name} transport`);
+    }
+    this.readStarted = true;
+    return this.read(child);
+  }
+
+  /** Closes stdin so the process sees EOF. Resolves even if the process is already gone. */
+  async endInput(): Promise<void> {
+    await this.requireChild("endInput()").endInput();
+  }
+
+  /** Terminates the process group (SIGTERM, then SIGKILL after `closeGraceMs`) and waits for it. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  /** True between a successful connect() and close(), while the process is running. */
+  isReady(): boolean {
+    return this.state === "connected" && this.child?.exitInfo() === undefined;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closeRequested = true;
+    this.state = "closed";
+    await this.child?.close(this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
+  }
+
+  private async *read(child: ChildHandle): AsyncGenerator<TransportItem, void, undefined> {
+    const maxLineBytes = this.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+    try {
+      yield* readJsonLines(child.stdout, { maxLineBytes });
+    } catch (err) {
+      if (err instanceof BufferOverflowError) {
+        // The stream is desynchronised; nothing after this point can be trusted.
+        await this.close();
+        throw err;
+      }
+      if (this.closeRequested) return;
+      if (err instanceof AgentSdkError) throw err;
+      throw new CliConnectionError(`Reading output of ${this.name} failed: ${String(err)}`, { cause: err });
+    }
+    const info = await child.exited;
+    if (this.closeRequested || (info.code === 0 && info.signal === null)) return;
+    throw new ProcessError(`${this.name} process failed: ${describeExit(info)}`, {
+      exitCode: info.code,
+      signal: info.signal,
+      stderrTail: child.stderrTail(),
+    });
+  }
+
+  private requireChild(method: string): ChildHandle {
+    if (!this.child) throw new NotConnectedError(`${this.name} transport: call connect() before ${method}`);
+    return this.child;
+  }
+}

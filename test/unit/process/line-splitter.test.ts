@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { BufferOverflowError } from "../../../src/errors.js";
+import { LineSplitter, type SplitItem } from "../../../src/process/line-splitter.js";
+
+function split(chunks: (string | Buffer)[], maxLineBytes?: number): SplitItem[] {
+  const splitter = new LineSplitter(maxLineBytes === undefined ? {} : { maxLineBytes });
+  const out: SplitItem[] = [];
+  for (const chunk of chunks)
+    out.push(...splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+  out.push(...splitter.end());
+  return out;
+}
+
+describe("LineSplitter", () => {
+  it("emits several lines from one chunk", () => {
+    expect(split(["a\nb\nc\n"])).toEqual(["a", "b", "c"]);
+  });
+
+  it("joins a line split across chunks", () => {
+    expect(split(["ab", "cd", "e\nf", "g\n"])).toEqual(["abcde", "fg"]);
+  });
+
+  it("emits lines as soon as their newline arrives, not at end()", () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push(Buffer.from('{"a":1}\n{"b"'))).toEqual(['{"a":1}']);
+    expect(splitter.push(Buffer.from(":2}\n"))).toEqual(['{"b":2}']);
+    expect(splitter.end()).toEqual([]);
+  });
+
+  it("strips \\r\\n, including when \\r and \\n land in different chunks", () => {
+    expect(split(["a\r\nb\r", "\nc\r\n"])).toEqual(["a", "b", "c"]);
+  });
+
+  it("keeps a lone \\r that is not part of a line ending", () => {
+    expect(split(["a\rb\n"])).toEqual(["a\rb"]);
+  });
+
+  it("emits a trailing partial line at end()", () => {
+    expect(split(["a\nb"])).toEqual(["a", "b"]);
+    expect(split(["a\nb\r"])).toEqual(["a", "b"]);
+  });
+
+  it("skips empty and whitespace-only lines", () => {
+    expect(split(["\n\n  \n\t\r\na\n \n", "  "])).toEqual(["a"]);
+  });
+
+  it("decodes a multi-byte character split at every possible byte boundary", () => {
+    const text = "é世🎉∑ done";
+    const bytes = Buffer.from(`${text}\n`);
+    for (let i = 1; i < bytes.length; i++) {
+      expect(split([bytes.subarray(0, i), bytes.subarray(i)])).toEqual([text]);
+    }
+    // One byte per chunk, the worst case.
+    expect(split([...bytes].map((b) => Buffer.from([b])))).toEqual([text]);
+  });
+
+  it("joins a very long line from many chunks quickly", () => {
+    const piece = Buffer.alloc(64 * 1024, "x");
+    const splitter = new LineSplitter();
+    const started = performance.now();
+    for (let i = 0; i < 320; i++) expect(splitter.push(piece)).toEqual([]);
+    const [line] = splitter.push(Buffer.from("\n"));
+    expect(typeof line === "string" && line.length).toBe(320 * 64 * 1024);
+    // O(n²) re-concatenation of 20 MB would take many seconds.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("accepts a line of exactly maxLineBytes, also with \\r\\n", () => {
+    expect(split(["abcd\n"], 4)).toEqual(["abcd"]);
+    expect(split(["ab", "cd\r", "\n"], 4)).toEqual(["abcd"]);
+    expect(split(["abcd"], 4)).toEqual(["abcd"]);
+  });
+
+  it("reports a line over maxLineBytes that completes inside one chunk", () => {
+    const [err, next] = split(["abcde\nok\n"], 4);
+    expect(err).toBeInstanceOf(BufferOverflowError);
+    expect((err as BufferOverflowError).limit).toBe(4);
+    expect((err as BufferOverflowError).lineHead).toBe("abcde");
+    expect((err as BufferOverflowError).message).toContain("4 bytes");
+    expect(next).toBe("ok");
+  });
+
+  it("reports overflow before the newline arrives, then resyncs at the next newline", () => {
+    const splitter = new LineSplitter({ maxLineBytes: 10 });
+    expect(splitter.push(Buffer.from("first\n0123456"))).toEqual(["first"]);
+    const [err] = splitter.push(Buffer.from("789abcdef"));
+    expect(err).toBeInstanceOf(BufferOverflowError);
+    expect((err as BufferOverflowError).lineHead).toBe("0123456789abcdef");
+    expect(splitter.bufferedBytes).toBe(0);
+    // The rest of the oversized line is discarded, not reported again.
+    expect(splitter.push(Buffer.from("more junk"))).toEqual([]);
+    expect(splitter.push(Buffer.from("tail\nnext\n"))).toEqual(["next"]);
+    expect(splitter.end()).toEqual([]);
+  });
+
+  it("reports an oversized trailing partial line at end()", () => {
+    const splitter = new LineSplitter({ maxLineBytes: 3 });
+    expect(splitter.push(Buffer.from("abcd"))).toEqual([]);
+    const [err] = splitter.end();
+    expect(err).toBeInstanceOf(BufferOverflowError);
+  });
+
+  it("keeps the overflow head short for huge lines", () => {
+    const [err] = split([Buffer.alloc(100_000, "z")], 1000);
+    expect(err).toBeInstanceOf(BufferOverflowError);
+    expect((err as BufferOverflowError).lineHead.length).toBeLessThanOrEqual(201);
+    expect((err as BufferOverflowError).lineLength).toBe(100_000);
+  });
+
+  it("rejects a non-positive limit", () => {
+    expect(() => new LineSplitter({ maxLineBytes: 0 })).toThrow(/maxLineBytes/);
+  });
+});
