@@ -130,7 +130,10 @@ export class AgentSdkClient implements AsyncDisposable {
   }
 
   /** Sends a raw control request (Claude only) — for subtypes this SDK does not wrap yet. */
-  async controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
+  async controlRequest(request: {
+    subtype: string;
+    [key: string]: unknown;
+  }): Promise<Record<string, unknown>> {
     return this.gated("controlProtocol", "controlRequest").controlRequest(request);
   }
 

@@ -18,9 +18,7 @@ export class CliNotFoundError extends AgentSdkError {
   /** Every path or lookup that was tried, in order. */
   readonly searched: readonly string[];
   constructor(cli: string, searched: readonly string[], hint: string) {
-    super(
-      `${cli} CLI not found. Searched: ${searched.length ? searched.join(", ") : "(nothing)"}.\n${hint}`,
-    );
+    super(`${cli} CLI not found. Searched: ${searched.length ? searched.join(", ") : "(nothing)"}.\n${hint}`);
     this.cli = cli;
     this.searched = searched;
   }
@@ -39,7 +37,12 @@ export class ProcessError extends AgentSdkError {
   readonly stderrTail: string;
   constructor(
     message: string,
-    details: { exitCode: number | null; signal?: NodeJS.Signals | null; stderrTail?: string; cause?: unknown },
+    details: {
+      exitCode: number | null;
+      signal?: NodeJS.Signals | null;
+      stderrTail?: string;
+      cause?: unknown;
+    },
   ) {
     const tail = details.stderrTail?.trim();
     super(tail ? `${message}\n--- stderr (tail) ---\n${tail}` : message, { cause: details.cause });
@@ -68,7 +71,11 @@ export class BufferOverflowError extends JsonDecodeError {
   /** The configured limit, in bytes. */
   readonly limit: number;
   constructor(limit: number, head: string, length: number) {
-    super(`A line from the CLI exceeded maxBufferSize (${limit} bytes; got at least ${length})`, head, length);
+    super(
+      `A line from the CLI exceeded maxBufferSize (${limit} bytes; got at least ${length})`,
+      head,
+      length,
+    );
     this.limit = limit;
   }
 }

@@ -2,14 +2,27 @@
  * code-agent-sdk: drive coding-agent CLIs (Claude Code, Codex, Cursor Agent) through one typed API.
  * @packageDocumentation
  */
-export type { Backend, Capabilities, OpenSessionParams, RewindFilesOptions, Session } from "./backends/backend.js";
+export type {
+  Backend,
+  Capabilities,
+  OpenSessionParams,
+  RewindFilesOptions,
+  Session,
+} from "./backends/backend.js";
 export { getBackend } from "./backends/registry.js";
 export { AgentSdkClient } from "./client.js";
 export * from "./errors.js";
 export type * from "./hooks.js";
 export { HOOK_EVENTS } from "./hooks.js";
 export type * from "./mcp/config.js";
-export { createSdkMcpServer, type SdkMcpServer, type SdkMcpToolDefinition, type ToolArgs, tool, type ZodShape } from "./mcp/tool.js";
+export {
+  createSdkMcpServer,
+  type SdkMcpServer,
+  type SdkMcpToolDefinition,
+  type ToolArgs,
+  tool,
+  type ZodShape,
+} from "./mcp/tool.js";
 export type * from "./messages.js";
 export { isResult, textOf } from "./messages.js";
 export type * from "./options.js";
@@ -17,6 +30,6 @@ export type * from "./permissions.js";
 export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
 export { type Query, type QueryParams, query } from "./query.js";
-export type { Transport, TransportItem } from "./transport/transport.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
+export type { Transport, TransportItem } from "./transport/transport.js";
 export { SDK_VERSION } from "./version.js";

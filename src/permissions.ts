@@ -10,7 +10,12 @@ export interface PermissionRuleValue {
 }
 
 /** Where a permission update is stored. */
-export type PermissionUpdateDestination = "userSettings" | "projectSettings" | "localSettings" | "session" | "cliArg";
+export type PermissionUpdateDestination =
+  | "userSettings"
+  | "projectSettings"
+  | "localSettings"
+  | "session"
+  | "cliArg";
 
 /** A change to the permission state, suggested by the CLI or returned by the callback. */
 export type PermissionUpdate =
@@ -21,7 +26,11 @@ export type PermissionUpdate =
       destination: PermissionUpdateDestination;
     }
   | { type: "setMode"; mode: PermissionMode; destination: PermissionUpdateDestination }
-  | { type: "addDirectories" | "removeDirectories"; directories: string[]; destination: PermissionUpdateDestination };
+  | {
+      type: "addDirectories" | "removeDirectories";
+      directories: string[];
+      destination: PermissionUpdateDestination;
+    };
 
 /** Claude Code permission modes. */
 export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto";

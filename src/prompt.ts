@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 /**
  * What a caller can send to an agent: a string, content blocks (text and images), or a stream
  * of user messages that keeps the session open.
@@ -54,6 +56,8 @@ export function toWireUserMessage(input: StreamedUserInput, sessionId = "default
       message: { role: "user", content: input },
       parent_tool_use_id: null,
       session_id: sessionId,
+      // A uuid per turn lets callers rewind files to this message later.
+      uuid: randomUUID(),
     };
   }
   return input;

@@ -127,7 +127,9 @@ class QueryRun implements Query {
 
   private async withSession<T>(action: (session: Session) => Promise<T>): Promise<T> {
     if (!this.sessionPromise) {
-      throw new NotConnectedError("The query has not started: begin iterating it before calling control methods");
+      throw new NotConnectedError(
+        "The query has not started: begin iterating it before calling control methods",
+      );
     }
     return action(await this.sessionPromise);
   }
@@ -148,7 +150,8 @@ class QueryRun implements Query {
   private async *run(): AsyncGenerator<Message, void, undefined> {
     let session: Session;
     try {
-      if (this.options.signal?.aborted) throw new AbortError("The operation was aborted", { cause: this.options.signal.reason });
+      if (this.options.signal?.aborted)
+        throw new AbortError("The operation was aborted", { cause: this.options.signal.reason });
       const backend = getBackend(this.options.backend);
       backend.validateOptions(this.options);
       const streamed = isStreamedPrompt(this.prompt);

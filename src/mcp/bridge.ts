@@ -64,7 +64,9 @@ export class SdkMcpBridge {
   private readonly servers = new Map<string, { server: McpServer; transport: InProcessTransport }>();
 
   /** Picks the `type: "sdk"` entries out of `mcpServers`. */
-  static sdkConfigs(mcpServers: Record<string, McpServerConfig> | string | undefined): Map<string, McpSdkServerConfig> {
+  static sdkConfigs(
+    mcpServers: Record<string, McpServerConfig> | string | undefined,
+  ): Map<string, McpSdkServerConfig> {
     const configs = new Map<string, McpSdkServerConfig>();
     if (!mcpServers || typeof mcpServers === "string") return configs;
     for (const [key, config] of Object.entries(mcpServers)) {

@@ -37,4 +37,8 @@ export interface McpSdkServerConfig {
 }
 
 /** Any MCP server configuration. */
-export type McpServerConfig = McpStdioServerConfig | McpSseServerConfig | McpHttpServerConfig | McpSdkServerConfig;
+export type McpServerConfig =
+  | McpStdioServerConfig
+  | McpSseServerConfig
+  | McpHttpServerConfig
+  | McpSdkServerConfig;

@@ -19,7 +19,12 @@ export interface SdkMcpToolDefinition<Shape extends ZodShape = ZodShape> {
   description: string;
   inputSchema: Shape;
   handler: (args: ToolArgs<Shape>, extra: unknown) => Promise<CallToolResult> | CallToolResult;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; title?: string };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    title?: string;
+  };
 }
 
 /**

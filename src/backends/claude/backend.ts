@@ -1,10 +1,8 @@
 /**
  * The Claude Code backend: discovery, option checks, and sessions over the real `claude` CLI.
  */
-import { UnsupportedOptionsError } from "../../errors.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
-import { validateAgentOptions } from "../../options-schema.js";
 import { isStreamedPrompt } from "../../prompt.js";
 import { SubprocessTransport } from "../../transport/subprocess.js";
 import type { Transport } from "../../transport/transport.js";
@@ -14,6 +12,7 @@ import { buildClaudeArgs } from "./command.js";
 import { checkClaudeVersion, findClaudeCli } from "./discovery.js";
 import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
+import { validateClaudeOptions } from "./validate.js";
 
 /** Default largest JSON line accepted from the CLI: big tool results and images fit comfortably. */
 export const DEFAULT_MAX_BUFFER_SIZE = 64 * 1024 * 1024;
@@ -28,21 +27,13 @@ const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   runtimeConfigChanges: true,
 });
 
-/** Options that belong to other backends. */
-const FOREIGN_OPTIONS = ["codex", "cursor"] as const;
-
 /** Drives Claude Code (`claude`) over stream-json with the control protocol. */
 export class ClaudeBackend implements Backend {
   readonly name = "claude" as const;
   readonly capabilities = CLAUDE_CAPABILITIES;
 
   validateOptions(options: AgentOptions): void {
-    validateAgentOptions(options);
-    const foreign = FOREIGN_OPTIONS.filter((key) => options[key] !== undefined);
-    if (foreign.length) throw new UnsupportedOptionsError(this.name, foreign);
-    // Building the argv also validates option combinations (settings files, conflicting flags).
-    buildClaudeArgs(options, { sdkMcpServerNames: [...SdkMcpBridge.sdkConfigs(options.mcpServers).keys()] });
-    resolveUser(options.user);
+    validateClaudeOptions(options);
   }
 
   async openSession(params: OpenSessionParams): Promise<Session> {

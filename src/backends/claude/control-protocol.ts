@@ -76,7 +76,10 @@ export class ControlProtocol {
   }
 
   /** Sends a control request and resolves with the CLI's response payload. */
-  async request(request: { subtype: string; [key: string]: unknown }, timeoutMs = this.timeoutMs): Promise<RawObject> {
+  async request(
+    request: { subtype: string; [key: string]: unknown },
+    timeoutMs = this.timeoutMs,
+  ): Promise<RawObject> {
     if (this.closedError !== undefined) throw this.connectionGone();
     requestCounter += 1;
     const requestId = `req_${requestCounter}_${Math.random().toString(16).slice(2, 10)}`;

@@ -6,7 +6,10 @@ import type { HookCallback, HookInput, HookJSONOutput, HookMap } from "../../hoo
 import type { RawObject } from "../../messages.js";
 
 /** The `hooks` field of the initialize request. */
-export type InitializeHooksConfig = Record<string, { matcher?: string; hookCallbackIds: string[]; timeout?: number }[]>;
+export type InitializeHooksConfig = Record<
+  string,
+  { matcher?: string; hookCallbackIds: string[]; timeout?: number }[]
+>;
 
 /** Hook callbacks by id plus the config announcing them. */
 export class HookRegistry {

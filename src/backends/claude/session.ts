@@ -1,9 +1,9 @@
 /**
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
-import { AbortError, JsonDecodeError } from "../../errors.js";
+import { AbortError, type JsonDecodeError } from "../../errors.js";
 import { MessageHub } from "../../internal/message-hub.js";
-import { SdkMcpBridge } from "../../mcp/bridge.js";
+import type { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { CanUseTool, PermissionMode, PermissionResult } from "../../permissions.js";
@@ -74,7 +74,7 @@ export class ClaudeSession implements Session {
     this.options.signal?.throwIfAborted();
     await this.transport.connect();
     this.protocol.start();
-    const timeout = Math.max(this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS, DEFAULT_CONTROL_TIMEOUT_MS);
+    const timeout = this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
     this.initResponse = await this.protocol.request(
       {
         subtype: "initialize",
@@ -136,7 +136,10 @@ export class ClaudeSession implements Session {
     await this.protocol.request({ subtype: "set_max_thinking_tokens", max_thinking_tokens: tokens });
   }
 
-  async rewindFiles(userMessageId: string, options: RewindFilesOptions = {}): Promise<Record<string, unknown>> {
+  async rewindFiles(
+    userMessageId: string,
+    options: RewindFilesOptions = {},
+  ): Promise<Record<string, unknown>> {
     return this.protocol.request({
       subtype: "rewind_files",
       user_message_id: userMessageId,
@@ -160,7 +163,8 @@ export class ClaudeSession implements Session {
 
   /** Closes because the caller's signal fired: readers get an `AbortError`. */
   private abort(reason: unknown): Promise<void> {
-    const error = reason instanceof AbortError ? reason : new AbortError("The operation was aborted", { cause: reason });
+    const error =
+      reason instanceof AbortError ? reason : new AbortError("The operation was aborted", { cause: reason });
     this.closing ??= this.shutdown(error);
     return this.closing;
   }

@@ -1,0 +1,182 @@
+/**
+ * Maps Claude Code's stream-json stdout lines onto the unified message model.
+ *
+ * Lenient by design: the CLI adds and renames fields between releases, and one odd line must never
+ * end a session. Missing or ill-typed fields get neutral defaults, unknown message and block types
+ * pass through as `unknown`, and every message keeps its wire object in `raw`.
+ */
+import { MessageParseError } from "../../errors.js";
+import type {
+  AssistantMessage,
+  ContentBlock,
+  Message,
+  RawObject,
+  ResultMessage,
+  StreamEventMessage,
+  SystemMessage,
+  UnknownMessage,
+  UserMessage,
+} from "../../messages.js";
+
+/**
+ * Parses one stdout object of the Claude Code CLI.
+ *
+ * Control-protocol lines (`control_request`, `control_response`, `control_cancel_request`,
+ * `keep_alive`) belong to the session, not here; if one arrives anyway it comes back as `unknown`.
+ *
+ * @throws MessageParseError only when `raw.type` is not a string (the line is not a message at all).
+ */
+export function parseClaudeMessage(raw: Record<string, unknown>): Message {
+  if (!isObject(raw) || typeof raw.type !== "string") {
+    throw new MessageParseError("Claude message has no string 'type' field", raw);
+  }
+  switch (raw.type) {
+    case "user":
+      return parseUser(raw);
+    case "assistant":
+      return parseAssistant(raw);
+    case "system":
+      return parseSystem(raw);
+    case "result":
+      return parseResult(raw);
+    case "stream_event":
+      return parseStreamEvent(raw);
+    default:
+      return compact<UnknownMessage>({ type: "unknown", wireType: raw.type, ...ids(raw), raw });
+  }
+}
+
+/**
+ * Parses one content block. Never throws: a block this SDK does not know (or a malformed one)
+ * becomes `{ type: "unknown", wireType, raw }`.
+ */
+export function parseClaudeContentBlock(block: unknown): ContentBlock {
+  if (!isObject(block)) return { type: "unknown", wireType: "", raw: { value: block } };
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: str(block.text) ?? "" };
+    case "thinking":
+      return { type: "thinking", thinking: str(block.thinking) ?? "", signature: str(block.signature) ?? "" };
+    case "tool_use":
+      return {
+        type: "tool_use",
+        id: str(block.id) ?? "",
+        name: str(block.name) ?? "",
+        input: isObject(block.input) ? block.input : {},
+      };
+    case "tool_result":
+      return {
+        type: "tool_result",
+        toolUseId: str(block.tool_use_id) ?? "",
+        content: block.content,
+        isError: block.is_error === true,
+      };
+    default:
+      return { type: "unknown", wireType: str(block.type) ?? "", raw: block };
+  }
+}
+
+function parseUser(raw: RawObject): UserMessage {
+  const message = isObject(raw.message) ? raw.message : {};
+  const content = message.content;
+  return compact<UserMessage>({
+    type: "user",
+    content: typeof content === "string" ? content : blocks(content),
+    parentToolUseId: str(raw.parent_tool_use_id) ?? null,
+    // Kept only when present: `undefined` and "no tool output" must stay distinguishable.
+    ...("tool_use_result" in raw ? { toolUseResult: raw.tool_use_result } : {}),
+    isReplay: typeof raw.isReplay === "boolean" ? raw.isReplay : undefined,
+    ...ids(raw),
+    raw,
+  });
+}
+
+function parseAssistant(raw: RawObject): AssistantMessage {
+  const message = isObject(raw.message) ? raw.message : {};
+  return compact<AssistantMessage>({
+    type: "assistant",
+    content: blocks(message.content),
+    model: str(message.model) ?? "",
+    messageId: str(message.id),
+    parentToolUseId: str(raw.parent_tool_use_id) ?? null,
+    error: str(raw.error),
+    usage: isObject(message.usage) ? message.usage : undefined,
+    ...ids(raw),
+    raw,
+  });
+}
+
+function parseSystem(raw: RawObject): SystemMessage {
+  return compact<SystemMessage>({
+    type: "system",
+    subtype: str(raw.subtype) ?? "",
+    data: raw,
+    ...ids(raw),
+    raw,
+  });
+}
+
+function parseResult(raw: RawObject): ResultMessage {
+  const subtype = str(raw.subtype) ?? "";
+  return compact<ResultMessage>({
+    type: "result",
+    subtype,
+    // `is_error` is authoritative (API errors arrive as subtype "success" with is_error true); the
+    // subtype is only a fallback for a line that lacks it.
+    isError: typeof raw.is_error === "boolean" ? raw.is_error : subtype.startsWith("error"),
+    durationMs: num(raw.duration_ms) ?? 0,
+    durationApiMs: num(raw.duration_api_ms) ?? 0,
+    numTurns: num(raw.num_turns) ?? 0,
+    uuid: str(raw.uuid),
+    sessionId: str(raw.session_id) ?? "",
+    totalCostUsd: num(raw.total_cost_usd),
+    usage: isObject(raw.usage) ? raw.usage : undefined,
+    modelUsage: isObject(raw.modelUsage) ? raw.modelUsage : undefined,
+    result: str(raw.result),
+    ...("structured_output" in raw ? { structuredOutput: raw.structured_output } : {}),
+    errors: Array.isArray(raw.errors)
+      ? raw.errors.filter((e): e is string => typeof e === "string")
+      : undefined,
+    stopReason: raw.stop_reason === null ? null : str(raw.stop_reason),
+    terminalReason: str(raw.terminal_reason),
+    permissionDenials: Array.isArray(raw.permission_denials) ? raw.permission_denials : undefined,
+    apiErrorStatus: raw.api_error_status === null ? null : num(raw.api_error_status),
+    raw,
+  });
+}
+
+function parseStreamEvent(raw: RawObject): StreamEventMessage {
+  return compact<StreamEventMessage>({
+    type: "stream_event",
+    event: isObject(raw.event) ? raw.event : {},
+    parentToolUseId: str(raw.parent_tool_use_id) ?? null,
+    ...ids(raw),
+    raw,
+  });
+}
+
+function blocks(content: unknown): ContentBlock[] {
+  return Array.isArray(content) ? content.map(parseClaudeContentBlock) : [];
+}
+
+function ids(raw: RawObject): { sessionId: string | undefined; uuid: string | undefined } {
+  return { sessionId: str(raw.session_id), uuid: str(raw.uuid) };
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function isObject(value: unknown): value is RawObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Drops keys whose value is `undefined`, so parsed messages only carry what the wire carried. */
+function compact<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}

@@ -1,0 +1,59 @@
+/**
+ * Up-front validation for the Claude backend: everything that can be known before spawning, so a
+ * bad option fails at the call site with every problem listed, not as a CLI exit status later.
+ */
+import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
+import type { AgentOptions } from "../../options.js";
+import { agentOptionsIssues } from "../../options-schema.js";
+import { claudeOptionConflicts, resolveClaudeSettings } from "./command.js";
+import { resolveUser } from "./env.js";
+
+/** Options that configure other backends; Claude would silently ignore them. */
+export const CLAUDE_FOREIGN_OPTIONS = ["codex", "cursor"] as const;
+
+/**
+ * Every reason `options` cannot run on Claude Code, as `path: message` strings: schema violations
+ * (see `validateAgentOptions`), flag combinations the CLI refuses, an unreadable or malformed
+ * `settings` file, and an unknown `user`. Empty when the options are fine. Never throws.
+ */
+export function claudeOptionIssues(options: unknown): string[] {
+  const issues = agentOptionsIssues(options);
+  if (typeof options !== "object" || options === null) return issues;
+  const o = options as AgentOptions;
+  issues.push(...claudeOptionConflicts(o));
+  // Only checked when the schema accepted the field's shape; otherwise it is already reported.
+  if (typeof o.settings === "string" || (typeof o.settings === "object" && o.settings !== null)) {
+    issues.push(...issuesOf(() => resolveClaudeSettings({ settings: o.settings, cwd: o.cwd })));
+  }
+  if (typeof o.user === "string" || typeof o.user === "number") {
+    issues.push(...issuesOf(() => resolveUser(o.user)));
+  }
+  return issues;
+}
+
+/**
+ * Validates options for the Claude backend without spawning anything.
+ *
+ * @throws InvalidOptionsError listing every invalid option (see {@link claudeOptionIssues}).
+ * @throws UnsupportedOptionsError for options Claude cannot honour: other backends' sections
+ *   (`codex`, `cursor`) and, on Windows, `user`.
+ */
+export function validateClaudeOptions(options: unknown): void {
+  const issues = claudeOptionIssues(options);
+  if (issues.length > 0) throw new InvalidOptionsError(issues);
+  const o = (options ?? {}) as AgentOptions;
+  const unsupported: string[] = CLAUDE_FOREIGN_OPTIONS.filter((key) => o[key] !== undefined);
+  // Switching uid at spawn is a POSIX facility.
+  if (o.user !== undefined && process.platform === "win32") unsupported.push("user");
+  if (unsupported.length > 0) throw new UnsupportedOptionsError("claude", unsupported);
+}
+
+function issuesOf(check: () => unknown): string[] {
+  try {
+    check();
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidOptionsError) return [...error.issues];
+    throw error;
+  }
+}

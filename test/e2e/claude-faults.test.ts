@@ -1,0 +1,183 @@
+/**
+ * Lifecycle faults: missing binary, bad options, crashes, hangs, garbage, huge lines, abort.
+ * The CLI-protocol faults use a scripted stand-in binary (test/fixtures/fake-cli/fake-claude.mjs);
+ * the rest use the real Claude Code CLI.
+ */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import {
+  AbortError,
+  BufferOverflowError,
+  CliNotFoundError,
+  ControlTimeoutError,
+  InvalidOptionsError,
+  type Message,
+  ProcessError,
+  query,
+  type StreamedUserInput,
+} from "../../src/index.js";
+import { CLAUDE_CLI_VERSION, collect, isAlive, results, testBed } from "./support.js";
+
+const FAKE_CLAUDE = fileURLToPath(new URL("../fixtures/fake-cli/fake-claude.mjs", import.meta.url));
+
+function fake(mode: string, extra: Record<string, string> = {}) {
+  return {
+    cliPath: FAKE_CLAUDE,
+    env: { FAKE_CLAUDE_MODE: mode, CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK: "1", ...extra },
+  };
+}
+
+/** A prompt stream that stays open until the test ends it. */
+function openPrompt(first: string): { prompt: AsyncIterable<StreamedUserInput>; end(): void } {
+  let end!: () => void;
+  const ended = new Promise<void>((r) => {
+    end = r;
+  });
+  return {
+    prompt: (async function* () {
+      yield first;
+      await ended;
+    })(),
+    end,
+  };
+}
+
+describe("fault handling", () => {
+  it("a missing binary fails fast with CliNotFoundError", async () => {
+    const started = Date.now();
+    await expect(
+      collect(query({ prompt: "hi", options: { cliPath: "/nonexistent/claude" } })),
+    ).rejects.toBeInstanceOf(CliNotFoundError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("invalid options fail before anything is spawned", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "cas-marker-")), "spawned");
+    const q = query({
+      prompt: "hi",
+      options: { ...fake("ok", { FAKE_CLAUDE_MARKER: marker }), maxTurns: -1 },
+    });
+    await expect(collect(q)).rejects.toBeInstanceOf(InvalidOptionsError);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a crash at start surfaces ProcessError with exit code and stderr", async () => {
+    const error = await collect(query({ prompt: "hi", options: fake("crash-at-start") })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProcessError);
+    expect((error as ProcessError).exitCode).toBe(3);
+    expect((error as ProcessError).stderrTail).toContain("simulated startup failure");
+  });
+
+  it("a crash mid-turn surfaces ProcessError after the messages already received", async () => {
+    const seen: Message[] = [];
+    const error = await (async () => {
+      for await (const m of query({ prompt: "hi", options: fake("crash-mid-turn") })) seen.push(m);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProcessError);
+    expect((error as ProcessError).exitCode).toBe(7);
+    expect((error as ProcessError).stderrTail).toContain("simulated crash");
+    expect(seen.some((m) => m.type === "system")).toBe(true);
+  });
+
+  it("a CLI that never answers initialize times out with ControlTimeoutError and is killed", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "cas-marker-")), "pid");
+    const q = query({
+      prompt: "hi",
+      options: { ...fake("hang-at-init", { FAKE_CLAUDE_MARKER: marker }), controlTimeoutMs: 300 },
+    });
+    const error = await collect(q).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ControlTimeoutError);
+    expect((error as ControlTimeoutError).subtype).toBe("initialize");
+    const pid = Number((await import("node:fs")).readFileSync(marker, "utf8"));
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it("a line that is not JSON is reported in-band and the session goes on", async () => {
+    const messages = await collect(query({ prompt: "hi", options: fake("garbage") }));
+    const report = messages.find((m) => m.type === "system" && m.subtype === "sdk_malformed_line");
+    expect(report?.type === "system" && report.data.line_head).toBe("this is not json");
+    expect(results(messages)[0]?.result).toBe("after garbage");
+  });
+
+  it("a line over maxBufferSize is a BufferOverflowError naming the limit", async () => {
+    const error = await collect(
+      query({ prompt: "hi", options: { ...fake("huge-line"), maxBufferSize: 1024 * 1024 } }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BufferOverflowError);
+    expect((error as BufferOverflowError).limit).toBe(1024 * 1024);
+    expect((error as Error).message).toContain("1048576");
+  });
+
+  it("unknown message and block types pass through", async () => {
+    const messages = await collect(query({ prompt: "hi", options: fake("future-types") }));
+    expect(messages.find((m) => m.type === "unknown")).toMatchObject({ wireType: "brand_new_type" });
+    const assistant = messages.find((m) => m.type === "assistant");
+    expect(assistant?.type === "assistant" && assistant.content[0]).toMatchObject({
+      type: "unknown",
+      wireType: "hologram",
+    });
+  });
+
+  it("close() kills a CLI that ignores SIGTERM", async () => {
+    const { prompt, end } = openPrompt("hi");
+    const q = query({ prompt, options: { ...fake("hang-mid-turn"), closeGraceMs: 200 } });
+    let pid = 0;
+    for await (const m of q) {
+      if (m.type === "system") {
+        pid = (await q.serverInfo())?.pid as number;
+        await q.close();
+      }
+    }
+    end();
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it(`aborting the signal mid-turn ends iteration with AbortError and no process left (claude ${CLAUDE_CLI_VERSION})`, async () => {
+    await using bed = await testBed([{ stall: true, text: "working" }]);
+    const controller = new AbortController();
+    const q = query({
+      prompt: "hi",
+      options: bed.options({ signal: controller.signal, includePartialMessages: true }),
+    });
+    let pid = 0;
+    const error = await (async () => {
+      for await (const m of q) {
+        if (m.type === "stream_event" && !pid) {
+          pid = (await q.serverInfo())?.pid as number;
+          controller.abort();
+        }
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it(`breaking out of the loop terminates the CLI (claude ${CLAUDE_CLI_VERSION})`, async () => {
+    await using bed = await testBed([{ stall: true, text: "working" }]);
+    const q = query({ prompt: "hi", options: bed.options({ includePartialMessages: true }) });
+    let pid = 0;
+    for await (const m of q) {
+      if (m.type === "stream_event") {
+        pid = (await q.serverInfo())?.pid as number;
+        break;
+      }
+    }
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it(`runs with a PATH-less environment instead of hanging (claude ${CLAUDE_CLI_VERSION})`, async () => {
+    await using bed = await testBed([{ text: "no PATH needed" }]);
+    const messages = await collect(
+      query({ prompt: "hi", options: bed.options({ env: { PATH: undefined } }) }),
+    );
+    expect(results(messages)[0]?.result).toBe("no PATH needed");
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Shared set-up for end-to-end tests: the real `claude` binary from the npm platform package,
+ * driven offline against the shipped scripted model server.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentOptions, Message, ResultMessage } from "../../src/index.js";
+import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
+
+/** The Claude Code version these tests were written and run against. */
+export const CLAUDE_CLI_VERSION = "2.1.330";
+
+/** A scripted model plus a scratch workspace; dispose with `await using`. */
+export interface Bed extends AsyncDisposable {
+  model: FakeAnthropicServer;
+  cwd: string;
+  /** Options that point the CLI at the fake model, in the scratch workspace. */
+  options(extra?: AgentOptions): AgentOptions;
+}
+
+export async function testBed(turns: ScriptedTurn[] = []): Promise<Bed> {
+  const model = await startFakeAnthropic({ turns });
+  const cwd = mkdtempSync(join(tmpdir(), "cas-e2e-"));
+  return {
+    model,
+    cwd,
+    options: (extra = {}) => ({ cwd, ...extra, env: { ...model.env(), ...extra.env } }),
+    async [Symbol.asyncDispose]() {
+      await model.close();
+      rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Drains an async iterable of messages. */
+export async function collect(messages: AsyncIterable<Message>): Promise<Message[]> {
+  const out: Message[] = [];
+  for await (const m of messages) out.push(m);
+  return out;
+}
+
+export function results(messages: Message[]): ResultMessage[] {
+  return messages.filter((m): m is ResultMessage => m.type === "result");
+}
+
+/** Text of every assistant message, joined. */
+export function assistantText(messages: Message[]): string {
+  return messages
+    .flatMap((m) => (m.type === "assistant" ? m.content : []))
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join("");
+}
+
+/** True while a process with this pid exists and is not a zombie (PID 1 here may not reap orphans). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
