@@ -37,6 +37,9 @@ const mcpSdkSchema = z.strictObject({
   instance: z.custom<object>((v) => typeof v === "object" && v !== null, {
     message: "instance must be an McpServer object (see createSdkMcpServer())",
   }),
+  createInstance: z
+    .custom<() => unknown>((v) => typeof v === "function", { message: "createInstance must be a function" })
+    .optional(),
 });
 
 /** One MCP server entry. Discriminated on `type` so errors point into the matching variant. */

@@ -78,8 +78,7 @@ export class SdkMcpBridge {
   /** Connects every SDK server to its in-memory transport. */
   async start(configs: Map<string, McpSdkServerConfig>): Promise<void> {
     for (const [key, config] of configs) {
-      const factory = (config as { createInstance?: () => McpServer }).createInstance;
-      const server = factory ? factory() : config.instance;
+      const server = config.createInstance ? config.createInstance() : config.instance;
       const transport = new InProcessTransport();
       await server.connect(transport);
       this.servers.set(key, { server, transport });

@@ -32,8 +32,12 @@ export interface McpHttpServerConfig {
  */
 export interface McpSdkServerConfig {
   type: "sdk";
+  /** Informational; the CLI addresses the server by its key in `mcpServers`. */
   name: string;
+  /** The server. Used when `createInstance` is absent; one session at a time can use it. */
   instance: McpServer;
+  /** Builds a fresh server per session, so concurrent sessions never share one connection. */
+  createInstance?: () => McpServer;
 }
 
 /** Any MCP server configuration. */

@@ -48,7 +48,7 @@ export function tool<Shape extends ZodShape>(
 /** The config returned by {@link createSdkMcpServer}; pass it in `mcpServers`. */
 export interface SdkMcpServer extends McpSdkServerConfig {
   /** Builds a fresh, unconnected server with the same tools (one per session, so sessions can run concurrently). */
-  createInstance(): McpServer;
+  createInstance: () => McpServer;
 }
 
 /**

@@ -12,13 +12,13 @@
  * @module
  */
 
+export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
 export type {
   FakeAnthropicOptions,
   FakeAnthropicServer,
   WaitForRequestOptions,
 } from "./anthropic/server.js";
 export { startFakeAnthropic } from "./anthropic/server.js";
-export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
 export type { SseEvent } from "./anthropic/sse.js";
 export { parseSseEvents } from "./anthropic/sse.js";
 export type { ClaudeTestEnv } from "./claude-env.js";

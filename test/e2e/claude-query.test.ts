@@ -203,7 +203,7 @@ describe(`query() against claude ${CLAUDE_CLI_VERSION}`, () => {
     );
     expect(calls).toEqual([{ a: 2, b: 3 }]);
     expect(results(messages)[0]?.result).toBe("the sum is 5");
-    const tools = (bed.model.turnRequests[0]?.body.tools as { name: string }[]).map((t) => t.name);
+    const tools = ((bed.model.turnRequests[0]?.body.tools ?? []) as { name: string }[]).map((t) => t.name);
     expect(tools).toContain("mcp__calc__add");
   });
 

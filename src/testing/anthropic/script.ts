@@ -266,7 +266,9 @@ export function extractLastUserText(body: unknown): string {
     return m.content
       .filter(
         (b): b is { type: "text"; text: string } =>
-          !!b && (b as { type?: unknown }).type === "text" && typeof (b as { text?: unknown }).text === "string",
+          !!b &&
+          (b as { type?: unknown }).type === "text" &&
+          typeof (b as { text?: unknown }).text === "string",
       )
       .map((b) => b.text)
       .filter((text) => !SYSTEM_REMINDER.test(text))

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -60,7 +61,10 @@ export interface FakeAnthropicServer extends AsyncDisposable {
    * `includePast` is true). Rejects after `timeoutMs` (default 30000) with an Error naming the predicate
    * and the requests seen, or when the server closes.
    */
-  waitForRequest(predicate: (r: RecordedRequest) => boolean, opts?: WaitForRequestOptions): Promise<RecordedRequest>;
+  waitForRequest(
+    predicate: (r: RecordedRequest) => boolean,
+    opts?: WaitForRequestOptions,
+  ): Promise<RecordedRequest>;
   /**
    * Environment for the CLI (see {@link createClaudeTestEnv}) with `ANTHROPIC_BASE_URL` = {@link url},
    * merged with `extra`. The isolated temp home is created on the first call and removed by
@@ -93,7 +97,16 @@ const DEFAULT_MODEL = "claude-fake-model";
  * - malformed JSON bodies on the API endpoints: 400 `invalid_request_error`.
  *
  * Every request is recorded in `requests`. A function turn that throws is answered with a 400
- * `invalid_request_error` naming the exception (400 because the CLI does not retry it).
+ * `invalid_request_error` naming the exception.
+ *
+ * Error turns: the real CLI silently re-sends a request refused with 400/422 (up to twice, dropping
+ * optional betas) and retries 401, 408, 409, 429, 5xx and 529 with backoff (≈0.5 s, then growing, up
+ * to 10 retries, each reported as a `system`/`api_retry` line). To make a single scripted 4xx behave like
+ * the real API, a 4xx error turn (other than 408/409/429) is "sticky": a re-send of the same conversation
+ * (same `model` and `messages`) gets the same error without consuming a turn (it is recorded with
+ * `scripted: false`). So `{ error: { status: 400 } }` or `403` makes the CLI report the API error within
+ * milliseconds, while `401` makes it retry for minutes. Transient errors (429/5xx/529) are not sticky:
+ * `[{ error: { status: 500 } }, { text: "ok" }]` shows one `api_retry`, then "ok" (≈0.5 s later).
  *
  * @param options - Script, default turn, model name.
  * @returns The running server.
@@ -109,6 +122,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   const lifetime = new AbortController();
   let testEnv: ClaudeTestEnv | undefined;
   let closing: Promise<void> | undefined;
+  /** The last request refused by a deterministic (sticky) error turn, see {@link isStickyStatus}. */
+  let rejected: { key: string; turn: Extract<ResolvedTurn, { kind: "error" }> } | undefined;
 
   const notify = (record: RecordedRequest): void => {
     for (const w of [...waiters]) {
@@ -137,7 +152,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const isCountTokens = method === "POST" && url.pathname === "/v1/messages/count_tokens";
     const validBody = !malformed && body !== null && typeof body === "object" && !Array.isArray(body);
     const isModelCheck = isMessages && validBody && body.stream !== true && body.max_tokens === 1;
-    const consumes = isMessages && validBody && !isModelCheck;
+    const key = isMessages && validBody && !isModelCheck ? conversationKey(body) : undefined;
+    // The CLI re-sends a request refused with a 4xx (e.g. dropping optional betas on a 400): give the
+    // re-send the same error, as the real API would, instead of consuming the next turn.
+    const replay = key !== undefined && rejected?.key === key ? rejected.turn : undefined;
+    const consumes = key !== undefined && replay === undefined;
 
     const record: RecordedRequest = {
       method,
@@ -158,7 +177,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     notify(record);
 
     if ((isMessages || isCountTokens) && !validBody) {
-      sendError(res, 400, "invalid_request_error", malformed ? "Malformed JSON body" : "Body must be a JSON object");
+      sendError(
+        res,
+        400,
+        "invalid_request_error",
+        malformed ? "Malformed JSON body" : "Body must be a JSON object",
+      );
       return;
     }
     const model = typeof body?.model === "string" ? (body.model as string) : defaultModel;
@@ -177,7 +201,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(res, 200, message);
       return;
     }
-    if (isMessages && turn !== undefined) {
+    if (replay !== undefined) {
+      await answerTurn(req, res, replay, { stream: false, model, inputTokens: 0, signal: lifetime.signal });
+      return;
+    }
+    if (isMessages && turn !== undefined && key !== undefined) {
+      rejected = undefined;
       let resolved: ResolvedTurn;
       try {
         resolved = await resolveTurn(turn, record);
@@ -186,6 +215,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         sendError(res, 400, "invalid_request_error", `fake-anthropic: scripted turn failed: ${msg}`);
         return;
       }
+      if (resolved.kind === "error" && isStickyStatus(resolved.status)) rejected = { key, turn: resolved };
       await answerTurn(req, res, resolved, {
         stream: body.stream === true,
         model,
@@ -231,7 +261,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       for (const w of [...waiters]) {
         waiters.delete(w);
         clearTimeout(w.timer);
-        w.reject(new Error(`fake-anthropic: server closed while waiting for a request matching ${describe(w.predicate)}`));
+        w.reject(
+          new Error(
+            `fake-anthropic: server closed while waiting for a request matching ${describe(w.predicate)}`,
+          ),
+        );
       }
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -257,7 +291,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         if (found) return Promise.resolve(found);
       }
       if (closing) {
-        return Promise.reject(new Error(`fake-anthropic: server is closed (waiting for ${describe(predicate)})`));
+        return Promise.reject(
+          new Error(`fake-anthropic: server is closed (waiting for ${describe(predicate)})`),
+        );
       }
       return new Promise<RecordedRequest>((resolve, reject) => {
         const waiter: Waiter = {
@@ -285,6 +321,21 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * Client errors that the real API would return again for the same request. 408, 409 and 429 are
+ * transient by definition, so the CLI's retry of those consumes the next turn.
+ */
+function isStickyStatus(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
+}
+
+/** Identifies "the same request" across the CLI's re-sends (which may change headers, betas, thinking). */
+function conversationKey(body: any): string {
+  return createHash("sha256")
+    .update(JSON.stringify([body.model, body.messages]) ?? "")
+    .digest("hex");
 }
 
 function safeMatch(predicate: (r: RecordedRequest) => boolean, r: RecordedRequest): boolean {
@@ -397,7 +448,10 @@ async function answerTurn(
     case "stall": {
       if (ctx.stream) {
         startSse(res);
-        for (const e of partialEvents(buildMessage([], { model: ctx.model, inputTokens: ctx.inputTokens }), turn.text)) {
+        for (const e of partialEvents(
+          buildMessage([], { model: ctx.model, inputTokens: ctx.inputTokens }),
+          turn.text,
+        )) {
           writeEvent(res, e);
         }
       }
@@ -407,7 +461,10 @@ async function answerTurn(
     case "broken": {
       if (ctx.stream) {
         startSse(res);
-        for (const e of partialEvents(buildMessage([], { model: ctx.model, inputTokens: ctx.inputTokens }), turn.text)) {
+        for (const e of partialEvents(
+          buildMessage([], { model: ctx.model, inputTokens: ctx.inputTokens }),
+          turn.text,
+        )) {
           writeEvent(res, e);
         }
         // Let the partial stream reach the client before cutting the connection.
