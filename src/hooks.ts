@@ -3,20 +3,41 @@
  * (before/after a tool, on stop, …) and can block, rewrite or annotate what happens next.
  */
 
-/** Every hook event Claude Code 2.1.330 can call back for. */
+/** Every hook event Claude Code 2.1.330 lists in its hook catalog (`get_hooks_listing`). */
 export const HOOK_EVENTS = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
+  "PermissionDenied",
   "Notification",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "SessionStart",
-  "SessionEnd",
   "Stop",
+  "StopFailure",
   "SubagentStart",
   "SubagentStop",
   "PreCompact",
+  "PostCompact",
+  "PreModelSwitch",
+  "PostModelSwitch",
+  "SessionEnd",
   "PermissionRequest",
+  "Setup",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+  "Elicitation",
+  "ElicitationResult",
+  "ConfigChange",
+  "InstructionsLoaded",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "CwdChanged",
+  "FileChanged",
+  "DirectoryAdded",
+  "MessageDisplay",
 ] as const;
 
 /** A hook event name. Unknown future names are accepted as strings. */

@@ -27,6 +27,20 @@ const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   runtimeConfigChanges: true,
 });
 
+/** One version check (and at most one warning) per binary per process. */
+const versionChecks = new Map<string, Promise<void>>();
+
+function checkVersionOnce(cliPath: string, env: Record<string, string>): Promise<void> {
+  let check = versionChecks.get(cliPath);
+  if (!check) {
+    check = checkClaudeVersion(cliPath, env).then(({ warning }) => {
+      if (warning) process.emitWarning(warning, { code: "CODE_AGENT_SDK_CLI_VERSION" });
+    });
+    versionChecks.set(cliPath, check);
+  }
+  return check;
+}
+
 /** Drives Claude Code (`claude`) over stream-json with the control protocol. */
 export class ClaudeBackend implements Backend {
   readonly name = "claude" as const;
@@ -59,8 +73,7 @@ export class ClaudeBackend implements Backend {
   private async spawnTransport(options: AgentOptions, sdkMcpServerNames: string[]): Promise<Transport> {
     const env = buildClaudeEnv(options, SDK_VERSION);
     const cliPath = findClaudeCli({ cliPath: options.cliPath, env });
-    const { warning } = await checkClaudeVersion(cliPath, env);
-    if (warning) process.emitWarning(warning, { code: "CODE_AGENT_SDK_CLI_VERSION" });
+    await checkVersionOnce(cliPath, env);
     const user = resolveUser(options.user);
     return new SubprocessTransport({
       command: cliPath,

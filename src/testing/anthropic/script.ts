@@ -260,7 +260,7 @@ export function extractLastUserText(body: unknown): string {
   if (!Array.isArray(messages)) return "";
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as { role?: unknown; content?: unknown } | null;
-    if (!m || m.role !== "user") continue;
+    if (m?.role !== "user") continue;
     if (typeof m.content === "string") return m.content;
     if (!Array.isArray(m.content)) return "";
     return m.content

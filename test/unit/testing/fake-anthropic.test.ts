@@ -36,7 +36,10 @@ async function post(server: FakeAnthropicServer, path: string, body: unknown): P
   });
 }
 
-async function streamTurn(server: FakeAnthropicServer, extra: Record<string, unknown> = {}): Promise<SseEvent[]> {
+async function streamTurn(
+  server: FakeAnthropicServer,
+  extra: Record<string, unknown> = {},
+): Promise<SseEvent[]> {
   const res = await post(server, "/v1/messages?beta=true", messagesBody(extra));
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("text/event-stream");
@@ -81,13 +84,23 @@ describe("fake Anthropic server (HTTP)", () => {
     expect(types[1]).toBe("ping");
     expect(types[2]).toBe("content_block_start");
     expect(types.filter((t) => t === "content_block_delta").length).toBeGreaterThan(1);
-    expect(types.slice(-4)).toEqual(["content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+    expect(types.slice(-4)).toEqual([
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
     for (const e of events) expect(e.data.type).toBe(e.event);
 
     const { blocks, stopReason, message } = reassemble(events);
     expect(blocks).toEqual([{ type: "text", text: "Hello from the fake model!" }]);
     expect(stopReason).toBe("end_turn");
-    expect(message).toMatchObject({ type: "message", role: "assistant", model: "claude-test-1", content: [] });
+    expect(message).toMatchObject({
+      type: "message",
+      role: "assistant",
+      model: "claude-test-1",
+      content: [],
+    });
     expect(message.id).toMatch(/^msg_[0-9a-f]+$/);
     expect(message.usage.input_tokens).toBeGreaterThan(0);
     const delta = events.find((e) => e.event === "message_delta")!.data as any;
@@ -98,7 +111,10 @@ describe("fake Anthropic server (HTTP)", () => {
   it("streams tool_use input as partial JSON that reassembles", async () => {
     const input = { command: "echo 'hi' && ls -la /tmp", nested: { list: [1, 2, 3], emoji: "😀✅" } };
     await using server = await startFakeAnthropic({
-      turns: [{ toolUse: { name: "Bash", input }, text: "Let me run that." }, { toolUse: { name: "Read", input: {}, id: "toolu_given" } }],
+      turns: [
+        { toolUse: { name: "Bash", input }, text: "Let me run that." },
+        { toolUse: { name: "Read", input: {}, id: "toolu_given" } },
+      ],
     });
     const events = await streamTurn(server);
     const jsonDeltas = events.filter((e) => (e.data as any).delta?.type === "input_json_delta");
@@ -135,7 +151,14 @@ describe("fake Anthropic server (HTTP)", () => {
 
   it("answers non-streaming requests with the full message JSON", async () => {
     await using server = await startFakeAnthropic({
-      turns: [{ blocks: [{ type: "text", text: "a" }, { type: "tool_use", name: "T", input: { x: 1 } }] }],
+      turns: [
+        {
+          blocks: [
+            { type: "text", text: "a" },
+            { type: "tool_use", name: "T", input: { x: 1 } },
+          ],
+        },
+      ],
       model: "fallback-model",
     });
     const res = await post(server, "/v1/messages", { max_tokens: 100, messages: [] });
@@ -165,7 +188,11 @@ describe("fake Anthropic server (HTTP)", () => {
       messages: [{ role: "user", content: "Hi" }],
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ type: "message", model: "claude-sonnet-x", stop_reason: "max_tokens" });
+    expect(await res.json()).toMatchObject({
+      type: "message",
+      model: "claude-sonnet-x",
+      stop_reason: "max_tokens",
+    });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.scripted).toBe(false);
     expect(server.turnRequests).toHaveLength(0);
@@ -183,7 +210,11 @@ describe("fake Anthropic server (HTTP)", () => {
     const body = (await res.json()) as { input_tokens: number };
     expect(body.input_tokens).toBeGreaterThanOrEqual(100);
     expect(server.turnRequests).toHaveLength(0);
-    expect(server.requests[0]).toMatchObject({ method: "POST", path: "/v1/messages/count_tokens", query: "?beta=true" });
+    expect(server.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/messages/count_tokens",
+      query: "?beta=true",
+    });
   });
 
   it("returns scripted errors with the Anthropic error body and request-id", async () => {
@@ -197,7 +228,10 @@ describe("fake Anthropic server (HTTP)", () => {
     const r1 = await post(server, "/v1/messages", messagesBody());
     expect(r1.status).toBe(400);
     expect(r1.headers.get("request-id")).toMatch(/^req_[0-9a-f]+$/);
-    expect(await r1.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: "bad" } });
+    expect(await r1.json()).toEqual({
+      type: "error",
+      error: { type: "invalid_request_error", message: "bad" },
+    });
 
     // A re-send of the same conversation gets the same 4xx without consuming a turn (as the real API).
     const again = await post(server, "/v1/messages", messagesBody({ thinking: { type: "adaptive" } }));
@@ -206,13 +240,24 @@ describe("fake Anthropic server (HTTP)", () => {
     expect(server.turnRequests).toHaveLength(1);
 
     // A different conversation consumes the next turn.
-    const r2 = await post(server, "/v1/messages", messagesBody({ messages: [{ role: "user", content: "other" }] }));
+    const r2 = await post(
+      server,
+      "/v1/messages",
+      messagesBody({ messages: [{ role: "user", content: "other" }] }),
+    );
     expect(r2.status).toBe(529);
     expect(((await r2.json()) as any).error.type).toBe("overloaded_error");
     // 529 is transient, so the same conversation again consumes a turn.
-    const r3 = await post(server, "/v1/messages", messagesBody({ messages: [{ role: "user", content: "other" }] }));
+    const r3 = await post(
+      server,
+      "/v1/messages",
+      messagesBody({ messages: [{ role: "user", content: "other" }] }),
+    );
     expect(r3.status).toBe(418);
-    expect(await r3.json()).toEqual({ type: "error", error: { type: "teapot_error", message: "short and stout" } });
+    expect(await r3.json()).toEqual({
+      type: "error",
+      error: { type: "teapot_error", message: "short and stout" },
+    });
     expect(server.turnRequests).toHaveLength(3);
   });
 
@@ -268,7 +313,9 @@ describe("fake Anthropic server (HTTP)", () => {
       ],
     });
     expect(server.requests[0]!.lastUserText).toBe("say hi\ntwice");
-    await streamTurn(server, { messages: [{ role: "user", content: [{ type: "tool_result", content: "x" }] }] });
+    await streamTurn(server, {
+      messages: [{ role: "user", content: [{ type: "tool_result", content: "x" }] }],
+    });
     expect(server.requests[1]!.lastUserText).toBe("");
   });
 
@@ -288,7 +335,11 @@ describe("fake Anthropic server (HTTP)", () => {
     });
     expect(reassemble(await streamTurn(server)).blocks[0].text).toBe("echo: hello");
     expect(seen[0]).toMatchObject({ scripted: true, lastUserText: "hello", path: "/v1/messages" });
-    const failed = await post(server, "/v1/messages", messagesBody({ messages: [{ role: "user", content: "2" }] }));
+    const failed = await post(
+      server,
+      "/v1/messages",
+      messagesBody({ messages: [{ role: "user", content: "2" }] }),
+    );
     expect(failed.status).toBe(400);
     expect(((await failed.json()) as any).error.message).toContain("boom");
     expect(reassemble(await streamTurn(server)).blocks[0].text).toBe("default!");
@@ -465,10 +516,20 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
     const run = await runClaudePrint(server, "say hi");
     expect(run.code).toBe(0);
     expect(assistantBlocks(run)).toContainEqual({ type: "text", text: "Hi from the script" });
-    expect(resultOf(run)).toMatchObject({ type: "result", subtype: "success", is_error: false, result: "Hi from the script" });
+    expect(resultOf(run)).toMatchObject({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: "Hi from the script",
+    });
     expect(server.turnRequests).toHaveLength(1);
     const req = server.turnRequests[0]!;
-    expect(req).toMatchObject({ method: "POST", path: "/v1/messages", query: "?beta=true", lastUserText: "say hi" });
+    expect(req).toMatchObject({
+      method: "POST",
+      path: "/v1/messages",
+      query: "?beta=true",
+      lastUserText: "say hi",
+    });
     expect(req.body.stream).toBe(true);
     expect(req.headers["x-api-key"]).toBe("sk-ant-fake-key");
     expect(server.requests.every((r) => r.path.startsWith("/v1/messages"))).toBe(true);
@@ -476,7 +537,10 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
 
   it("runs a Bash tool round trip and sends the tool_result back", async () => {
     await using server = await startFakeAnthropic({
-      turns: [{ toolUse: { name: "Bash", input: { command: "echo hello", description: "x" } } }, { text: "done" }],
+      turns: [
+        { toolUse: { name: "Bash", input: { command: "echo hello", description: "x" } } },
+        { text: "done" },
+      ],
     });
     const run = await runClaudePrint(server, "run echo");
     expect(run.code).toBe(0);
@@ -496,7 +560,9 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
   });
 
   it("reports a scripted 400 as an API error result", async () => {
-    await using server = await startFakeAnthropic({ turns: [{ error: { status: 400, message: "bad" } }, { text: "not reached" }] });
+    await using server = await startFakeAnthropic({
+      turns: [{ error: { status: 400, message: "bad" } }, { text: "not reached" }],
+    });
     const run = await runClaudePrint(server, "fail please");
     expect(resultOf(run)).toMatchObject({
       subtype: "success",
@@ -511,7 +577,9 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
   });
 
   it("recovers from a transient 500 with one api_retry", async () => {
-    await using server = await startFakeAnthropic({ turns: [{ error: { status: 500 } }, { text: "recovered" }] });
+    await using server = await startFakeAnthropic({
+      turns: [{ error: { status: 500 } }, { text: "recovered" }],
+    });
     const run = await runClaudePrint(server, "retry please");
     expect(run.lines.filter((l) => l.type === "system" && l.subtype === "api_retry")).toHaveLength(1);
     expect(resultOf(run)).toMatchObject({ is_error: false, result: "recovered" });
@@ -519,21 +587,34 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
   });
 
   it("shows a thinking turn as thinking + text blocks", async () => {
-    await using server = await startFakeAnthropic({ turns: [{ thinking: "Pondering the greeting.", text: "Hello!" }] });
+    await using server = await startFakeAnthropic({
+      turns: [{ thinking: "Pondering the greeting.", text: "Hello!" }],
+    });
     const run = await runClaudePrint(server, "think then greet");
     expect(run.code).toBe(0);
     const blocks = assistantBlocks(run);
-    expect(blocks).toContainEqual(expect.objectContaining({ type: "thinking", thinking: "Pondering the greeting." }));
+    expect(blocks).toContainEqual(
+      expect.objectContaining({ type: "thinking", thinking: "Pondering the greeting." }),
+    );
     expect(blocks).toContainEqual({ type: "text", text: "Hello!" });
     expect(resultOf(run)).toMatchObject({ is_error: false, result: "Hello!" });
   });
 
   it("stream-json session: model check, stalled stream + interrupt, next turn", async () => {
-    await using server = await startFakeAnthropic({ turns: [{ stall: true, text: "partial answer" }, { text: "after interrupt" }] });
+    await using server = await startFakeAnthropic({
+      turns: [{ stall: true, text: "partial answer" }, { text: "after interrupt" }],
+    });
     const cwd = tempCwd();
     const child = spawn(
       CLAUDE_BIN,
-      ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--include-partial-messages"],
+      [
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--input-format",
+        "stream-json",
+        "--include-partial-messages",
+      ],
       { env: server.env(), cwd, stdio: ["pipe", "pipe", "pipe"] },
     );
     try {
@@ -563,9 +644,16 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
 
       send({ type: "control_request", request_id: "i1", request: { subtype: "initialize" } });
       await nextLine((l) => l.type === "control_response" && l.response.request_id === "i1");
-      send({ type: "control_request", request_id: "m1", request: { subtype: "set_model", model: "claude-sonnet-4-5" } });
+      send({
+        type: "control_request",
+        request_id: "m1",
+        request: { subtype: "set_model", model: "claude-sonnet-4-5" },
+      });
       await nextLine((l) => l.type === "control_response" && l.response.request_id === "m1");
-      const check = await server.waitForRequest((r) => r.body?.max_tokens === 1, { includePast: true, timeoutMs: 10_000 });
+      const check = await server.waitForRequest((r) => r.body?.max_tokens === 1, {
+        includePast: true,
+        timeoutMs: 10_000,
+      });
       expect(check.scripted).toBe(false);
 
       send(userMessage("go"));
@@ -577,7 +665,10 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
       send(userMessage("again"));
       const result = await nextLine((l) => l.type === "result");
       expect(result).toMatchObject({ subtype: "success", is_error: false, result: "after interrupt" });
-      expect(server.turnRequests.map((r) => r.body.model)).toEqual(["claude-sonnet-4-5", "claude-sonnet-4-5"]);
+      expect(server.turnRequests.map((r) => r.body.model)).toEqual([
+        "claude-sonnet-4-5",
+        "claude-sonnet-4-5",
+      ]);
       expect(server.turnRequests[1]!.lastUserText).toContain("again");
 
       child.stdin.end();
