@@ -106,7 +106,7 @@ export class AgentSdkClient implements AsyncDisposable {
 
   /** Switches the model; `undefined` restores the default. */
   async setModel(model?: string): Promise<void> {
-    await this.gated("runtimeConfigChanges", "setModel").setModel(model);
+    await this.gated("modelSwitching", "setModel").setModel(model);
   }
 
   /** Changes the thinking budget; `null` clears it. */

@@ -23,6 +23,11 @@ export interface Capabilities {
   interrupt: boolean;
   /** `setModel` / `setPermissionMode` while a session runs. */
   runtimeConfigChanges: boolean;
+  /**
+   * `setModel` for the following turns. Implied by `runtimeConfigChanges`; a backend may switch
+   * models between turns without supporting other runtime changes (Codex).
+   */
+  modelSwitching: boolean;
 }
 
 /** Options for rewinding files (Claude). */

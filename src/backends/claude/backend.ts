@@ -25,6 +25,7 @@ const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   persistentSession: true,
   interrupt: true,
   runtimeConfigChanges: true,
+  modelSwitching: true,
 });
 
 /** One version check (and at most one warning) per binary per process. */

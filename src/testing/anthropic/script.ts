@@ -24,8 +24,12 @@ export type ScriptedBlock =
  * - `{ blocks }` — the general form; `stop_reason` defaults to `"tool_use"` if any block is a tool use,
  *   else `"end_turn"`.
  * - `{ error }` — an HTTP error with the Anthropic error body
- *   `{"type":"error","error":{"type","message"}}`. The real CLI retries 408/409/429/5xx/529 with backoff
- *   (slow); tests that want a fast API error should use 400, 401 or 403.
+ *   `{"type":"error","error":{"type","message"}}` (type defaults by status, e.g. 400 →
+ *   `invalid_request_error`, 529 → `overloaded_error`) and a `request-id` header. The real CLI retries
+ *   401, 408, 409, 429, 5xx and 529 with backoff (≈0.5 s for the first retry, up to 10 retries), so a
+ *   test that wants a fast API error should use 400 or 403 — not 401, which the CLI retries for ≈3
+ *   minutes. 4xx errors other than 408/409/429 are "sticky" (the CLI's re-send of the same request
+ *   gets the same error without consuming a turn); see `startFakeAnthropic`.
  * - `{ stall: true, text? }` — sends `message_start` (and a text delta of `text` if given) and then keeps
  *   the stream open until the client disconnects or the server closes. For interrupt tests.
  * - `{ brokenStream: true, text? }` — sends a partial stream, then destroys the socket.

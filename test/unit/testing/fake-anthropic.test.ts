@@ -394,8 +394,7 @@ describe("fake Anthropic server (HTTP)", () => {
     await using server = await startFakeAnthropic({ turns: [{ brokenStream: true, text: "half" }] });
     const res = await post(server, "/v1/messages", messagesBody());
     await expect(res.text()).rejects.toThrow();
-    const nonStreaming = startFakeAnthropic({ turns: [{ brokenStream: true }] });
-    await using s2 = await nonStreaming;
+    await using s2 = await startFakeAnthropic({ turns: [{ brokenStream: true }] });
     await expect(post(s2, "/v1/messages", messagesBody({ stream: false }))).rejects.toThrow();
   });
 
