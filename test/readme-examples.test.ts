@@ -1,0 +1,102 @@
+/**
+ * Every `ts` code block of README.md is type-checked and executed, against the real Claude Code
+ * CLI (2.1.330) talking to the scripted model, so the README can never drift from the API.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeAnthropicServer, startFakeAnthropic } from "../src/testing/index.js";
+
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const workdir = join(root, ".tmp", "readme-examples");
+
+/** The `ts` fences of the README, in order. */
+function readmeExamples(): string[] {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+}
+
+/** Points the package's own specifiers at the sources. */
+function localize(code: string, file: string): string {
+  const rel = (target: string) => {
+    const path = relative(dirname(file), join(root, target)).replaceAll("\\", "/");
+    return path.startsWith(".") ? path : `./${path}`;
+  };
+  return code
+    .replaceAll('"code-agent-sdk/testing"', `"${rel("src/testing/index.js")}"`)
+    .replaceAll('"code-agent-sdk"', `"${rel("src/index.js")}"`);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const examples = readmeExamples();
+const files = examples.map((_, i) => join(workdir, `example-${i + 1}.ts`));
+
+describe("README examples", () => {
+  let model: FakeAnthropicServer;
+
+  beforeAll(async () => {
+    rmSync(workdir, { recursive: true, force: true });
+    mkdirSync(workdir, { recursive: true });
+    examples.forEach((code, i) => {
+      writeFileSync(files[i]!, localize(code, files[i]!));
+    });
+    writeFileSync(
+      join(workdir, "tsconfig.json"),
+      JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["*.ts"] }),
+    );
+    model = await startFakeAnthropic({ defaultTurn: { text: "OK from the scripted model" } });
+  });
+
+  afterAll(async () => {
+    await model?.close();
+    rmSync(workdir, { recursive: true, force: true });
+  });
+
+  it("has examples", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("type-checks every example", async () => {
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    const result = await run(process.execPath, [tsc, "-p", join(workdir, "tsconfig.json")], process.env);
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it.each(files.map((file, i) => [i + 1, file] as const))("runs example %i to completion", async (_n, file) => {
+    const env = { ...process.env, ...model.env() };
+    // Run from a scratch directory: the examples touch their working directory.
+    const result = await run(process.execPath, ["--import", TSX_LOADER, file], env, model.env().HOME);
+    expect(result.stderr).not.toMatch(/Error/);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe("npm run demo (the main job)", () => {
+  it("runs a real Claude Code session offline, showing a permission decision and an MCP tool call", async () => {
+    const result = await run(process.execPath, ["--import", TSX_LOADER, join(root, "examples", "demo.ts")], process.env);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/permission\s+Bash "touch hello.txt" → ALLOW/);
+    expect(result.stdout).toMatch(/mcp\s+get_weather\("Paris"\) handled in-process/);
+    expect(result.stdout).toMatch(/done\s+success/);
+    expect(result.code).toBe(0);
+  });
+});
