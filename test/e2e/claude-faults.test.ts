@@ -3,7 +3,7 @@
  * The CLI-protocol faults use a scripted stand-in binary (test/fixtures/fake-cli/fake-claude.mjs);
  * the rest use the real Claude Code CLI.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -93,7 +93,7 @@ describe("fault handling", () => {
     const error = await collect(q).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ControlTimeoutError);
     expect((error as ControlTimeoutError).subtype).toBe("initialize");
-    const pid = Number((await import("node:fs")).readFileSync(marker, "utf8"));
+    const pid = Number(readFileSync(marker, "utf8"));
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -171,6 +171,17 @@ describe("fault handling", () => {
     }
     expect(pid).toBeGreaterThan(0);
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it.runIf(process.getuid?.() === 0)("runs the CLI as another Unix user when `user` is set", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cas-user-"));
+    chmodSync(dir, 0o777);
+    const uidFile = join(dir, "uid");
+    const messages = await collect(
+      query({ prompt: "hi", options: { ...fake("ok", { FAKE_CLAUDE_UID_FILE: uidFile }), user: "nobody", cwd: dir } }),
+    );
+    expect(results(messages)[0]?.result).toBe("ok");
+    expect(readFileSync(uidFile, "utf8")).toBe("65534:65534");
   });
 
   it(`runs with a PATH-less environment instead of hanging (claude ${CLAUDE_CLI_VERSION})`, async () => {
