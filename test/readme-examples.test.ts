@@ -3,8 +3,8 @@
  * CLI (2.1.330) talking to the scripted model, so the README can never drift from the API.
  */
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,7 +60,11 @@ describe("README examples", () => {
     });
     writeFileSync(
       join(workdir, "tsconfig.json"),
-      JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["*.ts"] }),
+      JSON.stringify({
+        extends: "../../tsconfig.json",
+        compilerOptions: { noEmit: true },
+        include: ["*.ts"],
+      }),
     );
     model = await startFakeAnthropic({ defaultTurn: { text: "OK from the scripted model" } });
   });
@@ -81,18 +85,25 @@ describe("README examples", () => {
     expect(result.code).toBe(0);
   });
 
-  it.each(files.map((file, i) => [i + 1, file] as const))("runs example %i to completion", async (_n, file) => {
-    const env = { ...process.env, ...model.env() };
-    // Run from a scratch directory: the examples touch their working directory.
-    const result = await run(process.execPath, ["--import", TSX_LOADER, file], env, model.env().HOME);
-    expect(result.stderr).not.toMatch(/Error/);
-    expect(result.code).toBe(0);
-  });
+  it.each(files.map((file, i) => [i + 1, file] as const))(
+    "runs example %i to completion",
+    async (_n, file) => {
+      const env = { ...process.env, ...model.env() };
+      // Run from a scratch directory: the examples touch their working directory.
+      const result = await run(process.execPath, ["--import", TSX_LOADER, file], env, model.env().HOME);
+      expect(result.stderr).not.toMatch(/Error/);
+      expect(result.code).toBe(0);
+    },
+  );
 });
 
 describe("npm run demo (the main job)", () => {
   it("runs a real Claude Code session offline, showing a permission decision and an MCP tool call", async () => {
-    const result = await run(process.execPath, ["--import", TSX_LOADER, join(root, "examples", "demo.ts")], process.env);
+    const result = await run(
+      process.execPath,
+      ["--import", TSX_LOADER, join(root, "examples", "demo.ts")],
+      process.env,
+    );
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(/permission\s+Bash "touch hello.txt" → ALLOW/);
     expect(result.stdout).toMatch(/mcp\s+get_weather\("Paris"\) handled in-process/);

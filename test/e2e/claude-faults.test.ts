@@ -178,7 +178,10 @@ describe("fault handling", () => {
     chmodSync(dir, 0o777);
     const uidFile = join(dir, "uid");
     const messages = await collect(
-      query({ prompt: "hi", options: { ...fake("ok", { FAKE_CLAUDE_UID_FILE: uidFile }), user: "nobody", cwd: dir } }),
+      query({
+        prompt: "hi",
+        options: { ...fake("ok", { FAKE_CLAUDE_UID_FILE: uidFile }), user: "nobody", cwd: dir },
+      }),
     );
     expect(results(messages)[0]?.result).toBe("ok");
     expect(readFileSync(uidFile, "utf8")).toBe("65534:65534");
