@@ -39,6 +39,11 @@ export class AgentSdkClient implements AsyncDisposable {
     return this.backend.capabilities;
   }
 
+  /** The pid of the CLI process currently running (undefined before connect and for custom transports). */
+  get pid(): number | undefined {
+    return this.session?.pid?.();
+  }
+
   /** True between a successful `connect()` and `disconnect()`. */
   get isConnected(): boolean {
     return this.session !== undefined;

@@ -139,6 +139,9 @@ export const agentOptionsSchema = z
       .optional(),
     controlTimeoutMs: positiveNumber.optional(),
     closeGraceMs: positiveNumber.optional(),
+    exitTimeoutMs: positiveNumber.optional(),
+    callbackTimeoutMs: positiveNumber.optional(),
+    inheritEnv: z.boolean().optional(),
     transport: transportSchema.optional(),
 
     model: z.string().min(1).optional(),

@@ -100,8 +100,10 @@ export interface AgentOptions {
   cliPath?: string;
   /** Working directory of the agent. Default: `process.cwd()`. */
   cwd?: string;
-  /** Extra environment variables, layered over `process.env`. */
+  /** Extra environment variables, layered over `process.env`; `undefined` removes one. */
   env?: Record<string, string | undefined>;
+  /** `false`: the CLI gets only `env` (plus the SDK's own variables), not `process.env`. Default `true`. */
+  inheritEnv?: boolean;
   /** Run the CLI as this Unix user (name or uid). Needs the privileges to switch. */
   user?: string | number;
   /** Extra CLI flags: `{ "debug-to-stderr": null, foo: "bar" }` → `--debug-to-stderr --foo bar`. */
@@ -116,6 +118,17 @@ export interface AgentOptions {
   controlTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL on close, in milliseconds. Default 2 000. */
   closeGraceMs?: number;
+  /**
+   * After input has ended (one-shot `query()`), how long the CLI may stay silent without exiting
+   * before its process group is terminated and the iteration finishes, in milliseconds. Guards
+   * against CLIs kept alive by a grandchild holding their output. Default 30 000.
+   */
+  exitTimeoutMs?: number;
+  /**
+   * How long a `canUseTool`, hook or in-process MCP tool callback may take before the CLI gets an
+   * error answer (and the callback's signal aborts), in milliseconds. Default 600 000 (10 minutes).
+   */
+  callbackTimeoutMs?: number;
   /** A custom transport (tests, remote runners). Replaces the subprocess. Claude only. */
   transport?: Transport;
 

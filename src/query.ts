@@ -36,6 +36,8 @@ export interface Query extends AsyncGenerator<Message, void, undefined> {
   serverInfo(): Promise<Record<string, unknown> | undefined>;
   /** Ends the query now: the process (group) is terminated and iteration finishes. */
   close(): Promise<void>;
+  /** The pid of the CLI process, once iteration has spawned it (undefined for custom transports). */
+  readonly pid: number | undefined;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -64,11 +66,16 @@ class QueryRun implements Query {
   private resolveSession!: (session: Session) => void;
   private rejectSession!: (error: unknown) => void;
   private closed = false;
+  private session: Session | undefined;
 
   constructor(
     private readonly prompt: Prompt,
     private readonly options: AgentOptions,
   ) {}
+
+  get pid(): number | undefined {
+    return this.session?.pid?.();
+  }
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -164,6 +171,7 @@ class QueryRun implements Query {
       this.rejectSession(error);
       throw error;
     }
+    this.session = session;
     this.resolveSession(session);
     if (this.closed) {
       await session.close();
@@ -171,14 +179,14 @@ class QueryRun implements Query {
     }
 
     const streamed = isStreamedPrompt(this.prompt);
-    let inputEnded = false;
+    const exitWatch = new ExitWatch(session, this.options.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS);
     let pumpError: unknown;
     if (streamed) {
       void session
         .send(this.prompt)
         .then(() => session.idle())
         .then(() => {
-          inputEnded = true;
+          exitWatch.inputEnded();
           return session.endInput();
         })
         .catch(async (error: unknown) => {
@@ -188,17 +196,59 @@ class QueryRun implements Query {
     }
     try {
       for await (const message of session.subscribe()) {
+        exitWatch.activity();
         yield message;
-        if (!streamed && !inputEnded && message.type === "result") {
-          inputEnded = true;
+        if (!streamed && !exitWatch.isInputEnded && message.type === "result") {
+          exitWatch.inputEnded();
           // If the process is already gone, the stream's end reports why.
           await session.endInput().catch(() => undefined);
         }
       }
       if (pumpError !== undefined) throw pumpError;
     } finally {
+      exitWatch.stop();
       await session.close();
     }
+  }
+}
+
+/** How long a CLI may stay silent after its input ended before it is terminated. */
+export const DEFAULT_EXIT_TIMEOUT_MS = 30_000;
+
+/**
+ * Once input has ended the CLI should finish and exit. If it goes silent instead (a grandchild
+ * holding its stdout, a hung shutdown), close the session so iteration finishes and no process is
+ * left behind.
+ */
+class ExitWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly session: Session,
+    private readonly timeoutMs: number,
+  ) {}
+
+  get isInputEnded(): boolean {
+    return this.ended;
+  }
+
+  inputEnded(): void {
+    this.ended = true;
+    this.arm();
+  }
+
+  activity(): void {
+    if (this.ended) this.arm();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
   }
 }
 

@@ -50,6 +50,8 @@ export interface Session {
    * With `untilResult`, the subscription ends after the next `result`.
    */
   subscribe(opts?: { untilResult?: boolean }): AsyncGenerator<Message, void, undefined>;
+  /** The pid of the CLI process currently running, when the transport is a local process. */
+  pid?(): number | undefined;
   /** The backend's handshake answer (Claude: the `initialize` response), once connected. */
   serverInfo(): Record<string, unknown> | undefined;
   interrupt(): Promise<void>;

@@ -35,6 +35,9 @@ export interface ControlProtocolEvents {
 
 let requestCounter = 0;
 
+/** How long a user callback may take before the CLI gets an error answer. */
+export const DEFAULT_CALLBACK_TIMEOUT_MS = 600_000;
+
 /** Drives one Claude Code process's stdin/stdout. */
 export class ControlProtocol {
   private readonly pending = new Map<string, PendingRequest>();
@@ -48,6 +51,7 @@ export class ControlProtocol {
     private readonly handlers: Partial<Record<string, IncomingRequestHandler>>,
     private readonly events: ControlProtocolEvents,
     private readonly timeoutMs: number,
+    private readonly callbackTimeoutMs: number = DEFAULT_CALLBACK_TIMEOUT_MS,
   ) {}
 
   /** Starts consuming the transport. Call once, after `transport.connect()`. */
@@ -173,18 +177,30 @@ export class ControlProtocol {
     }
   }
 
-  /** Runs the handler for an incoming request; any failure becomes an error response. */
+  /** Runs the handler for an incoming request; any failure or a timeout becomes an error response. */
   private async answer(raw: RawObject): Promise<void> {
     const requestId = String(raw.request_id ?? "");
     const request = (raw.request as RawObject | undefined) ?? {};
     const subtype = String(request.subtype ?? "");
     const controller = new AbortController();
     this.inflight.set(requestId, controller);
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
     let reply: RawObject;
     try {
       const handler = this.handlers[subtype];
       if (!handler) throw new Error(`Unsupported control request subtype: ${subtype}`);
-      const payload = await handler(request, controller.signal);
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          const error = new Error(
+            `The ${subtype} callback did not answer within ${this.callbackTimeoutMs} ms`,
+          );
+          controller.abort(error);
+          reject(error);
+        }, this.callbackTimeoutMs);
+      });
+      const payload = await Promise.race([handler(request, controller.signal), expired]);
       reply = { subtype: "success", request_id: requestId, response: payload };
     } catch (error) {
       reply = {
@@ -193,9 +209,11 @@ export class ControlProtocol {
         error: error instanceof Error ? error.message : String(error),
       };
     } finally {
+      clearTimeout(timer);
       this.inflight.delete(requestId);
     }
-    if (controller.signal.aborted || this.closedError !== undefined) return;
+    // Cancelled by the CLI or the session is closing: nobody is waiting for the answer.
+    if ((controller.signal.aborted && !timedOut) || this.closedError !== undefined) return;
     // A failed write means the process is gone; the read loop reports that.
     await this.write({ type: "control_response", response: reply }).catch(() => undefined);
   }

@@ -3,25 +3,21 @@
  */
 import { readFileSync } from "node:fs";
 import { InvalidOptionsError } from "../../errors.js";
+import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
 
 /**
- * The child's environment: `process.env`, then `options.env` on top (an `undefined` value removes
- * the variable), then the variables that mark the caller as this SDK.
+ * The child's environment: `process.env` (unless `inheritEnv: false`), then `options.env` on top
+ * (an `undefined` value removes the variable), then the variables that mark the caller as this SDK.
  *
  * `CLAUDE_CODE_ENTRYPOINT=sdk-ts` switches the CLI to its SDK system prompt and behaviour, as the
  * official TypeScript SDK does; it is set last because the CLI's SDK mode depends on it.
  */
 export function buildClaudeEnv(
-  options: Pick<AgentOptions, "env" | "enableFileCheckpointing">,
+  options: Pick<AgentOptions, "env" | "inheritEnv" | "enableFileCheckpointing">,
   sdkVersion: string,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
+  const env = buildChildEnv(options);
   env.CLAUDE_CODE_ENTRYPOINT = "sdk-ts";
   env.CLAUDE_AGENT_SDK_VERSION = sdkVersion;
   // `rewind_files` only works when the CLI checkpoints files from the start of the session.

@@ -61,6 +61,7 @@ export class ClaudeSession implements Session {
         onEnd: (error) => this.onEnd(error),
       },
       params.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS,
+      params.options.callbackTimeoutMs,
     );
     const signal = params.options.signal;
     if (signal) {
@@ -84,6 +85,10 @@ export class ClaudeSession implements Session {
       },
       timeout,
     );
+  }
+
+  pid(): number | undefined {
+    return (this.transport as { pid?: number }).pid;
   }
 
   serverInfo(): Record<string, unknown> | undefined {
