@@ -69,8 +69,8 @@ export class AgentSdkClient implements AsyncDisposable {
       });
       this.session = session;
       if (prompt !== undefined && isStreamedPrompt(prompt)) {
-        // Failures of the user's stream end the session; readers see the session's end.
-        session.send(prompt).catch(() => void session.close());
+        // A failing prompt stream ends the session; readers get its error.
+        session.send(prompt).catch((error: unknown) => void session.close(error));
       }
     })();
     try {

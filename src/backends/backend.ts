@@ -62,8 +62,11 @@ export interface Session {
   mcpServerStatus(): Promise<unknown[]>;
   /** Sends a raw control request and returns its response payload (Claude only). */
   controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
-  /** Ends the session: closes input, terminates the process (group), releases everything. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Ends the session: closes input, terminates the process (group), releases everything. Idempotent.
+   * With `reason`, subscribers get it as an error after draining; without, they finish normally.
+   */
+  close(reason?: unknown): Promise<void>;
 }
 
 /** How a session is opened. */

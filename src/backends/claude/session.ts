@@ -161,8 +161,8 @@ export class ClaudeSession implements Session {
     return this.protocol.request(request);
   }
 
-  close(): Promise<void> {
-    this.closing ??= this.shutdown(undefined);
+  close(reason?: unknown): Promise<void> {
+    this.closing ??= this.shutdown(reason);
     return this.closing;
   }
 

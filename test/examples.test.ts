@@ -3,7 +3,7 @@
  * CLI (2.1.330) talking to the scripted model, so the README can never drift from the API.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -95,6 +95,47 @@ describe("README examples", () => {
       expect(result.code).toBe(0);
     },
   );
+});
+
+const exampleFiles = readdirSync(join(root, "examples"))
+  .filter((name) => name.endsWith(".ts") && name !== "demo.ts")
+  .sort();
+
+describe("examples/", () => {
+  let model: FakeAnthropicServer;
+  beforeAll(async () => {
+    model = await startFakeAnthropic({ defaultTurn: { text: "OK from the scripted model" } });
+  });
+  afterAll(async () => {
+    await model?.close();
+  });
+
+  it("has the examples the docs promise", () => {
+    expect(exampleFiles).toEqual(
+      expect.arrayContaining([
+        "quick-start.ts",
+        "streaming-mode.ts",
+        "mcp-calculator.ts",
+        "hooks.ts",
+        "system-prompt.ts",
+        "tools-option.ts",
+        "tool-permission-callback.ts",
+        "testing-offline.ts",
+      ]),
+    );
+  });
+
+  it.each(exampleFiles)("%s runs to completion against the real CLI and the scripted model", async (name) => {
+    const env = { ...process.env, ...model.env() };
+    const result = await run(
+      process.execPath,
+      ["--import", TSX_LOADER, join(root, "examples", name)],
+      env,
+      model.env().HOME,
+    );
+    expect(result.stderr).not.toMatch(/Error/);
+    expect(result.code).toBe(0);
+  });
 });
 
 describe("npm run demo (the main job)", () => {
