@@ -67,11 +67,18 @@ export interface CodexHome {
   /** The scratch directory used as `TMPDIR` (a sibling of {@link home}, not a parent). */
   tmpDir: string;
   /**
+   * An empty directory used as `HOME`, so the login shell the CLI runs commands in (`bash -lc`) does not
+   * source the real user's `~/.bashrc` / `~/.profile` (whose noise would end up in command output), and
+   * nothing is read from the real `~/.codex` or `~/.agents`.
+   */
+  userHome: string;
+  /**
    * Environment for the CLI process (pass as the whole `env`, not merged with `process.env`):
-   * `CODEX_HOME`, `FAKE_API_KEY`, `TMPDIR`, `PATH` (from `process.env`), plus `options.env`.
+   * `HOME` ({@link userHome}), `CODEX_HOME`, `FAKE_API_KEY`, `TMPDIR`, `PATH` (from `process.env`), plus
+   * `options.env` (which may override any of them).
    */
   env: Record<string, string>;
-  /** Removes the home and tmp directories recursively. Safe to call more than once. */
+  /** Removes the home, tmp and user directories recursively. Safe to call more than once. */
   cleanup(): Promise<void>;
 }
 
@@ -97,7 +104,7 @@ export const CODEX_DEFAULT_MODEL = "gpt-5.5";
  * - `approval_policy` / `sandbox_mode`, and MCP servers with `default_tools_approval_mode = "approve"`.
  *
  * Layout: `<root>/home` is `CODEX_HOME`, `<root>/tmp` is `TMPDIR` (the CLI refuses to create its helper
- * binaries under a `TMPDIR` that contains `CODEX_HOME`).
+ * binaries under a `TMPDIR` that contains `CODEX_HOME`), `<root>/user` is an empty `HOME`.
  *
  * @param opts - Base URL, model, policies, MCP servers, extra TOML.
  * @returns The directories, env and a cleanup function.
@@ -106,13 +113,16 @@ export function createCodexHome(opts: CodexHomeOptions): CodexHome {
   const root = mkdtempSync(join(tmpdir(), "codex-test-"));
   const home = join(root, "home");
   const tmpDir = join(root, "tmp");
+  const userHome = join(root, "user");
   mkdirSync(home, { recursive: true });
   mkdirSync(tmpDir, { recursive: true });
+  mkdirSync(userHome, { recursive: true });
   const configPath = join(home, "config.toml");
   writeFileSync(configPath, codexConfigToml(opts));
   const env: Record<string, string> = {};
   if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
   Object.assign(env, {
+    HOME: userHome,
     CODEX_HOME: home,
     [CODEX_FAKE_API_KEY_ENV]: CODEX_FAKE_API_KEY,
     TMPDIR: tmpDir,
@@ -123,6 +133,7 @@ export function createCodexHome(opts: CodexHomeOptions): CodexHome {
     home,
     configPath,
     tmpDir,
+    userHome,
     env,
     async cleanup(): Promise<void> {
       if (cleaned) return;

@@ -23,3 +23,28 @@ export type { SseEvent } from "./anthropic/sse.js";
 export { parseSseEvents } from "./anthropic/sse.js";
 export type { ClaudeTestEnv } from "./claude-env.js";
 export { createClaudeTestEnv, FAKE_ANTHROPIC_API_KEY } from "./claude-env.js";
+export type {
+  CodexHome,
+  CodexHomeOptions,
+  CodexMcpServerConfig,
+} from "./codex-home.js";
+export {
+  CODEX_DEFAULT_MODEL,
+  CODEX_FAKE_API_KEY,
+  CODEX_FAKE_API_KEY_ENV,
+  CODEX_FAKE_PROVIDER,
+  codexConfigToml,
+  createCodexHome,
+} from "./codex-home.js";
+export type { ResponsesUsage, ResponsesWireItem } from "./openai/events.js";
+export type {
+  ExecCommandArguments,
+  McpCallSpec,
+  RecordedResponsesRequest,
+  ResponsesOutputItem,
+  ResponsesToolOutput,
+  ResponsesTurn,
+} from "./openai/script.js";
+export { mcpNamespace, toolOutputText } from "./openai/script.js";
+export type { FakeOpenAICodexHomeOptions, FakeOpenAIOptions, FakeOpenAIServer } from "./openai/server.js";
+export { startFakeOpenAI } from "./openai/server.js";
