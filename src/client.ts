@@ -4,6 +4,7 @@
 import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
 import { getBackend } from "./backends/registry.js";
 import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
+import { combineSignals } from "./internal/abort.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -23,6 +24,9 @@ export class AgentSdkClient implements AsyncDisposable {
   private readonly backend: Backend;
   private session: Session | undefined;
   private connecting: Promise<void> | undefined;
+  /** Aborts the connect() in progress; disconnect() must not wait for a handshake that never ends. */
+  private connectAbort: AbortController | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(options: AgentOptions = {}) {
     this.options = options;
@@ -62,11 +66,17 @@ export class AgentSdkClient implements AsyncDisposable {
         throw new AbortError("The operation was aborted", { cause: this.options.signal.reason });
       }
       this.backend.validateOptions(this.options);
-      const session = await this.backend.openSession({
-        options: this.options,
-        oneShot: false,
-        ...(prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {}),
-      });
+      const abort = new AbortController();
+      this.connectAbort = abort;
+      const session = await this.backend
+        .openSession({
+          options: { ...this.options, signal: combineSignals(this.options.signal, abort.signal) },
+          oneShot: false,
+          ...(prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {}),
+        })
+        .finally(() => {
+          if (this.connectAbort === abort) this.connectAbort = undefined;
+        });
       this.session = session;
       if (prompt !== undefined && isStreamedPrompt(prompt)) {
         // A failing prompt stream ends the session; readers get its error.
@@ -142,12 +152,18 @@ export class AgentSdkClient implements AsyncDisposable {
     return this.gated("controlProtocol", "controlRequest").controlRequest(request);
   }
 
-  /** Ends the session and the CLI process. Safe to call more than once. */
+  /**
+   * Ends the session and the CLI process. Safe to call more than once, concurrently, or before
+   * `connect()`; every call resolves once the process is gone. A `connect()` still in progress is
+   * aborted (it rejects with `AbortError`).
+   */
   async disconnect(): Promise<void> {
+    this.connectAbort?.abort(new AbortError("disconnect() was called while connecting"));
     await this.connecting?.catch(() => undefined);
     const session = this.session;
     this.session = undefined;
-    await session?.close();
+    if (session) this.closing = session.close();
+    await this.closing;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

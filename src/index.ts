@@ -14,6 +14,27 @@ export { AgentSdkClient } from "./client.js";
 export * from "./errors.js";
 export type * from "./hooks.js";
 export { HOOK_EVENTS } from "./hooks.js";
+export {
+  type AutoInstallOptions,
+  type CacheLocationOptions,
+  CLI_CACHE_DIR_ENV,
+  CLI_PACKAGES,
+  CliInstallError,
+  type CliInstallFailure,
+  type CliPackage,
+  cliCacheRoot,
+  findOrInstallCli,
+  INSTALLABLE_BACKENDS,
+  type InstallableBackend,
+  type InstallCliOptions,
+  type InstallCliResult,
+  type InstalledCli,
+  type InstalledCliOptions,
+  type InstallProgress,
+  installCli,
+  installedCliPath,
+  listInstalledClis,
+} from "./install/index.js";
 export type * from "./mcp/config.js";
 export {
   createSdkMcpServer,

@@ -82,12 +82,29 @@ const sandboxSchema = z.strictObject({
   enableWeakerNestedSandbox: z.boolean().optional(),
 });
 
+/** A TOML value (Codex `-c` overrides): no null, no non-finite numbers. */
+function isTomlValue(value: unknown): boolean {
+  if (typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isTomlValue);
+  if (typeof value === "object" && value !== null) return Object.values(value).every(isTomlValue);
+  return false;
+}
+
 const codexSchema = z.strictObject({
-  approvalPolicy: z.enum(["untrusted", "on-failure", "on-request", "never"]).optional(),
+  approvalPolicy: z.enum(["untrusted", "on-request", "never"]).optional(),
   sandboxMode: z.enum(["read-only", "workspace-write", "danger-full-access"]).optional(),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high", "xhigh"]).optional(),
   networkAccess: z.boolean().optional(),
-  config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  config: z
+    .record(
+      z.string().regex(/^[^=\s]+$/, "config keys are dotted paths without '=' or whitespace"),
+      z.custom((v) => isTomlValue(v), {
+        message: "expected a TOML value: string, finite number, boolean, or an array/table of them",
+      }),
+    )
+    .optional(),
+  skipGitRepoCheck: z.boolean().optional(),
 });
 
 const cursorSchema = z.strictObject({

@@ -65,23 +65,52 @@ export interface OutputFormat {
   schema: Record<string, unknown>;
 }
 
-/** Codex-only options (see the Codex backend). */
+/** A Codex configuration value (TOML): a string, number, boolean, array or table of them. */
+export type CodexConfigValue =
+  | string
+  | number
+  | boolean
+  | CodexConfigValue[]
+  | { [key: string]: CodexConfigValue };
+
+/** Codex-only options (see the Codex backend; verified against codex 0.169.0). */
 export interface CodexOptions {
-  approvalPolicy?: "untrusted" | "on-failure" | "on-request" | "never";
+  /**
+   * When Codex asks before running a command or applying a patch. `untrusted`: everything but
+   * known-safe read-only commands; `on-request`: when the model asks to leave the sandbox; `never`:
+   * never (what the sandbox blocks fails). Requests go to `canUseTool`; without it they are declined.
+   * Default: `untrusted` when `canUseTool` is set, else the CLI's configuration. (Codex 0.169 no
+   * longer accepts `on-failure`.)
+   */
+  approvalPolicy?: "untrusted" | "on-request" | "never";
+  /** What model-generated commands may touch (`--sandbox`). Default: the CLI's configuration. */
   sandboxMode?: "read-only" | "workspace-write" | "danger-full-access";
+  /** `model_reasoning_effort`. The shared `effort` sets it too (`max` excepted); set only one. */
   reasoningEffort?: "minimal" | "low" | "medium" | "high" | "xhigh";
+  /** Network access for commands in the `workspace-write` sandbox. */
   networkAccess?: boolean;
-  /** Extra `-c key=value` overrides. */
-  config?: Record<string, string | number | boolean>;
+  /**
+   * Extra configuration overrides, each passed as `-c key=value` with the value TOML-encoded:
+   * `{ "shell_environment_policy.inherit": "all", "tools.web_search": true }`. Applied last.
+   */
+  config?: Record<string, CodexConfigValue>;
+  /** Pass `--skip-git-repo-check` to `codex exec`, so it runs outside a Git repository. Default true. */
+  skipGitRepoCheck?: boolean;
 }
 
 /** Cursor-only options (see the Cursor backend). */
 export interface CursorOptions {
+  /** `--force`: run every tool without asking (print mode has no permission callback). */
   forceApprove?: boolean;
+  /** `--mode plan|ask`: read-only planning or question answering instead of the agent. */
   mode?: "plan" | "ask";
+  /** `--trust`: trust the workspace without the interactive prompt. */
   trustWorkspace?: boolean;
+  /** `--sandbox enabled|disabled`: Cursor's own command sandbox (not Claude's `sandbox` settings). */
   sandbox?: "enabled" | "disabled";
+  /** Sets `CURSOR_API_KEY` in the CLI's environment (never in argv). Default: the env var, else the local login. */
   apiKey?: string;
+  /** `--stream-partial-output`: text deltas as `stream_event`s. Default: `includePartialMessages`. */
   partialOutput?: boolean;
 }
 

@@ -4,6 +4,7 @@
 import type { RewindFilesOptions, Session } from "./backends/backend.js";
 import { getBackend } from "./backends/registry.js";
 import { AbortError, NotConnectedError } from "./errors.js";
+import { combineSignals } from "./internal/abort.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -66,7 +67,10 @@ class QueryRun implements Query {
   private resolveSession!: (session: Session) => void;
   private rejectSession!: (error: unknown) => void;
   private closed = false;
+  private closing: Promise<void> | undefined;
   private session: Session | undefined;
+  /** Aborts a start-up still in progress when the query is closed: the CLI may never answer it. */
+  private readonly startAbort = new AbortController();
 
   constructor(
     private readonly prompt: Prompt,
@@ -98,14 +102,20 @@ class QueryRun implements Query {
     await this.close();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Every call (also concurrent ones) resolves once the process is gone. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     this.closed = true;
     if (!this.sessionPromise) {
       // Never started: make sure a later next() does not spawn anything.
       this.generator ??= emptyStream();
       return;
     }
+    if (!this.session) this.startAbort.abort(new AbortError("The query was closed while starting"));
     const session = await this.sessionPromise.catch(() => undefined);
     await session?.close();
   }
@@ -163,12 +173,14 @@ class QueryRun implements Query {
       backend.validateOptions(this.options);
       const streamed = isStreamedPrompt(this.prompt);
       session = await backend.openSession({
-        options: this.options,
+        options: { ...this.options, signal: combineSignals(this.options.signal, this.startAbort.signal) },
         oneShot: !streamed,
         ...(streamed ? {} : { initialPrompt: this.prompt }),
       });
     } catch (error) {
       this.rejectSession(error);
+      // Closed by the caller while starting: iteration just ends, as after `break`.
+      if (this.closed) return;
       throw error;
     }
     this.session = session;

@@ -138,17 +138,47 @@ describe("examples/", () => {
   });
 });
 
-describe("npm run demo (the main job)", () => {
+describe("npm run demo (the main job): code-agent --demo", () => {
+  it("is `code-agent --demo`", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    expect(pkg.bin["code-agent"]).toBe("./dist/cli/main.js");
+    expect(pkg.scripts.demo).toBe("tsx src/cli/main.ts --demo");
+  });
+
   it("runs a real Claude Code session offline, showing a permission decision and an MCP tool call", async () => {
+    // No terminal here: the shell command the scripted model asks for is denied (and stderr says
+    // why); the in-process MCP tool is allowed by the demo and runs.
     const result = await run(
       process.execPath,
-      ["--import", TSX_LOADER, join(root, "examples", "demo.ts")],
+      ["--import", TSX_LOADER, join(root, "src", "cli", "main.ts"), "--demo"],
+      {
+        ...process.env,
+        NO_COLOR: "1",
+      },
+    );
+    expect(result.stderr).toMatch(/^code-agent: denied Bash \(touch hello\.txt\): not running in a terminal/);
+    expect(result.stdout).toMatch(/→ Bash touch hello\.txt\n {2}⊘ Bash denied: no terminal to ask/);
+    expect(result.stdout).toMatch(
+      /→ demo:get_weather \{"city":"Paris"\}\n {2}↳ get_weather\("Paris"\) handled in-process/,
+    );
+    expect(result.stdout).toMatch(/ {2}✓ demo:get_weather ok/);
+    expect(result.stdout).toContain("In Paris it is 21°C with a clear sky.");
+    expect(result.stdout).toMatch(/✓ done · 3 turns/);
+    expect(result.code).toBe(0);
+  });
+
+  it("examples/demo.ts runs the same command, here with --allow Bash", async () => {
+    const result = await run(
+      process.execPath,
+      ["--import", TSX_LOADER, join(root, "examples", "demo.ts"), "--allow", "Bash"],
       process.env,
     );
     expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(/permission\s+Bash "touch hello.txt" → ALLOW/);
-    expect(result.stdout).toMatch(/mcp\s+get_weather\("Paris"\) handled in-process/);
-    expect(result.stdout).toMatch(/done\s+success/);
+    expect(result.stdout).toMatch(/→ Bash touch hello\.txt\n {2}✓ Bash ok/);
+    expect(result.stdout).toContain("Created hello.txt.");
     expect(result.code).toBe(0);
   });
 });

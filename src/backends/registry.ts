@@ -5,11 +5,13 @@ import { InvalidOptionsError } from "../errors.js";
 import type { BackendKind } from "../options.js";
 import type { Backend } from "./backend.js";
 import { ClaudeBackend } from "./claude/backend.js";
+import { CodexBackend } from "./codex/backend.js";
+import { CursorBackend } from "./cursor/backend.js";
 
 const factories: Record<BackendKind, (() => Backend) | undefined> = {
   claude: () => new ClaudeBackend(),
-  codex: undefined,
-  cursor: undefined,
+  codex: () => new CodexBackend(),
+  cursor: () => new CursorBackend(),
 };
 
 /** Returns the backend for `kind` (default `"claude"`). */

@@ -4,7 +4,7 @@
  * two-phase termination of the group, and a guarantee that nothing is left running behind us.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { accessSync, constants, type Stats, statSync } from "node:fs";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { CliConnectionError, ProcessError } from "../errors.js";
 import { registerGroup, signalGroup, unregisterGroup } from "./group-registry.js";
@@ -142,6 +142,13 @@ class Child implements ChildHandle {
     // rejection; anyone awaiting `spawned` still sees it reject.
     this.spawned.catch(() => {});
 
+    // A bad cwd fails the spawn with an errno that reads as if the command were the problem
+    // (ENOENT) or that names nothing (ENOTDIR); check it first so the error names the directory.
+    const cwdProblem = spec.cwd === undefined ? undefined : describeBadCwd(spec.cwd);
+    if (cwdProblem !== undefined) {
+      this.failSpawn(new Error(cwdProblem), rejectSpawned);
+      return;
+    }
     let proc: ChildProcess;
     try {
       proc = spawn(spec.command, spec.args, this.spawnOptions());
@@ -427,6 +434,27 @@ export function describeExit(info: ExitInfo): string {
   if (info.signal) return `killed by signal ${info.signal}`;
   if (info.code === null) return "never started";
   return `exit code ${info.code}`;
+}
+
+/** Why `cwd` cannot be a working directory (names it), or `undefined` if it can. */
+function describeBadCwd(cwd: string): string | undefined {
+  let stats: Stats;
+  try {
+    stats = statSync(cwd);
+  } catch (err) {
+    const code = errorCode(err);
+    return code === "ENOENT"
+      ? `working directory "${cwd}" not found (ENOENT)`
+      : `working directory "${cwd}" is not accessible (${code})`;
+  }
+  if (!stats.isDirectory()) return `working directory "${cwd}" is not a directory (ENOTDIR)`;
+  try {
+    // Entering a directory needs search (x) permission on it.
+    accessSync(cwd, constants.X_OK);
+  } catch (err) {
+    return `working directory "${cwd}" is not accessible (${errorCode(err)})`;
+  }
+  return undefined;
 }
 
 function isDirectory(path: string): boolean {

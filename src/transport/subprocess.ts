@@ -34,6 +34,9 @@ export interface SubprocessTransportOptions extends ChildSpec {
 
 type State = "new" | "connecting" | "connected" | "closed";
 
+/** After a failed write, how long to wait for the process's exit status before giving up on it. */
+const EXIT_AFTER_WRITE_FAILURE_MS = 2000;
+
 /**
  * Runs a CLI as a child process and exchanges JSON lines with it.
  *
@@ -102,7 +105,11 @@ export class SubprocessTransport implements Transport {
         `Cannot write to ${this.name}: a message must be a single line (got a newline at index ${data.indexOf("\n")})`,
       );
     }
-    await child.write(`${data}\n`);
+    try {
+      await child.write(`${data}\n`);
+    } catch (error) {
+      throw await this.explainWriteFailure(child, error);
+    }
   }
 
   /**
@@ -141,6 +148,27 @@ export class SubprocessTransport implements Transport {
     await this.child?.close(this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
   }
 
+  /**
+   * A write usually fails (EPIPE) because the process is exiting. If it then turns out to have
+   * failed, that is the error to report, with its exit code and stderr, as the read side does;
+   * otherwise the write error stands.
+   */
+  private async explainWriteFailure(child: ChildHandle, error: unknown): Promise<unknown> {
+    if (this.closeRequested) return error;
+    const info = await settledWithin(child.exited, EXIT_AFTER_WRITE_FAILURE_MS);
+    if (!info) return error;
+    // A non-zero exit code is the process's own doing. A signal may be ours: close() can run
+    // meanwhile (the session closes us as soon as the read side fails).
+    const failed = info.code !== null ? info.code !== 0 : info.signal !== null && !this.closeRequested;
+    if (!failed) return error;
+    return new ProcessError(`${this.name} process failed: ${describeExit(info)}`, {
+      exitCode: info.code,
+      signal: info.signal,
+      stderrTail: child.stderrTail(),
+      cause: error,
+    });
+  }
+
   private async *read(child: ChildHandle): AsyncGenerator<TransportItem, void, undefined> {
     const maxLineBytes = this.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
     try {
@@ -167,5 +195,18 @@ export class SubprocessTransport implements Transport {
   private requireChild(method: string): ChildHandle {
     if (!this.child) throw new NotConnectedError(`${this.name} transport: call connect() before ${method}`);
     return this.child;
+  }
+}
+
+/** `promise`'s value if it settles within `ms`, else `undefined`; the timer never outlives it. */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

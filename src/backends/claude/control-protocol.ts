@@ -94,6 +94,9 @@ export class ControlProtocol {
       }, timeoutMs);
       this.pending.set(requestId, { subtype: request.subtype, resolve, reject, timer });
     });
+    // If the write below fails, nobody awaits `response`; shutdown() rejecting it meanwhile must
+    // not become an unhandled rejection (which would crash the host process).
+    response.catch(() => undefined);
     try {
       await this.write({ type: "control_request", request_id: requestId, request });
     } catch (error) {

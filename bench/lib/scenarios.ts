@@ -1,0 +1,165 @@
+/**
+ * The scenarios of the issue, with their sizes, repetitions and targets. Repetitions are chosen so
+ * a full run stays within ~5 minutes on 2 vCPUs; BENCH_QUICK=1 runs each trial once (a smoke run:
+ * the ratios are then single samples).
+ */
+import type { Backend, Metric, Scenario } from "./model.js";
+import { atMost, everyResult, overFloor, ratioToFloor } from "./targets.js";
+
+const MiB = 1024 * 1024;
+/** code-agent-sdk's default maxBufferSize. */
+const DEFAULT_LIMIT = 64 * MiB;
+
+const TIME: Metric = { key: "ms", label: "time ms" };
+const CPU: Metric = { key: "cpuMs", label: "consumer CPU ms" };
+const PEAK_RSS: Metric = { key: "peakRssGrowthMB", label: "peak RSS growth MiB" };
+
+function throughput(backend: Backend, n: number, size: number, label: string, reps: number): Scenario {
+  return {
+    id: `throughput-${backend}-${n}x${size}`,
+    title: `${backend} ${label}`,
+    backend,
+    worker: "throughput.mjs",
+    reps,
+    env: { FAKE_N: String(n), FAKE_S: String(size) },
+    metrics: [TIME, CPU, PEAK_RSS],
+    targets: [ratioToFloor("ms", 1.15), ratioToFloor("cpuMs", 1.3)],
+    timeoutMs: 120_000,
+  };
+}
+
+function timeToFirstMessage(backend: Backend, reps: number): Scenario {
+  return {
+    id: `ttfm-${backend}`,
+    title: `${backend} first message (N=1)`,
+    backend,
+    worker: "ttfm.mjs",
+    reps,
+    env: { FAKE_N: "1", FAKE_S: "200" },
+    params: { warmup: 3, sessions: 20 },
+    metrics: [
+      { key: "ms", label: "first msg ms (warm)" },
+      { key: "coldMs", label: "first msg ms (1st query)" },
+      { key: "sessionMs", label: "whole query ms (warm)" },
+    ],
+    targets: [overFloor("ms", 2, "ms")],
+    timeoutMs: 60_000,
+  };
+}
+
+function importCost(backend: Backend, reps: number, withTargets: boolean): Scenario {
+  return {
+    id: `import-${backend}`,
+    title: `import (raw: bare node, anchor: ${backend})`,
+    backend,
+    worker: "import-cost.mjs",
+    reps,
+    env: {},
+    metrics: [
+      { key: "ms", label: "import() ms", noFloorRatio: true },
+      { key: "rssMB", label: "RSS after import MiB" },
+    ],
+    targets: withTargets ? [atMost("ms", 30, "ms"), overFloor("rssMB", 10, "MiB")] : [],
+    timeoutMs: 30_000,
+  };
+}
+
+function overflow(backend: Backend, reps: number): Scenario {
+  return {
+    id: `overflow-${backend}`,
+    title: `${backend} one 80 MiB line > 64 MiB limit`,
+    backend,
+    worker: "overflow.mjs",
+    reps,
+    env: { FAKE_N: "1", FAKE_S: String(80 * MiB) },
+    metrics: [
+      { key: "outcome", label: "outcome", text: true },
+      { key: "errorName", label: "error class", text: true },
+      { key: "ms", label: "time ms" },
+      PEAK_RSS,
+      { key: "childrenLeft", label: "children left", count: true },
+    ],
+    targets: [
+      everyResult(
+        "errorName",
+        "typed error, survives",
+        (r) => r.outcome === "threw" && r.typed === true && r.childrenLeft === 0,
+        (o) => `${o.text("ours", "errorName") ?? "none"}`,
+      ),
+    ],
+    timeoutMs: 120_000,
+  };
+}
+
+function concurrency(backend: Backend, reps: number): Scenario {
+  const sessions = 100;
+  return {
+    id: `concurrency-${backend}`,
+    title: `${backend} ${sessions} concurrent sessions × 1000 msgs`,
+    backend,
+    worker: "concurrent.mjs",
+    reps,
+    env: { FAKE_N: "1000", FAKE_S: "200" },
+    params: { sessions },
+    metrics: [
+      TIME,
+      { key: "complete", label: "sessions complete", count: true },
+      { key: "childrenPeak", label: "children (peak seen)", count: true },
+      { key: "childrenLeft", label: "children left", count: true },
+      { key: "fdsLeft", label: "fds left", count: true },
+    ],
+    targets: [
+      everyResult(
+        "complete",
+        `all ${sessions} finish, 0 left`,
+        (r) => r.complete === sessions && r.childrenLeft === 0 && (r.fdsLeft as number) <= 0,
+        (o) => `${o.median("ours", "complete") ?? "?"} done`,
+      ),
+    ],
+    timeoutMs: 120_000,
+  };
+}
+
+function controlRoundTrip(reps: number): Scenario {
+  return {
+    id: "control-claude",
+    title: "claude can_use_tool round trip (K=2000)",
+    backend: "claude",
+    worker: "control.mjs",
+    reps,
+    env: { FAKE_N: "1", FAKE_S: "200", FAKE_K: "2000" },
+    metrics: [
+      { key: "ms", label: "p50 ms" },
+      { key: "p99Ms", label: "p99 ms" },
+    ],
+    targets: [atMost("ms", 1, "ms")],
+    timeoutMs: 60_000,
+  };
+}
+
+export function scenarios(quick: boolean): Scenario[] {
+  const reps = (full: number): number => (quick ? 1 : full);
+  return [
+    throughput("claude", 100_000, 200, "100 000 × 200 B", reps(5)),
+    throughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
+    throughput("codex", 100_000, 200, "100 000 × 200 B", reps(5)),
+    throughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
+    timeToFirstMessage("claude", reps(5)),
+    timeToFirstMessage("codex", reps(5)),
+    importCost("claude", reps(7), true),
+    importCost("codex", reps(3), false),
+    {
+      ...throughput("claude", 3, 20_000_000, "3 × 20 MB lines", reps(3)),
+      targets: [],
+    },
+    {
+      ...throughput("claude", 1, DEFAULT_LIMIT, "one 64 MiB line (= limit)", reps(3)),
+      targets: [atMost("peakRssGrowthMB", 4 * 64, "MiB")],
+    },
+    overflow("claude", reps(2)),
+    overflow("codex", reps(1)),
+    concurrency("claude", reps(3)),
+    concurrency("codex", reps(3)),
+    controlRoundTrip(reps(5)),
+  ];
+}

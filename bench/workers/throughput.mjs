@@ -1,0 +1,30 @@
+/**
+ * One session of FAKE_N messages of FAKE_S bytes in a fresh process: end-to-end wall time, the
+ * consuming process's CPU time, and peak RSS growth. Used for the throughput scenarios and for the
+ * big-line ones (3 × 20 MB, one 64 MiB line), which differ only in N and S.
+ */
+import { guard, loadRunner, params, report } from "./common.mjs";
+
+await guard(async () => {
+  const p = params();
+  const run = await loadRunner(p.impl, p.backend);
+  const expected = Number(process.env.FAKE_N);
+  const rssBefore = process.memoryUsage.rss();
+  const cpu0 = process.cpuUsage();
+  const windowStartUs = Number(process.hrtime.bigint() / 1000n);
+  const t0 = performance.now();
+  const count = await run({ cli: p.cli, prompt: "bench" });
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const windowEndUs = Number(process.hrtime.bigint() / 1000n);
+  if (count.assistant !== expected) throw new Error(`got ${count.assistant} of ${expected} messages`);
+  report({
+    ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssGrowthMB: (process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20,
+    textChars: count.textChars,
+    // The timed window on V8's profiler clock (both CLOCK_MONOTONIC, µs): lets
+    // tools/profile-summary.mjs leave module loading out of a --cpu-prof profile.
+    profileWindowUs: [windowStartUs, windowEndUs],
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The Codex backend: discovery, option checks, and sessions over the real `codex` CLI.
+ *
+ * A one-shot `query()` runs `codex exec --json`; everything else runs `codex app-server` (JSON-RPC):
+ * multi-turn clients, streamed prompts, and one-shot queries that need the live channel: a
+ * `canUseTool` callback, `includePartialMessages`, an approval policy that asks (`untrusted`,
+ * `on-request`; exec cannot ask), or an image given by URL (exec only attaches files).
+ */
+import type { AgentOptions } from "../../options.js";
+import { isStreamedPrompt } from "../../prompt.js";
+import { DEFAULT_MAX_BUFFER_SIZE, SubprocessTransport } from "../../transport/subprocess.js";
+import type { Backend, Capabilities, OpenSessionParams, Session } from "../backend.js";
+import { CodexAppServerSession } from "./app-server-session.js";
+import { buildAppServerArgs, buildCodexEnv, buildExecArgs } from "./command.js";
+import { type CodexCli, findCodexCli } from "./discovery.js";
+import { ExecEventMapper } from "./exec-events.js";
+import { CodexExecSession } from "./exec-session.js";
+import { type PromptParts, promptParts, TempFiles, writeImages } from "./prompt-input.js";
+import { validateCodexOptions } from "./validate.js";
+
+const CODEX_CAPABILITIES: Capabilities = Object.freeze({
+  controlProtocol: false,
+  toolApproval: true,
+  hooks: false,
+  sdkMcpRouting: false,
+  persistentSession: true,
+  interrupt: true,
+  runtimeConfigChanges: false,
+  modelSwitching: true,
+});
+
+/** Drives the OpenAI Codex CLI (`codex exec --json` and `codex app-server`). */
+export class CodexBackend implements Backend {
+  readonly name = "codex" as const;
+  readonly capabilities = CODEX_CAPABILITIES;
+
+  validateOptions(options: AgentOptions): void {
+    validateCodexOptions(options);
+  }
+
+  async openSession(params: OpenSessionParams): Promise<Session> {
+    const { options, initialPrompt } = params;
+    this.validateOptions(options);
+    const env = buildCodexEnv(options);
+    const cli = findCodexCli({ cliPath: options.cliPath, env });
+    const prompt =
+      initialPrompt !== undefined && !isStreamedPrompt(initialPrompt) ? initialPrompt : undefined;
+    if (params.oneShot && prompt !== undefined) {
+      const parts = promptParts(prompt);
+      if (execCanRun(options, parts)) return openExecSession(options, cli, env, parts);
+    }
+    const session = new CodexAppServerSession({
+      options,
+      transport: transport(options, cli, env, buildAppServerArgs(options)),
+    });
+    try {
+      await session.start();
+      if (prompt !== undefined) await session.send(prompt);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+}
+
+/** Whether a one-shot prompt can run on `codex exec` (see the module comment). */
+export function execCanRun(options: AgentOptions, parts: PromptParts): boolean {
+  const policy = options.codex?.approvalPolicy;
+  return (
+    options.canUseTool === undefined &&
+    !options.includePartialMessages &&
+    (policy === undefined || policy === "never") &&
+    parts.images.every((image) => image.kind === "base64")
+  );
+}
+
+async function openExecSession(
+  options: AgentOptions,
+  cli: CodexCli,
+  env: Record<string, string>,
+  parts: PromptParts,
+): Promise<Session> {
+  const files = new TempFiles();
+  let session: CodexExecSession | undefined;
+  try {
+    const images = await writeImages(parts.images, files);
+    const schema = options.outputFormat?.schema;
+    const outputSchema =
+      schema === undefined ? undefined : await files.write("output-schema.json", JSON.stringify(schema));
+    const args = buildExecArgs(options, {
+      images,
+      ...(outputSchema !== undefined ? { outputSchema } : {}),
+    });
+    session = new CodexExecSession({
+      options,
+      transport: transport(options, cli, env, args),
+      mapper: new ExecEventMapper({ model: options.model, structuredOutput: schema !== undefined }),
+      prompt: parts.text,
+      files,
+    });
+    await session.start();
+    return session;
+  } catch (error) {
+    await session?.close();
+    await files.remove();
+    throw error;
+  }
+}
+
+function transport(
+  options: AgentOptions,
+  cli: CodexCli,
+  env: Record<string, string>,
+  args: string[],
+): SubprocessTransport {
+  return new SubprocessTransport({
+    command: cli.command,
+    args: [...cli.args, ...args],
+    cwd: options.cwd ?? process.cwd(),
+    env,
+    ...(options.stderr ? { onStderrLine: options.stderr } : {}),
+    maxBufferSize: options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
+    ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+    cliName: "codex",
+  });
+}

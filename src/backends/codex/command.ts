@@ -1,0 +1,85 @@
+/**
+ * Turns `AgentOptions` into Codex command lines and app-server parameters (verified against
+ * codex 0.169.0).
+ *
+ * One-shot: `codex exec --json [flags…] [resume <id>] -` with the prompt on stdin, which is then
+ * closed (an open stdin makes exec wait for more input). Exec flags go before `resume`: the
+ * subcommand accepts neither `-C` nor `--sandbox` itself.
+ *
+ * Sessions: `codex app-server [-c …]`; cwd, model, approval policy and sandbox travel in
+ * `thread/start` / `thread/resume`, the output schema and model switches in each `turn/start`.
+ */
+import { buildChildEnv } from "../../internal/child-env.js";
+import type { AgentOptions } from "../../options.js";
+import { codexConfigOverrides, configArgs, type TomlValue } from "./config.js";
+import type { ThreadStartParams } from "./protocol.js";
+
+/** Files the exec command refers to, written by the session beforehand. */
+export interface ExecFiles {
+  /** Images attached to the prompt (`--image`). */
+  images?: string[];
+  /** The JSON schema of `outputFormat` (`--output-schema`). */
+  outputSchema?: string;
+}
+
+/** The arguments after the executable for a one-shot `codex exec` run. */
+export function buildExecArgs(options: AgentOptions, files: ExecFiles = {}): string[] {
+  const args = ["exec", "--json"];
+  const codex = options.codex ?? {};
+  if (codex.skipGitRepoCheck ?? true) args.push("--skip-git-repo-check");
+  if (options.cwd !== undefined) args.push("--cd", options.cwd);
+  if (options.model !== undefined) args.push("--model", options.model);
+  if (codex.sandboxMode !== undefined) args.push("--sandbox", codex.sandboxMode);
+  for (const dir of options.addDirs ?? []) args.push("--add-dir", dir);
+  if (files.outputSchema !== undefined) args.push("--output-schema", files.outputSchema);
+  // `--image` takes several values: the `=` form keeps it from swallowing the `-` prompt argument.
+  for (const image of files.images ?? []) args.push(`--image=${image}`);
+  // exec cannot ask for approvals: it runs as if the policy were "never" (and exits on a
+  // configured "untrusted"). Saying so keeps a user config.toml from breaking one-shot runs; the
+  // policies that ask are served by the app-server (see `execCanRun`).
+  const overrides: [string, TomlValue][] = [["approval_policy", "never"]];
+  args.push(...configArgs([...overrides, ...codexConfigOverrides(options)]));
+  args.push(...extraArgs(options));
+  if (options.resume !== undefined) args.push("resume", options.resume);
+  args.push("-");
+  return args;
+}
+
+/** The arguments after the executable for `codex app-server`. */
+export function buildAppServerArgs(options: AgentOptions): string[] {
+  const overrides = codexConfigOverrides(options);
+  // The app-server has no --add-dir: extra writable roots are configuration.
+  if (options.addDirs?.length) {
+    overrides.unshift(["sandbox_workspace_write.writable_roots", options.addDirs]);
+  }
+  return ["app-server", ...configArgs(overrides), ...extraArgs(options)];
+}
+
+/**
+ * `thread/start` (and `thread/resume`) parameters. A `canUseTool` callback without an explicit
+ * `codex.approvalPolicy` selects `untrusted`, so the callback is asked about everything but
+ * known-safe read-only commands (under the CLI's own default it might never be asked).
+ */
+export function threadParams(options: AgentOptions): ThreadStartParams {
+  const params: ThreadStartParams = { cwd: options.cwd ?? process.cwd() };
+  if (options.model !== undefined) params.model = options.model;
+  const approvalPolicy = options.codex?.approvalPolicy ?? (options.canUseTool ? "untrusted" : undefined);
+  if (approvalPolicy !== undefined) params.approvalPolicy = approvalPolicy;
+  if (options.codex?.sandboxMode !== undefined) params.sandbox = options.codex.sandboxMode;
+  return params;
+}
+
+/**
+ * The CLI's environment: `process.env` (unless `inheritEnv: false`), then `options.env` on top (an
+ * `undefined` value removes the variable). Codex needs nothing of its own here.
+ */
+export function buildCodexEnv(options: Pick<AgentOptions, "env" | "inheritEnv">): Record<string, string> {
+  return buildChildEnv(options);
+}
+
+/** `extraArgs` as flags: `{ "strict-config": null, enable: "x" }` → `--strict-config --enable x`. */
+function extraArgs(options: AgentOptions): string[] {
+  return Object.entries(options.extraArgs ?? {}).flatMap(([flag, value]) =>
+    value === null ? [`--${flag}`] : [`--${flag}`, value],
+  );
+}

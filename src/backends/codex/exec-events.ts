@@ -1,0 +1,125 @@
+/**
+ * Maps the JSON lines of `codex exec --json` onto the unified message model:
+ *
+ * | exec event                        | message                                                    |
+ * |-----------------------------------|------------------------------------------------------------|
+ * | `thread.started`                  | system `init` (`sessionId` = `thread_id`)                  |
+ * | `turn.started`                    | — (starts the turn clock and state)                        |
+ * | `item.started/updated/completed`  | see `turn-messages.ts`                                     |
+ * | `turn.completed`                  | result `success` (`usage` as the CLI reports it)           |
+ * | `turn.failed`                     | result `error_during_execution`, `isError`, the error text |
+ * | `error`                           | system `codex_error` (retries and the text of a failure)   |
+ * | anything else                     | `unknown`                                                  |
+ */
+import type { Message, RawObject } from "../../messages.js";
+import { viewExecItem } from "./items.js";
+import { TurnMessages } from "./turn-messages.js";
+
+/** What the mapper knows about the run. */
+export interface ExecMapperOptions {
+  /** The model asked for (exec does not report it). */
+  model?: string | undefined;
+  /** Parse the final text as JSON into `result.structuredOutput` (`outputFormat` was given). */
+  structuredOutput?: boolean;
+  /** Clock, for tests. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Stateful mapper for one `codex exec` run. */
+export class ExecEventMapper {
+  private threadIdValue: string | undefined;
+  private readonly messages: TurnMessages;
+  private readonly now: () => number;
+  private startedAt: number;
+
+  constructor(options: ExecMapperOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    const model = options.model ?? "";
+    this.messages = new TurnMessages({
+      sessionId: () => this.threadIdValue,
+      model: () => model,
+      structuredOutput: options.structuredOutput ?? false,
+    });
+  }
+
+  /** The thread id from `thread.started`, once seen. */
+  get threadId(): string | undefined {
+    return this.threadIdValue;
+  }
+
+  /** Restarts the turn clock (call when the prompt is sent). */
+  markStart(): void {
+    this.startedAt = this.now();
+  }
+
+  /** The messages for one event line (possibly none). */
+  map(raw: RawObject): Message[] {
+    switch (raw.type) {
+      case "thread.started": {
+        const threadId = typeof raw.thread_id === "string" ? raw.thread_id : undefined;
+        this.threadIdValue = threadId;
+        return [this.messages.system("init", { ...raw, session_id: threadId }, raw)];
+      }
+      case "turn.started":
+        this.messages.beginTurn();
+        return [];
+      case "item.started":
+      case "item.updated":
+      case "item.completed": {
+        const item = isObject(raw.item) ? raw.item : {};
+        const view = viewExecItem(item, raw.type === "item.completed");
+        if (raw.type === "item.started") return this.messages.started(view, raw);
+        if (raw.type === "item.updated") return this.messages.updated(view, raw);
+        return this.messages.completed(view, raw, item);
+      }
+      case "turn.completed":
+        return [
+          this.messages.result({
+            status: "completed",
+            durationMs: this.elapsed(),
+            ...(isObject(raw.usage) ? { usage: raw.usage } : {}),
+            raw,
+          }),
+        ];
+      case "turn.failed": {
+        const error =
+          isObject(raw.error) && typeof raw.error.message === "string" ? raw.error.message : undefined;
+        return [
+          this.messages.result({
+            status: "failed",
+            ...(error !== undefined ? { error } : {}),
+            durationMs: this.elapsed(),
+            raw,
+          }),
+        ];
+      }
+      case "error":
+        return [this.messages.system("codex_error", { ...raw }, raw)];
+      default:
+        return [withSession({ type: "unknown", wireType: String(raw.type), raw }, this.threadIdValue)];
+    }
+  }
+
+  /** The result reported when the caller interrupts the run (the process is killed). */
+  interruptedResult(): Message {
+    return this.messages.result({
+      status: "interrupted",
+      durationMs: this.elapsed(),
+      raw: { type: "interrupted" },
+    });
+  }
+
+  private elapsed(): number {
+    return Math.max(0, this.now() - this.startedAt);
+  }
+}
+
+function withSession(message: Message, sessionId: string | undefined): Message {
+  if (sessionId !== undefined) message.sessionId = sessionId;
+  return message;
+}
+
+function isObject(value: unknown): value is RawObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

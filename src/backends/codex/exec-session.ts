@@ -1,0 +1,204 @@
+/**
+ * A one-shot Codex run: one `codex exec --json` process, one prompt on stdin, one turn.
+ */
+import { AbortError, JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { MessageHub } from "../../internal/message-hub.js";
+import type { Message } from "../../messages.js";
+import type { AgentOptions } from "../../options.js";
+import type { Transport } from "../../transport/transport.js";
+import type { Session } from "../backend.js";
+import type { ExecEventMapper } from "./exec-events.js";
+import type { TempFiles } from "./prompt-input.js";
+
+/** What an exec session is made of. The transport is not yet connected. */
+export interface CodexExecSessionParams {
+  options: AgentOptions;
+  transport: Transport;
+  mapper: ExecEventMapper;
+  /** The prompt text, written to stdin. */
+  prompt: string;
+  /** Temporary files of the run (images, output schema); removed when the session ends. */
+  files?: TempFiles;
+}
+
+/** One `codex exec` process. Messages are available through {@link subscribe}. */
+export class CodexExecSession implements Session {
+  private readonly hub = new MessageHub<Message>();
+  private readonly options: AgentOptions;
+  private readonly transport: Transport;
+  private readonly mapper: ExecEventMapper;
+  private readonly prompt: string;
+  private readonly files: TempFiles | undefined;
+  private readonly abortListener: (() => void) | undefined;
+  private readLoop: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private result: "none" | "success" | "error" = "none";
+  private interrupted = false;
+  private idleWaiters: (() => void)[] = [];
+  private endError: unknown;
+
+  constructor(params: CodexExecSessionParams) {
+    this.options = params.options;
+    this.transport = params.transport;
+    this.mapper = params.mapper;
+    this.prompt = params.prompt;
+    this.files = params.files;
+    const signal = params.options.signal;
+    if (signal) {
+      this.abortListener = () => void this.abort(signal.reason);
+      signal.addEventListener("abort", this.abortListener, { once: true });
+    }
+  }
+
+  /** Spawns the process, writes the prompt and closes stdin (exec waits for EOF before it starts). */
+  async start(): Promise<void> {
+    this.options.signal?.throwIfAborted();
+    await this.transport.connect();
+    this.readLoop = this.consume();
+    this.mapper.markStart();
+    try {
+      await writeText(this.transport, this.prompt);
+      await this.transport.endInput();
+    } catch (error) {
+      // The process died before reading its prompt; its exit status says why.
+      await this.readLoop;
+      throw this.endError ?? error;
+    }
+  }
+
+  async send(): Promise<void> {
+    throw new UnsupportedFeatureError("more than one prompt in a one-shot query", "codex");
+  }
+
+  idle(): Promise<void> {
+    if (this.result !== "none" || this.hub.isEnded) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async endInput(): Promise<void> {
+    // Already closed right after the prompt was written.
+  }
+
+  subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
+    return this.hub.subscribe(opts.untilResult ? (m) => m.type === "result" : undefined);
+  }
+
+  serverInfo(): Record<string, unknown> | undefined {
+    const threadId = this.mapper.threadId;
+    return threadId === undefined ? undefined : { threadId, mode: "exec" };
+  }
+
+  /** Ends the run: the process is killed and the turn's result reports `terminalReason: "interrupted"`. */
+  async interrupt(): Promise<void> {
+    if (this.result !== "none" || this.closing || this.hub.isEnded) return;
+    this.interrupted = true;
+    this.onResult(this.mapper.interruptedResult());
+    await this.transport.close();
+  }
+
+  async setPermissionMode(): Promise<void> {
+    throw new UnsupportedFeatureError("setPermissionMode", "codex");
+  }
+  async setModel(): Promise<void> {
+    throw new UnsupportedFeatureError("setModel in a one-shot (codex exec) query", "codex");
+  }
+  async setMaxThinkingTokens(): Promise<void> {
+    throw new UnsupportedFeatureError("setMaxThinkingTokens", "codex");
+  }
+  async rewindFiles(): Promise<Record<string, unknown>> {
+    throw new UnsupportedFeatureError("rewindFiles", "codex");
+  }
+  async mcpServerStatus(): Promise<unknown[]> {
+    throw new UnsupportedFeatureError("mcpServerStatus in a one-shot (codex exec) query", "codex");
+  }
+  async controlRequest(): Promise<Record<string, unknown>> {
+    throw new UnsupportedFeatureError("controlRequest", "codex");
+  }
+
+  /** The pid of the CLI process, while it runs. */
+  pid(): number | undefined {
+    return (this.transport as { pid?: number }).pid;
+  }
+
+  /** Ends the session and the process. With `reason`, readers get it as an error after draining. */
+  close(reason?: unknown): Promise<void> {
+    this.closing ??= this.shutdown(reason);
+    return this.closing;
+  }
+
+  private abort(reason: unknown): Promise<void> {
+    const error =
+      reason instanceof AbortError ? reason : new AbortError("The operation was aborted", { cause: reason });
+    this.closing ??= this.shutdown(error);
+    return this.closing;
+  }
+
+  private async shutdown(error: unknown): Promise<void> {
+    if (this.abortListener) this.options.signal?.removeEventListener("abort", this.abortListener);
+    try {
+      await this.transport.close();
+    } finally {
+      await this.files?.remove();
+      this.hub.end(error);
+      this.wakeIdle();
+    }
+  }
+
+  private async consume(): Promise<void> {
+    let failure: unknown;
+    try {
+      for await (const item of this.transport.readMessages()) {
+        if (this.interrupted) continue;
+        if (item instanceof JsonDecodeError) {
+          this.hub.push({
+            type: "system",
+            subtype: "sdk_malformed_line",
+            data: { error: item.message, line_head: item.lineHead, line_length: item.lineLength },
+            raw: { type: "system", subtype: "sdk_malformed_line", line_head: item.lineHead },
+          });
+          continue;
+        }
+        for (const message of this.mapper.map(item)) {
+          if (message.type === "result") this.onResult(message);
+          else this.hub.push(message);
+        }
+      }
+    } catch (error) {
+      failure = error;
+    }
+    this.onEnd(failure);
+  }
+
+  private onResult(message: Message): void {
+    if (message.type !== "result" || this.result !== "none") return;
+    this.result = message.isError ? "error" : "success";
+    this.hub.push(message);
+    this.wakeIdle();
+  }
+
+  private onEnd(failure: unknown): void {
+    this.endError = failure;
+    if (this.closing) return; // close() ends the hub itself, with the right reason.
+    // exec exits 1 after a failed turn; the failure already reached the caller as `result.isError`.
+    const alreadyReported = this.result === "error" && failure instanceof ProcessError;
+    this.hub.end(this.interrupted || alreadyReported ? undefined : failure);
+    this.wakeIdle();
+    void this.close();
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+/**
+ * Writes free text through a line-oriented transport: one write per line. The text arrives with a
+ * final newline, as from `echo … | codex exec -`.
+ */
+async function writeText(transport: Transport, text: string): Promise<void> {
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+  for (const line of lines) await transport.write(line);
+}

@@ -1,0 +1,124 @@
+/**
+ * Decoding the `tool_call` payload of Cursor's `tool_call` events, in every encoding seen so far:
+ *
+ * - protobuf one-of (recent): `{ tool: { case: "shellToolCall", value: { args, result } } }` with
+ *   `result` = `{ case: "success" | "failure" | "error" | "timeout" | "rejected" | …, value }`;
+ * - keyed by tool (captured from real runs): `{ shellToolCall: { args, result } }` with `result`
+ *   keyed by outcome, `{ success: {…} }` / `{ failure: {…} }` / …, beside flags such as `isBackground`;
+ * - function style: `{ function: { name, arguments } }` with `arguments` a JSON string (or object).
+ *
+ * A missing `result` means the tool is still running. Any outcome other than `success` is an error.
+ */
+
+/**
+ * Tool names: Cursor's own, in PascalCase: the wire key minus its `ToolCall` suffix, first letter
+ * upper-cased (`shellToolCall` → `Shell`, `readToolCall` → `Read`, `writeToolCall` → `Write`,
+ * `editToolCall` → `Edit`, `grepToolCall` → `Grep`, `globToolCall` → `Glob`, `deleteToolCall` →
+ * `Delete`, `updateTodosToolCall` → `UpdateTodos`), except `lsToolCall` → `LS`. They are not
+ * renamed to Claude's (`Bash`, …) because the inputs are Cursor's too (`path`, not `file_path`):
+ * code written for Claude's tools would misread them anyway. Function-style calls keep their name.
+ */
+export function cursorToolName(wireName: string): string {
+  const base = wireName.endsWith("ToolCall") ? wireName.slice(0, -"ToolCall".length) : wireName;
+  if (base === "ls") return "LS";
+  return base.length > 0 ? base.charAt(0).toUpperCase() + base.slice(1) : wireName;
+}
+
+/** How a finished tool call ended. */
+export interface CursorToolOutcome {
+  isError: boolean;
+  /** Text for the `tool_result` block: output, file content, or the error message. */
+  content: string;
+  /** The outcome's payload as the wire carried it. */
+  value: unknown;
+}
+
+/** One decoded tool call. */
+export interface CursorToolCall {
+  /** The SDK tool name (see {@link cursorToolName}). */
+  name: string;
+  /** The tool's arguments as the wire carried them. */
+  input: Record<string, unknown>;
+  /** Set once the call has finished. */
+  outcome?: CursorToolOutcome;
+}
+
+/** Decodes a `tool_call` payload. Never throws: an unrecognised shape becomes a tool named by its first key. */
+export function decodeCursorToolCall(payload: unknown): CursorToolCall {
+  if (!isObject(payload)) return { name: "unknown", input: {} };
+
+  if (isObject(payload.tool) && typeof payload.tool.case === "string") {
+    const value = isObject(payload.tool.value) ? payload.tool.value : {};
+    return withOutcome(cursorToolName(payload.tool.case), value.args, oneOfOutcome(value.result));
+  }
+
+  if (isObject(payload.function)) {
+    const fn = payload.function;
+    const name = typeof fn.name === "string" ? fn.name : "unknown";
+    const result = "result" in payload ? payload.result : fn.result;
+    return withOutcome(name, parseArguments(fn.arguments), keyedOutcome(result));
+  }
+
+  const key =
+    Object.keys(payload).find((k) => k.endsWith("ToolCall") && isObject(payload[k])) ??
+    Object.keys(payload).find((k) => isObject(payload[k]));
+  if (key === undefined) return { name: "unknown", input: {} };
+  const call = payload[key] as Record<string, unknown>;
+  return withOutcome(cursorToolName(key), call.args, keyedOutcome(call.result));
+}
+
+function withOutcome(name: string, args: unknown, outcome: CursorToolOutcome | undefined): CursorToolCall {
+  const call: CursorToolCall = { name, input: isObject(args) ? args : {} };
+  if (outcome) call.outcome = outcome;
+  return call;
+}
+
+/** `{ case: "success", value }` (protobuf one-of). */
+function oneOfOutcome(result: unknown): CursorToolOutcome | undefined {
+  if (!isObject(result) || typeof result.case !== "string") return undefined;
+  const isError = result.case !== "success";
+  return { isError, content: outcomeText(result.value, isError), value: result };
+}
+
+/** `{ success: {…} }`, `{ failure: {…} }`, … possibly beside plain flags. */
+function keyedOutcome(result: unknown): CursorToolOutcome | undefined {
+  if (result === undefined || result === null) return undefined;
+  if (!isObject(result)) return { isError: false, content: outcomeText(result, false), value: result };
+  if (isObject(result.success) || "success" in result) {
+    return { isError: false, content: outcomeText(result.success, false), value: result };
+  }
+  const failure = Object.keys(result).find((k) => isObject(result[k]));
+  if (failure !== undefined)
+    return { isError: true, content: outcomeText(result[failure], true), value: result };
+  return { isError: false, content: "", value: result };
+}
+
+/** The readable part of an outcome: a string as is; file content; command output; an error message. */
+function outcomeText(value: unknown, isError: boolean): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (!isObject(value)) return JSON.stringify(value);
+  if (typeof value.content === "string") return value.content;
+  if (isError) {
+    for (const key of ["message", "error", "errorMessage", "reason"]) {
+      const text = value[key];
+      if (typeof text === "string" && text !== "") return text;
+    }
+  }
+  const output = [value.stdout, value.stderr].filter((s): s is string => typeof s === "string" && s !== "");
+  if (typeof value.stdout === "string" || typeof value.stderr === "string") return output.join("\n");
+  return JSON.stringify(value);
+}
+
+function parseArguments(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return { arguments: value };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,228 @@
+/**
+ * Command-line parsing for `code-agent`, on `node:util` `parseArgs`.
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { INSTALLABLE_BACKENDS, type InstallableBackend, isInstallableBackend } from "../install/packages.js";
+import type { BackendKind } from "../options.js";
+import type { PermissionMode } from "../permissions.js";
+
+/** A bad command line: exit code 2, message and usage on stderr. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Everything `code-agent PROMPT` was asked to do. */
+export interface RunArgs {
+  command: "run";
+  backend: BackendKind;
+  model: string | undefined;
+  cwd: string | undefined;
+  allow: string[];
+  deny: string[];
+  permissionMode: PermissionMode | undefined;
+  maxTurns: number | undefined;
+  resume: string | undefined;
+  json: boolean;
+  interactive: boolean;
+  thinking: boolean;
+  demo: boolean;
+  /** The prompt words joined with spaces, or undefined when none were given. */
+  prompt: string | undefined;
+}
+
+/** `code-agent install claude|codex [VERSION]`. */
+export interface InstallArgs {
+  command: "install";
+  backend: InstallableBackend;
+  version: string | undefined;
+  cacheDir: string | undefined;
+  force: boolean;
+  json: boolean;
+}
+
+export type CliArgs = RunArgs | InstallArgs | { command: "help" } | { command: "version" };
+
+export const BACKENDS: readonly BackendKind[] = ["claude", "codex", "cursor"];
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto",
+];
+
+export const USAGE = `Usage: code-agent [options] PROMPT          (or the prompt on stdin)
+       code-agent -i [options] [PROMPT]      multi-turn session
+       code-agent --demo [PROMPT]            offline, against the built-in scripted model
+       code-agent install claude|codex [VERSION] [--cache-dir DIR] [--force]
+
+Runs a coding agent (Claude Code, Codex or Cursor Agent) on PROMPT and shows what it does.
+
+Options:
+  --backend claude|codex|cursor   which agent CLI to drive (default: claude)
+  --model M                       model to use
+  --cwd DIR                       working directory of the agent (default: the current one)
+  --allow TOOL                    allow a tool without asking, e.g. Bash or "Bash(npm test)" (repeatable)
+  --deny TOOL                     refuse a tool (repeatable)
+  --permission-mode MODE          ${PERMISSION_MODES.join(" | ")}
+  --max-turns N                   stop after N model turns
+  --resume ID                     continue the session with this id
+  --json                          print the messages as JSON lines (nothing else on stdout)
+  -i, --interactive               a multi-turn session: one prompt line per turn
+  --thinking                      show the model's thinking (hidden by default)
+  --demo                          use the built-in scripted model (no API key, no network)
+  -h, --help                      this help
+  -V, --version                   the version of code-agent
+
+Permissions: in a terminal you are asked for each tool call the agent needs permission for
+(allow once / allow always / deny). Without a terminal, calls are denied unless --allow covers them.
+
+Exit codes: 0 success, 1 the agent run failed, 2 usage error, 3 agent CLI not found,
+130 interrupted (Ctrl-C).`;
+
+/** Parses `argv` (without `node` and the script). Throws {@link UsageError}. */
+export function parseCliArgs(argv: string[]): CliArgs {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^.*?: /, "").split("\n")[0] ?? String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "help" };
+  if (values.version) return { command: "version" };
+
+  if (positionals[0] === "install" && positionals.length >= 2 && positionals.length <= 3) {
+    const [, target = "", explicitVersion] = positionals;
+    const [name = "", atVersion] = target.split("@");
+    if (isInstallableBackend(name)) {
+      return parseInstall(values, name, explicitVersion ?? atVersion);
+    }
+    if (BACKENDS.includes(name as BackendKind)) {
+      throw new UsageError(
+        `${name} cannot be installed by code-agent (it is not on npm); only ${INSTALLABLE_BACKENDS.join(" and ")} can`,
+      );
+    }
+  }
+  for (const flag of ["cache-dir", "force"] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} only applies to \`code-agent install\``);
+  }
+
+  const backend = values.backend ?? "claude";
+  if (!BACKENDS.includes(backend as BackendKind)) {
+    throw new UsageError(`--backend must be one of ${BACKENDS.join(", ")} (got ${JSON.stringify(backend)})`);
+  }
+  const permissionMode = values["permission-mode"];
+  if (permissionMode !== undefined && !PERMISSION_MODES.includes(permissionMode as PermissionMode)) {
+    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
+  }
+  let maxTurns: number | undefined;
+  if (values["max-turns"] !== undefined) {
+    maxTurns = Number(values["max-turns"]);
+    if (!/^\d+$/.test(values["max-turns"]) || !Number.isSafeInteger(maxTurns) || maxTurns < 1) {
+      throw new UsageError(
+        `--max-turns must be a whole number of at least 1 (got ${JSON.stringify(values["max-turns"])})`,
+      );
+    }
+  }
+  let cwd: string | undefined;
+  if (values.cwd !== undefined) {
+    cwd = resolve(values.cwd);
+    if (!isDirectory(cwd)) throw new UsageError(`--cwd ${JSON.stringify(values.cwd)} is not a directory`);
+  }
+  for (const [flag, list] of [
+    ["--allow", values.allow],
+    ["--deny", values.deny],
+  ] as const) {
+    for (const entry of list ?? []) {
+      if (entry.trim() === "") throw new UsageError(`${flag} needs a tool name`);
+    }
+  }
+  const prompt = positionals.length > 0 ? positionals.join(" ") : undefined;
+  return {
+    command: "run",
+    backend: backend as BackendKind,
+    model: values.model,
+    cwd,
+    allow: values.allow ?? [],
+    deny: values.deny ?? [],
+    permissionMode: permissionMode as PermissionMode | undefined,
+    maxTurns,
+    resume: values.resume,
+    json: values.json ?? false,
+    interactive: values.interactive ?? false,
+    thinking: values.thinking ?? false,
+    demo: values.demo ?? false,
+    prompt,
+  };
+}
+
+function parseInstall(
+  values: ReturnType<typeof parse>["values"],
+  backend: InstallableBackend,
+  version?: string,
+): InstallArgs {
+  const runOnly = [
+    "backend",
+    "model",
+    "cwd",
+    "allow",
+    "deny",
+    "permission-mode",
+    "max-turns",
+    "resume",
+    "interactive",
+    "thinking",
+    "demo",
+  ] as const;
+  const misplaced = runOnly.filter((flag) => values[flag] !== undefined);
+  if (misplaced.length > 0) {
+    throw new UsageError(`\`code-agent install\` does not take ${misplaced.map((f) => `--${f}`).join(", ")}`);
+  }
+  if (version !== undefined && version.trim() === "") throw new UsageError("the version after @ is empty");
+  return {
+    command: "install",
+    backend,
+    version,
+    cacheDir: values["cache-dir"] !== undefined ? resolve(values["cache-dir"]) : undefined,
+    force: values.force ?? false,
+    json: values.json ?? false,
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      backend: { type: "string" },
+      model: { type: "string" },
+      cwd: { type: "string" },
+      allow: { type: "string", multiple: true },
+      deny: { type: "string", multiple: true },
+      "permission-mode": { type: "string" },
+      "max-turns": { type: "string" },
+      resume: { type: "string" },
+      json: { type: "boolean" },
+      interactive: { type: "boolean", short: "i" },
+      thinking: { type: "boolean" },
+      demo: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "V" },
+      "cache-dir": { type: "string" },
+      force: { type: "boolean" },
+    },
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * `code-agent --demo`: the real agent CLI against the built-in scripted model, offline. The script
+ * makes the agent run a shell command (which needs a permission decision), call an in-process MCP
+ * tool, and answer.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { createSdkMcpServer, tool } from "../mcp/tool.js";
+import type { AgentOptions, BackendKind } from "../options.js";
+import { UsageError } from "./args.js";
+
+/** The prompt used when `--demo` is given none. */
+export const DEMO_PROMPT = "Create a file called hello.txt, then tell me the weather in Paris.";
+
+/** A running demo: options to merge into the run, and cleanup. */
+export interface Demo {
+  /** Options the demo needs (env pointing at the scripted model, working directory, MCP tool). */
+  options: AgentOptions;
+  /** One line describing the setup. */
+  banner: string;
+  close(): Promise<void>;
+}
+
+export interface DemoHooks {
+  /** Called from inside the in-process MCP tool, to show that it ran here. */
+  note(text: string): void;
+  /** The working directory asked for with --cwd; default a temporary directory. */
+  cwd: string | undefined;
+}
+
+/** The in-process MCP server of the demo: `mcp__demo__get_weather`. */
+function weatherServer(hooks: DemoHooks) {
+  return createSdkMcpServer({
+    name: "demo",
+    version: "1.0.0",
+    tools: [
+      tool("get_weather", "Current weather for a city", { city: z.string() }, async ({ city }) => {
+        hooks.note(`  ↳ get_weather(${JSON.stringify(city)}) handled in-process by code-agent`);
+        return { content: [{ type: "text", text: `${city}: 21°C, clear sky` }] };
+      }),
+    ],
+  });
+}
+
+/** Starts the scripted model for `backend`. Throws {@link UsageError} for backends without one. */
+export async function startDemo(backend: BackendKind, hooks: DemoHooks): Promise<Demo> {
+  switch (backend) {
+    case "claude":
+      return startClaudeDemo(hooks);
+    case "codex":
+      return startCodexDemo(hooks);
+    default:
+      throw new UsageError(
+        `--demo is not available for the ${backend} backend (it has no scripted model yet)`,
+      );
+  }
+}
+
+function workdir(hooks: DemoHooks): { cwd: string; cleanup(): void } {
+  if (hooks.cwd) return { cwd: hooks.cwd, cleanup: () => undefined };
+  const cwd = mkdtempSync(join(tmpdir(), "code-agent-demo-"));
+  return { cwd, cleanup: () => rmSync(cwd, { recursive: true, force: true }) };
+}
+
+async function startClaudeDemo(hooks: DemoHooks): Promise<Demo> {
+  // The testing kit is loaded only for the demo.
+  const { startFakeAnthropic } = await import("../testing/index.js");
+  let bashFailed = false;
+  const lastToolResultFailed = (body: unknown): boolean => {
+    const messages =
+      (body as { messages?: { role?: string; content?: unknown }[] } | undefined)?.messages ?? [];
+    const last = messages.at(-1);
+    return (
+      Array.isArray(last?.content) &&
+      last.content.some(
+        (b) =>
+          typeof b === "object" &&
+          b !== null &&
+          (b as { type?: unknown }).type === "tool_result" &&
+          (b as { is_error?: unknown }).is_error === true,
+      )
+    );
+  };
+  const model = await startFakeAnthropic({
+    turns: [
+      {
+        blocks: [
+          {
+            type: "thinking",
+            thinking:
+              "The user wants a file and the weather. Create the file with a shell command, then ask the weather tool.",
+          },
+          { type: "text", text: "I'll create the file first." },
+          {
+            type: "tool_use",
+            name: "Bash",
+            input: { command: "touch hello.txt", description: "Create hello.txt" },
+          },
+        ],
+      },
+      (request) => {
+        bashFailed = lastToolResultFailed(request.body);
+        return {
+          blocks: [
+            {
+              type: "text",
+              text: bashFailed
+                ? "I was not allowed to create the file. Let me still check the weather."
+                : "Now the weather.",
+            },
+            { type: "tool_use", name: "mcp__demo__get_weather", input: { city: "Paris" } },
+          ],
+        };
+      },
+      () => ({
+        text: bashFailed
+          ? "I could not create hello.txt (permission denied). In Paris it is 21°C with a clear sky."
+          : "Created hello.txt. In Paris it is 21°C with a clear sky.",
+      }),
+    ],
+  });
+  const dir = workdir(hooks);
+  return {
+    options: {
+      env: model.env(),
+      cwd: dir.cwd,
+      mcpServers: { demo: weatherServer(hooks) },
+      allowedTools: ["mcp__demo__get_weather"],
+    },
+    banner: `Demo: the real Claude Code CLI, offline, against a scripted model at ${model.url} (working directory ${dir.cwd})`,
+    async close() {
+      await model.close();
+      dir.cleanup();
+    },
+  };
+}
+
+async function startCodexDemo(hooks: DemoHooks): Promise<Demo> {
+  const { startFakeOpenAI } = await import("../testing/index.js");
+  const model = await startFakeOpenAI({
+    turns: [
+      { execCommand: { cmd: "touch hello.txt" }, text: "I'll create the file first." },
+      {
+        mcpCall: { server: "demo", tool: "get_weather", arguments: { city: "Paris" } },
+        text: "Now the weather.",
+      },
+      { text: "Done. In Paris it is 21°C with a clear sky." },
+    ],
+  });
+  const home = model.codexHome();
+  const dir = workdir(hooks);
+  return {
+    options: {
+      env: home.env,
+      cwd: dir.cwd,
+      mcpServers: { demo: weatherServer(hooks) },
+      allowedTools: ["mcp__demo__get_weather"],
+      codex: { skipGitRepoCheck: true },
+    },
+    banner: `Demo: the real Codex CLI, offline, against a scripted model at ${model.url} (working directory ${dir.cwd})`,
+    async close() {
+      await model.close();
+      dir.cleanup();
+    },
+  };
+}

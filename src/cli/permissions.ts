@@ -1,0 +1,240 @@
+/**
+ * `canUseTool` for the `code-agent` command: in a terminal, ask (allow once / allow always / deny);
+ * without one, allow what `--allow` covers and deny the rest, saying so on stderr.
+ */
+import type {
+  CanUseTool,
+  PermissionResult,
+  PermissionRuleValue,
+  PermissionUpdate,
+  ToolPermissionContext,
+} from "../permissions.js";
+import type { LineAnswer } from "./line-input.js";
+import { displayToolName, summarizeInput } from "./render.js";
+import { type Screen, stripAnsi, truncate } from "./screen.js";
+
+/**
+ * True when a `--allow`/`--deny` pattern covers this call. Patterns use Claude Code's rule syntax:
+ * `Bash` (any call), `Bash(npm test)` (exactly that command), `Bash(npm:*)` or `Bash(npm *)` (a
+ * prefix), `Read(src/*)`; for MCP tools `mcp__server__tool` or `mcp__server` (the whole server).
+ */
+export function matchesToolPattern(
+  pattern: string,
+  toolName: string,
+  input: Record<string, unknown>,
+): boolean {
+  const match = /^([^()]+?)(?:\((.*)\))?$/.exec(pattern.trim());
+  if (!match) return false;
+  const [, name = "", content] = match;
+  const nameMatches = name === toolName || (name.startsWith("mcp__") && toolName.startsWith(`${name}__`));
+  if (!nameMatches) return false;
+  if (content === undefined || content === "" || content === "*") return true;
+  return matchesRuleContent(content, input);
+}
+
+function matchesRuleContent(content: string, input: Record<string, unknown>): boolean {
+  const subject = ["command", "cmd", "file_path", "path", "notebook_path", "url", "pattern"]
+    .map((key) => input[key])
+    .find((value): value is string => typeof value === "string");
+  if (subject === undefined) return false;
+  if (content.endsWith(":*")) return subject.startsWith(content.slice(0, -2));
+  if (content.endsWith("*")) return subject.startsWith(content.slice(0, -1));
+  return subject === content;
+}
+
+function ruleMatches(rule: PermissionRuleValue, toolName: string, input: Record<string, unknown>): boolean {
+  return matchesToolPattern(
+    rule.ruleContent !== undefined ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName,
+    toolName,
+    input,
+  );
+}
+
+/** Asks one question; resolves with the typed line, an interrupt (Ctrl-C) or end of input. */
+export type Ask = (prompt: string, signal: AbortSignal) => Promise<LineAnswer>;
+
+export interface PermissionHandlerOptions {
+  /** `--allow` patterns. */
+  allow: readonly string[];
+  /** `--deny` patterns. */
+  deny: readonly string[];
+  /** Set when a person can answer (stdin and the prompt's stream are terminals). */
+  ask: Ask | undefined;
+  /** Where the prompt is shown. */
+  screen: Screen;
+  /** Diagnostics (the non-interactive denials). */
+  stderr: NodeJS.WritableStream;
+  /** Told about every denial, to label the tool line. */
+  onDenied(toolUseId: string | undefined, reason: string): void;
+  /** Ctrl-C at a permission prompt: the turn is interrupted. */
+  onInterrupt(): void;
+}
+
+/** Decides tool calls for the command line. Prompts are serialized: one question at a time. */
+export class PermissionHandler {
+  private readonly remembered: PermissionRuleValue[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: PermissionHandlerOptions) {}
+
+  /** The `canUseTool` callback. */
+  readonly canUseTool: CanUseTool = (toolName, input, context) => {
+    const run = this.queue.then(() => this.decide(toolName, input, context));
+    this.queue = run.catch(() => undefined);
+    return run;
+  };
+
+  private async decide(
+    toolName: string,
+    input: Record<string, unknown>,
+    context: ToolPermissionContext,
+  ): Promise<PermissionResult> {
+    const { options } = this;
+    const summary = summarizeInput(toolName, input);
+    const label = `${displayToolName(toolName)}${summary ? ` (${truncate(summary, 80)})` : ""}`;
+    if (options.deny.some((p) => matchesToolPattern(p, toolName, input))) {
+      return this.deny(context, "denied by --deny", `${toolName} is denied by --deny`);
+    }
+    if (options.allow.some((p) => matchesToolPattern(p, toolName, input))) {
+      return { behavior: "allow", updatedInput: input };
+    }
+    if (this.remembered.some((rule) => ruleMatches(rule, toolName, input))) {
+      return { behavior: "allow", updatedInput: input };
+    }
+    if (context.signal.aborted) return this.deny(context, "cancelled", "The request was cancelled");
+    if (!options.ask) {
+      options.stderr.write(
+        `code-agent: denied ${label}: not running in a terminal, so nobody can be asked; ` +
+          `pass --allow ${toolName} to allow it\n`,
+      );
+      return this.deny(
+        context,
+        "no terminal to ask",
+        `Permission denied: code-agent runs without a terminal and --allow does not cover ${toolName}.`,
+      );
+    }
+    return this.prompt(toolName, input, context, options.ask);
+  }
+
+  private async prompt(
+    toolName: string,
+    input: Record<string, unknown>,
+    context: ToolPermissionContext,
+    ask: Ask,
+  ): Promise<PermissionResult> {
+    const { screen } = this.options;
+    const { style } = screen;
+    const always = alwaysRules(toolName, context.suggestions);
+    screen.hold();
+    try {
+      const width = screen.columns - 1;
+      const summary = summarizeInput(toolName, input);
+      screen.direct(() => {
+        screen.ensureLineStart();
+        screen.line(
+          `${style.yellow("?")} ${style.bold(displayToolName(toolName))} wants permission${summaryOf(toolName, input, width - 40)}`,
+        );
+        const description = context.description ? oneLine(context.description) : "";
+        if (description && description !== summary)
+          screen.line(style.dim(`  ${truncate(description, width - 2)}`));
+        if (context.blockedPath && context.blockedPath !== summary) {
+          screen.line(style.dim(`  path: ${truncate(context.blockedPath, width - 8)}`));
+        }
+        for (const line of inputLines(input, width - 2)) screen.line(style.dim(`  ${line}`));
+      });
+      const prompt = `  ${style.bold("[y]")} allow once  ${style.bold("[a]")} always allow ${always.label}  ${style.bold("[n]")} deny › `;
+      const say = (text: string) => screen.direct(() => screen.line(style.dim(`  ${text}`)));
+      for (;;) {
+        const answer = await ask(prompt, context.signal);
+        const visible = stripAnsi(prompt).length + (answer.kind === "line" ? answer.text.length : 2);
+        screen.noteExternalLine(visible);
+        if (answer.kind === "interrupt") {
+          this.options.onInterrupt();
+          return this.deny(context, "interrupted", "The user interrupted the turn", true);
+        }
+        if (answer.kind === "eof") return this.deny(context, "no answer", "The user gave no answer");
+        const choice = answer.text.trim().toLowerCase();
+        if (choice === "y" || choice === "yes") {
+          say("allowed once");
+          return { behavior: "allow", updatedInput: input };
+        }
+        if (choice === "a" || choice === "always") {
+          this.remembered.push(...always.rules);
+          say(`allowed ${always.label}${always.where}`);
+          return {
+            behavior: "allow",
+            updatedInput: input,
+            ...(always.updates.length > 0 ? { updatedPermissions: always.updates } : {}),
+          };
+        }
+        if (choice === "n" || choice === "no") {
+          say("denied");
+          return this.deny(context, "denied by you", "The user denied this tool call");
+        }
+        say("answer y, a or n");
+      }
+    } finally {
+      screen.release();
+    }
+  }
+
+  private deny(
+    context: ToolPermissionContext,
+    reason: string,
+    message: string,
+    interrupt = false,
+  ): PermissionResult {
+    this.options.onDenied(context.toolUseId, reason);
+    return { behavior: "deny", message, ...(interrupt ? { interrupt: true } : {}) };
+  }
+}
+
+/**
+ * What "always allow" means for this call: the CLI's own `addRules`/`allow` suggestions when it
+ * gave some (they are returned as `updatedPermissions`, so the CLI applies them), else a rule for the
+ * tool kept for this session only (in this process).
+ */
+function alwaysRules(
+  toolName: string,
+  suggestions: readonly PermissionUpdate[],
+): { rules: PermissionRuleValue[]; updates: PermissionUpdate[]; label: string; where: string } {
+  const updates = suggestions.filter(
+    (s): s is Extract<PermissionUpdate, { rules: PermissionRuleValue[] }> =>
+      s.type === "addRules" && s.behavior === "allow" && s.rules.length > 0,
+  );
+  const rules = updates.flatMap((u) => u.rules);
+  if (rules.length === 0) {
+    return {
+      rules: [{ toolName }],
+      updates: [],
+      label: displayToolName(toolName),
+      where: " for this session",
+    };
+  }
+  const label = rules
+    .map((r) =>
+      r.ruleContent !== undefined
+        ? `${displayToolName(r.toolName)}(${r.ruleContent})`
+        : displayToolName(r.toolName),
+    )
+    .join(", ");
+  const destinations = [...new Set(updates.map((u) => u.destination))];
+  return { rules, updates, label: truncate(label, 60), where: ` (saved to ${destinations.join(", ")})` };
+}
+
+function summaryOf(toolName: string, input: Record<string, unknown>, width = 100): string {
+  const summary = summarizeInput(toolName, input);
+  return summary ? `: ${truncate(summary, Math.max(20, width))}` : "";
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** The input as indented JSON, at most 8 lines. */
+function inputLines(input: Record<string, unknown>, width: number): string[] {
+  const lines = JSON.stringify(input, null, 2).split("\n");
+  const shown = lines.slice(0, 8).map((line) => truncate(line, width));
+  if (lines.length > 8) shown.push(`… ${lines.length - 8} more lines`);
+  return shown;
+}

@@ -1,0 +1,196 @@
+/**
+ * `code-agent` through pipes (no terminal), against the real claude CLI and the scripted model:
+ * --json, prompts on stdin, the no-terminal permission policy, -i over stdin, exit codes.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Message } from "../../src/index.js";
+import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
+import { cliEnv, plain, runPiped, startPiped, visible } from "./support/harness.js";
+
+const models: FakeAnthropicServer[] = [];
+afterEach(async () => {
+  for (const model of models.splice(0)) await model.close();
+});
+
+async function scripted(turns: ScriptedTurn[]): Promise<FakeAnthropicServer> {
+  const model = await startFakeAnthropic({ turns });
+  models.push(model);
+  return model;
+}
+
+function run(args: string[], model?: FakeAnthropicServer, input = "", extra: Record<string, string> = {}) {
+  return runPiped(args, {
+    env: cliEnv({ ...model?.env(), ...extra }),
+    input,
+    ...(model ? { cwd: model.env().HOME } : {}),
+  });
+}
+
+const bash = (command: string): ScriptedTurn => ({
+  toolUse: { name: "Bash", input: { command, description: `Run ${command}` } },
+});
+
+describe("code-agent --json", () => {
+  it("prints the unified messages as JSON lines and nothing else on stdout", async () => {
+    const model = await scripted([{ text: "Four." }]);
+    const { code, stdout } = await run(["--json", "What is 2 + 2?"], model);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split("\n");
+    const messages = lines.map((line) => JSON.parse(line) as Message);
+    expect(messages.map((m) => m.type)).toEqual(expect.arrayContaining(["system", "assistant", "result"]));
+    const result = messages.find((m) => m.type === "result");
+    expect(result).toBeDefined();
+    if (result?.type === "result") {
+      expect(result.isError).toBe(false);
+      expect(result.result).toBe("Four.");
+      expect(result.raw).toMatchObject({ type: "result" });
+    }
+    // No partial-message events in JSON mode, no ANSI, no human lines.
+    expect(messages.some((m) => m.type === "stream_event")).toBe(false);
+    expect(stdout).not.toContain("\x1b[");
+    expect(model.turnRequests[0]?.lastUserText).toBe("What is 2 + 2?");
+  });
+
+  it("reads the prompt from stdin when none is given", async () => {
+    const model = await scripted([{ text: "From stdin." }]);
+    const { code, stdout } = await run(["--json"], model, "summarize this\nplease\n");
+    expect(code).toBe(0);
+    expect(model.turnRequests[0]?.lastUserText).toBe("summarize this\nplease");
+    expect(stdout).toContain('"result":"From stdin."');
+  });
+
+  it("a failed run (result.isError) exits 1", async () => {
+    const model = await scripted([{ error: { status: 400, message: "bad request from the script" } }]);
+    const { code, stdout } = await run(["--json", "fail"], model);
+    expect(code).toBe(1);
+    const result = stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Message)
+      .find((m) => m.type === "result");
+    expect(result && result.type === "result" && result.isError).toBe(true);
+  });
+});
+
+describe("code-agent without a terminal", () => {
+  it("prints readable lines: text, a tool line and a second line with its outcome, a final line", async () => {
+    const model = await scripted([bash("echo hi"), { text: "All done." }]);
+    const { code, stdout, stderr } = await run(["--allow", "Bash", "say hi"], model);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain("\x1b[");
+    expect(stdout).toMatch(/^→ Bash echo hi\n {2}✓ Bash ok\n/m);
+    expect(stdout).toContain("All done.");
+    expect(stdout).toMatch(/✓ done · 2 turns · .* · resume: code-agent --resume [0-9a-f-]{36}\n$/);
+    expect(stderr).toBe("");
+  });
+
+  it("denies a tool --allow does not cover, and says so on stderr", async () => {
+    const model = await scripted([bash("touch nope.txt"), { text: "Could not." }]);
+    const { code, stdout, stderr } = await run(["make a file"], model);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/→ Bash touch nope\.txt\n {2}⊘ Bash denied: no terminal to ask/);
+    expect(stderr).toContain(
+      "code-agent: denied Bash (touch nope.txt): not running in a terminal, so nobody can be asked; pass --allow Bash to allow it",
+    );
+    expect(existsSync(join(model.env().HOME ?? "", "nope.txt"))).toBe(false);
+  });
+
+  it("--allow with a rule allows only matching calls; --deny refuses", async () => {
+    const model = await scripted([bash("touch ok.txt"), bash("rm -rf stuff"), { text: "Done." }]);
+    const { code, stdout } = await run(["--allow", "Bash(touch:*)", "--deny", "Bash(rm:*)", "work"], model);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/→ Bash touch ok\.txt\n {2}✓ Bash ok/);
+    expect(stdout).toMatch(/→ Bash rm -rf stuff\n {2}⊘ Bash denied/);
+    expect(existsSync(join(model.env().HOME ?? "", "ok.txt"))).toBe(true);
+  });
+
+  it("FORCE_COLOR turns colours on off a terminal, without spinner or rewrites", async () => {
+    const model = await scripted([{ text: "Coloured." }]);
+    const { code, stdout } = await run(["hi"], model, "", { FORCE_COLOR: "1" });
+    expect(code).toBe(0);
+    expect(stdout).toContain("\x1b[32m✓ done\x1b[39m");
+    expect(visible(stdout)).not.toMatch(/⎋\[\d+A|⎋\[2K/);
+  });
+
+  it("-i reads one prompt per line from stdin and runs every turn in one session", async () => {
+    const model = await scripted([{ text: "One." }, { text: "Two." }]);
+    const { code, stdout } = await run(["-i"], model, "first\n\nsecond\n");
+    expect(code).toBe(0);
+    expect(model.turnRequests.map((r) => r.lastUserText)).toEqual(["first", "second"]);
+    expect(stdout).toMatch(/› first\n[\s\S]*One\.\n[\s\S]*› second\n[\s\S]*Two\./);
+    expect(stdout.match(/✓ done/g)?.length).toBe(2);
+  });
+
+  it("SIGINT interrupts a stalled turn and exits 130", async () => {
+    const model = await scripted([{ stall: true, text: "stalling" }]);
+    const proc = startPiped(["--json", "hang"], { env: cliEnv(model.env()), cwd: model.env().HOME });
+    proc.end();
+    await model.waitForRequest((r) => r.scripted);
+    // The stalled stream has started: the CLI is waiting on the model.
+    await proc.waitFor('"type":"system"');
+    proc.child.kill("SIGINT");
+    expect(await proc.exitCode()).toBe(130);
+  });
+});
+
+describe("code-agent exit codes and usage", () => {
+  it("--help prints usage and exits 0", async () => {
+    const { code, stdout } = await run(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Usage: code-agent");
+    expect(stdout).toContain("130 interrupted");
+  });
+
+  it.each([
+    [["--max-turns", "zero", "x"], /--max-turns must be a whole number/],
+    [["--backend", "gpt", "x"], /--backend must be one of claude, codex, cursor/],
+    [["--permission-mode", "yolo", "x"], /--permission-mode must be one of/],
+    [["--bogus", "x"], /Unknown option '--bogus'/],
+    [["--cwd", "/definitely/not/here", "x"], /is not a directory/],
+    [[], /no prompt/],
+    [["--backend", "cursor", "--allow", "Read", "x"], /the cursor backend does not support --allow/],
+    [["install", "cursor"], /cursor cannot be installed/],
+  ])("%j is a usage error (exit 2)", async (args, message) => {
+    const { code, stderr, stdout } = await run(args);
+    expect(stderr).toMatch(message);
+    expect(stderr).toContain("code-agent --help");
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+
+  it("a missing agent CLI exits 3 with the install hint", async () => {
+    const { code, stderr } = await run(["hi"], undefined, "", { CLAUDE_CLI_PATH: "/nonexistent/claude" });
+    expect(code).toBe(3);
+    expect(stderr).toContain("claude CLI not found");
+    expect(stderr).toContain("CLAUDE_CLI_PATH");
+    expect(stderr).toContain("code-agent install claude");
+  });
+
+  it("--version prints the version", async () => {
+    const { code, stdout } = await run(["--version"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^code-agent \d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe("code-agent --demo without a terminal", () => {
+  it("runs offline with the permission decision and the in-process MCP tool, and keeps --cwd", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "code-agent-cwd-"));
+    try {
+      const { code, stdout, stderr } = await run(["--demo", "--allow", "Bash", "--cwd", cwd]);
+      expect(code).toBe(0);
+      expect(plain(stdout)).toMatch(/→ Bash touch hello\.txt\n {2}✓ Bash ok/);
+      expect(stdout).toMatch(
+        /→ demo:get_weather \{"city":"Paris"\}\n {2}↳ get_weather\("Paris"\) handled in-process/,
+      );
+      expect(stdout).toContain("Created hello.txt.");
+      expect(existsSync(join(cwd, "hello.txt"))).toBe(true);
+      expect(stderr).toBe("");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

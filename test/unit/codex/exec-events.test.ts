@@ -1,0 +1,311 @@
+/**
+ * `codex exec --json` events → unified messages, for every capture of codex 0.169.0.
+ */
+import { describe, expect, it } from "vitest";
+import { ExecEventMapper } from "../../../src/backends/codex/exec-events.js";
+import type { Message, ResultMessage } from "../../../src/index.js";
+import { captureLines } from "./fixtures.js";
+
+/** Maps a whole capture with a clock that advances 10 ms per event. */
+function mapCapture(name: string, options: { structuredOutput?: boolean; model?: string } = {}): Message[] {
+  let clock = 1000;
+  const mapper = new ExecEventMapper({ ...options, now: () => clock });
+  mapper.markStart();
+  return captureLines(name).flatMap((line) => {
+    clock += 10;
+    return mapper.map(line);
+  });
+}
+
+/** Messages without `raw`, for readable expectations. */
+function shapes(messages: Message[]): unknown[] {
+  return messages.map(({ raw: _raw, ...rest }) => rest);
+}
+
+describe("exec events → messages (codex 0.169.0 captures)", () => {
+  it("say-hi: init, thinking, text, and a success result with usage and our own duration", () => {
+    const messages = mapCapture("exec-say-hi.jsonl", { model: "gpt-5.5" });
+    const thread = "01a2006c-c217-7032-9b8a-ff632ce7b4da";
+    expect(shapes(messages)).toEqual([
+      {
+        type: "system",
+        subtype: "init",
+        sessionId: thread,
+        data: { type: "thread.started", thread_id: thread, session_id: thread },
+      },
+      {
+        type: "assistant",
+        content: [{ type: "thinking", thinking: "**Thinking** about the request", signature: "" }],
+        model: "gpt-5.5",
+        messageId: "item_0",
+        parentToolUseId: null,
+        sessionId: thread,
+      },
+      {
+        type: "assistant",
+        content: [{ type: "text", text: "Hello from fake model (user messages seen: 2). You said: say hi" }],
+        model: "gpt-5.5",
+        messageId: "item_1",
+        parentToolUseId: null,
+        sessionId: thread,
+      },
+      {
+        type: "result",
+        subtype: "success",
+        isError: false,
+        durationMs: 50,
+        durationApiMs: 0,
+        numTurns: 1,
+        sessionId: thread,
+        stopReason: null,
+        terminalReason: "completed",
+        result: "Hello from fake model (user messages seen: 2). You said: say hi",
+        usage: {
+          input_tokens: 6912,
+          cached_input_tokens: 0,
+          cache_write_input_tokens: 0,
+          output_tokens: 7,
+          reasoning_output_tokens: 2,
+        },
+      },
+    ]);
+  });
+
+  it("every message keeps its wire line in raw", () => {
+    const lines = captureLines("exec-run-echo.jsonl");
+    const mapper = new ExecEventMapper();
+    for (const line of lines) for (const message of mapper.map(line)) expect(message.raw).toBe(line);
+  });
+
+  it("run-echo: a command is a Bash tool_use when it starts and a tool_result when it completes", () => {
+    const messages = mapCapture("exec-run-echo.jsonl");
+    const tools = messages.filter(
+      (m) => m.type === "user" || (m.type === "assistant" && m.content[0]?.type === "tool_use"),
+    );
+    expect(shapes(tools)).toMatchObject([
+      {
+        type: "assistant",
+        content: [
+          { type: "tool_use", id: "item_1", name: "Bash", input: { command: "/bin/bash -c 'echo hello'" } },
+        ],
+      },
+      {
+        type: "user",
+        content: [{ type: "tool_result", toolUseId: "item_1", content: "hello\n", isError: false }],
+        parentToolUseId: null,
+        toolUseResult: { type: "command_execution", exit_code: 0, status: "completed" },
+      },
+    ]);
+    expect((messages.at(-1) as ResultMessage).result).toMatch(/^Done\. Tool output was:/);
+  });
+
+  it("patch: a file change is an apply_patch tool_use and a tool_result naming the files", () => {
+    const messages = mapCapture("exec-patch.jsonl");
+    expect(shapes(messages.slice(1, 3))).toMatchObject([
+      {
+        type: "assistant",
+        content: [
+          {
+            type: "tool_use",
+            id: "item_0",
+            name: "apply_patch",
+            input: { changes: [{ path: "/tmp/codex-feas/run/work/newfile.txt", kind: "add" }] },
+          },
+        ],
+      },
+      {
+        type: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "item_0",
+            content: "add /tmp/codex-feas/run/work/newfile.txt",
+            isError: false,
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("mcp: an MCP call is mcp__<server>__<tool> with its arguments, and its MCP content as the result", () => {
+    const messages = mapCapture("exec-mcp.jsonl");
+    expect(shapes(messages.slice(1, 3))).toMatchObject([
+      {
+        type: "assistant",
+        content: [{ type: "tool_use", id: "item_0", name: "mcp__fakemcp__echo", input: { text: "hi mcp" } }],
+      },
+      {
+        type: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "item_0",
+            content: [{ type: "text", text: "echo: hi mcp" }],
+            isError: false,
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("plan: a todo list is a todo_list system message when it starts and when it completes", () => {
+    const messages = mapCapture("exec-plan.jsonl");
+    const todos = messages.filter((m) => m.type === "system" && m.subtype === "todo_list");
+    const items = [
+      { text: "one", completed: false },
+      { text: "two", completed: false },
+    ];
+    expect(todos.map((m) => (m.type === "system" ? m.data : undefined))).toEqual([
+      { items, phase: "started" },
+      { items, phase: "completed" },
+    ]);
+    expect(messages.at(-1)).toMatchObject({
+      type: "result",
+      isError: false,
+      result: "Done. Tool output was: Plan updated",
+    });
+  });
+
+  it("resume: every run of a resumed thread reports the same thread id", () => {
+    const ids = ["exec-resume-1.jsonl", "exec-resume-2.jsonl", "exec-resume-3.jsonl"].map(
+      (name) => (mapCapture(name).at(-1) as ResultMessage).sessionId,
+    );
+    expect(new Set(ids)).toEqual(new Set(["01a2006c-d3d2-7562-819c-e668dc7cb903"]));
+  });
+
+  it.each([
+    ["exec-fail500.jsonl", "We’re currently experiencing high demand, which may cause temporary errors."],
+    ["exec-failstream.jsonl", "fake server: scripted response.failed"],
+    ["exec-server-down.jsonl", "Connection failed: error sending request"],
+  ])("%s: the error line is a codex_error system message and turn.failed an error result", (name, text) => {
+    const messages = mapCapture(name);
+    expect(shapes(messages.slice(1))).toMatchObject([
+      { type: "system", subtype: "codex_error", data: { type: "error", message: text } },
+      {
+        type: "result",
+        subtype: "error_during_execution",
+        isError: true,
+        result: text,
+        errors: [text],
+        terminalReason: "failed",
+        numTurns: 1,
+      },
+    ]);
+  });
+
+  it("a retry notice is a system message, not the end of the turn", () => {
+    const mapper = new ExecEventMapper();
+    const messages = mapper.map({ type: "error", message: "Reconnecting... 2/5" });
+    expect(messages).toMatchObject([
+      { type: "system", subtype: "codex_error", data: { message: "Reconnecting... 2/5" } },
+    ]);
+  });
+
+  it("a declined or failed command is an error tool_result, with the tool_use emitted first if it never started", () => {
+    const mapper = new ExecEventMapper();
+    const declined = mapper.map({
+      type: "item.completed",
+      item: {
+        id: "item_3",
+        type: "command_execution",
+        command: "rm -rf x",
+        aggregated_output: "",
+        exit_code: null,
+        status: "declined",
+      },
+    });
+    expect(shapes(declined)).toMatchObject([
+      { type: "assistant", content: [{ type: "tool_use", id: "item_3", name: "Bash" }] },
+      {
+        type: "user",
+        content: [
+          { type: "tool_result", toolUseId: "item_3", content: "The command was declined", isError: true },
+        ],
+      },
+    ]);
+    const failed = mapper.map({
+      type: "item.completed",
+      item: {
+        id: "item_4",
+        type: "command_execution",
+        command: "false",
+        aggregated_output: "",
+        exit_code: 1,
+        status: "failed",
+      },
+    });
+    expect(failed.at(-1)).toMatchObject({ content: [{ isError: true }] });
+  });
+
+  it("a failed MCP call carries the error text", () => {
+    const mapper = new ExecEventMapper();
+    const messages = mapper.map({
+      type: "item.completed",
+      item: {
+        id: "i",
+        type: "mcp_tool_call",
+        server: "s",
+        tool: "t",
+        arguments: null,
+        result: null,
+        error: { message: "boom" },
+        status: "failed",
+      },
+    });
+    expect(messages.at(-1)).toMatchObject({
+      content: [{ type: "tool_result", content: "boom", isError: true }],
+    });
+    expect(messages[0]).toMatchObject({ content: [{ type: "tool_use", name: "mcp__s__t", input: {} }] });
+  });
+
+  it("a web search is a WebSearch tool call", () => {
+    const mapper = new ExecEventMapper();
+    const started = mapper.map({
+      type: "item.started",
+      item: { id: "w", type: "web_search", query: "codex" },
+    });
+    expect(started).toMatchObject([
+      { content: [{ type: "tool_use", name: "WebSearch", input: { query: "codex" } }] },
+    ]);
+    const done = mapper.map({
+      type: "item.completed",
+      item: { id: "w", type: "web_search", query: "codex" },
+    });
+    expect(done).toMatchObject([
+      { type: "user", content: [{ type: "tool_result", toolUseId: "w", isError: false }] },
+    ]);
+  });
+
+  it("a non-fatal error item is a codex_warning; unknown items and events are passed through", () => {
+    const mapper = new ExecEventMapper();
+    expect(
+      mapper.map({ type: "item.completed", item: { id: "e", type: "error", message: "careful" } }),
+    ).toMatchObject([{ type: "system", subtype: "codex_warning", data: { message: "careful" } }]);
+    const unknownItem = { id: "x", type: "hologram", beam: 1 };
+    expect(mapper.map({ type: "item.started", item: unknownItem })).toEqual([]);
+    expect(mapper.map({ type: "item.completed", item: unknownItem })).toMatchObject([
+      { type: "system", subtype: "codex_item", data: { item_type: "hologram", item: unknownItem } },
+    ]);
+    expect(mapper.map({ type: "turn.paused" })).toMatchObject([{ type: "unknown", wireType: "turn.paused" }]);
+  });
+
+  it("with an output schema, a JSON final answer is parsed into structuredOutput", () => {
+    const mapper = new ExecEventMapper({ structuredOutput: true });
+    mapper.map({ type: "item.completed", item: { id: "m", type: "agent_message", text: '{"answer":42}' } });
+    expect(mapper.map({ type: "turn.completed", usage: {} })).toMatchObject([
+      { type: "result", result: '{"answer":42}', structuredOutput: { answer: 42 } },
+    ]);
+  });
+
+  it("an interruption is an error result with terminalReason 'interrupted'", () => {
+    const mapper = new ExecEventMapper();
+    mapper.map({ type: "thread.started", thread_id: "t1" });
+    expect(mapper.interruptedResult()).toMatchObject({
+      type: "result",
+      subtype: "error_during_execution",
+      isError: true,
+      terminalReason: "interrupted",
+      sessionId: "t1",
+    });
+  });
+});

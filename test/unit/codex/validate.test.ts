@@ -1,0 +1,141 @@
+/**
+ * Options the Codex backend cannot honour are rejected up front, all of them in one error.
+ */
+import { describe, expect, it } from "vitest";
+import { CODEX_UNSUPPORTED_OPTIONS, validateCodexOptions } from "../../../src/backends/codex/validate.js";
+import {
+  type AgentOptions,
+  createSdkMcpServer,
+  getBackend,
+  InvalidOptionsError,
+  UnsupportedOptionsError,
+} from "../../../src/index.js";
+
+/** One valid value for every option Codex rejects. */
+const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)[number]>> = {
+  cursor: { mode: "ask" },
+  user: 1000,
+  transport: {
+    connect: async () => {},
+    write: async () => {},
+    readMessages: async function* () {},
+    endInput: async () => {},
+    close: async () => {},
+    isReady: () => true,
+  },
+  fallbackModel: "m",
+  maxTurns: 3,
+  maxBudgetUsd: 1,
+  thinking: { type: "adaptive" },
+  maxThinkingTokens: 100,
+  betas: ["b"],
+  tools: ["Bash"],
+  allowedTools: ["Bash"],
+  disallowedTools: ["Write"],
+  permissionMode: "acceptEdits",
+  allowDangerouslySkipPermissions: false,
+  permissionPromptToolName: "mcp__p__ask",
+  plugins: [{ type: "local", path: "/p" }],
+  agents: { a: { description: "d", prompt: "p" } },
+  continueConversation: true,
+  resumeSessionAt: "uuid",
+  forkSession: true,
+  settingSources: ["user"],
+  settings: "{}",
+  sandbox: { enabled: true },
+  enableFileCheckpointing: true,
+  systemPrompt: "be brief",
+  hooks: { PreToolUse: [{ hooks: [async () => ({})] }] },
+};
+
+function rejection(options: AgentOptions): UnsupportedOptionsError {
+  try {
+    validateCodexOptions(options);
+  } catch (error) {
+    if (error instanceof UnsupportedOptionsError) return error;
+    throw error;
+  }
+  throw new Error("expected UnsupportedOptionsError");
+}
+
+describe("validateCodexOptions", () => {
+  it("accepts every option Codex supports", () => {
+    expect(() =>
+      validateCodexOptions({
+        backend: "codex",
+        codex: {
+          approvalPolicy: "untrusted",
+          sandboxMode: "workspace-write",
+          reasoningEffort: "high",
+          networkAccess: true,
+          config: { "a.b": [1, { c: "d" }] },
+          skipGitRepoCheck: false,
+        },
+        cliPath: "/bin/codex",
+        cwd: "/",
+        env: { A: "1" },
+        extraArgs: { "strict-config": null },
+        signal: new AbortController().signal,
+        stderr: () => {},
+        maxBufferSize: 4096,
+        controlTimeoutMs: 1000,
+        closeGraceMs: 100,
+        model: "gpt-5.5",
+        effort: "high",
+        canUseTool: () => ({ behavior: "allow" }),
+        mcpServers: { s: { command: "node" }, h: { type: "http", url: "http://x" } },
+        addDirs: ["/tmp"],
+        resume: "thread",
+        includePartialMessages: true,
+        outputFormat: { type: "json_schema", schema: { type: "object" } },
+      }),
+    ).not.toThrow();
+  });
+
+  it("rejects every Claude-only option in one error that names each of them", () => {
+    const error = rejection({ backend: "codex", ...claudeOnly });
+    expect(error.backend).toBe("codex");
+    expect([...error.options].sort()).toEqual([...CODEX_UNSUPPORTED_OPTIONS].sort());
+    for (const key of CODEX_UNSUPPORTED_OPTIONS) expect(error.message).toContain(key);
+  });
+
+  it("rejects an option even at a harmless value, so nothing is silently ignored", () => {
+    expect(rejection({ continueConversation: false }).options).toEqual(["continueConversation"]);
+    expect(rejection({ allowedTools: [] }).options).toEqual(["allowedTools"]);
+  });
+
+  it("rejects MCP servers Codex cannot run, by name, and an MCP config file path", () => {
+    const sdk = createSdkMcpServer({ name: "calc", tools: [] });
+    expect(
+      rejection({
+        mcpServers: {
+          ok: { command: "node" },
+          remote: { type: "sse", url: "http://x/sse" },
+          calc: sdk,
+        },
+        hooks: {},
+      }).options,
+    ).toEqual(["hooks", "mcpServers.remote", "mcpServers.calc"]);
+    expect(rejection({ mcpServers: "/etc/mcp.json" }).options).toEqual(["mcpServers"]);
+  });
+
+  it("reports invalid values (schema first) as InvalidOptionsError, before unsupported options", () => {
+    expect(() =>
+      validateCodexOptions({ codex: { approvalPolicy: "on-failure" as never }, hooks: {} }),
+    ).toThrow(InvalidOptionsError);
+    expect(() => validateCodexOptions({ effort: "max" })).toThrow(/no 'max' reasoning effort/);
+    expect(() => validateCodexOptions({ effort: "low", codex: { reasoningEffort: "high" } })).toThrow(
+      /conflicts with codex.reasoningEffort/,
+    );
+    expect(() => validateCodexOptions({ codex: { config: { "a=b": 1 } } })).toThrow(InvalidOptionsError);
+    expect(() => validateCodexOptions({ codex: { config: { a: null as never } } })).toThrow(/TOML value/);
+  });
+
+  it("is what the registered codex backend runs", () => {
+    const backend = getBackend("codex");
+    expect(backend.name).toBe("codex");
+    expect(() => backend.validateOptions({ systemPrompt: "x", maxTurns: 1 })).toThrow(
+      UnsupportedOptionsError,
+    );
+  });
+});
