@@ -12,17 +12,20 @@
  * to an index.js> (measure another build, e.g. a candidate optimisation), CC (compiler).
  */
 import { randomUUID } from "node:crypto";
-import { cpus } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { reapLeftovers } from "./lib/leftovers.js";
 import { IMPLS, type Impl, Outcome, type Scenario } from "./lib/model.js";
-import { BUILD_DIR, FAKE_CLI } from "./lib/paths.js";
+import { FAKE_CLI } from "./lib/paths.js";
 import { notes, table, writeJson } from "./lib/report.js";
 import { scenarios } from "./lib/scenarios.js";
 import { buildFake, buildSdk, ensureAnchors } from "./lib/setup.js";
 import { runTrial, type Trial } from "./lib/trial.js";
 
 const RUN_ID = randomUUID();
+/** Per-trial files of the fake CLI (round-trip samples); outside the repository, removed at the end. */
+const SCRATCH = mkdtempSync(join(tmpdir(), "code-agent-sdk-bench-"));
 const NOT_AVAILABLE = "n/a: backend not available";
 
 function log(message: string): void {
@@ -53,7 +56,7 @@ async function runScenario(scenario: Scenario, unavailable: Partial<Record<Impl,
       const trial = await runTrial({
         worker: scenario.worker,
         params: { ...scenario.params, impl, backend: scenario.backend, cli: FAKE_CLI[scenario.backend] },
-        env: { ...scenario.env, FAKE_REPORT: join(BUILD_DIR, `fake-report-${trialCount}.json`) },
+        env: { ...scenario.env, FAKE_REPORT: join(SCRATCH, `fake-report-${trialCount}.json`) },
         runId: RUN_ID,
         timeoutMs: scenario.timeoutMs,
       });
@@ -141,7 +144,9 @@ process.once("SIGINT", () => {
   void reapLeftovers(RUN_ID, 0).finally(() => process.exit(130));
 });
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(SCRATCH, { recursive: true, force: true }));

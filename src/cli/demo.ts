@@ -139,14 +139,21 @@ async function startClaudeDemo(hooks: DemoHooks): Promise<Demo> {
 
 async function startCodexDemo(hooks: DemoHooks): Promise<Demo> {
   const { startFakeOpenAI } = await import("../testing/index.js");
+  // In-process MCP tools need sdkMcpRouting; without it the demo skips the weather tool.
+  const { getBackend } = await import("../backends/registry.js");
+  const withMcp = getBackend("codex").capabilities.sdkMcpRouting;
   const model = await startFakeOpenAI({
     turns: [
       { execCommand: { cmd: "touch hello.txt" }, text: "I'll create the file first." },
-      {
-        mcpCall: { server: "demo", tool: "get_weather", arguments: { city: "Paris" } },
-        text: "Now the weather.",
-      },
-      { text: "Done. In Paris it is 21°C with a clear sky." },
+      ...(withMcp
+        ? [
+            {
+              mcpCall: { server: "demo", tool: "get_weather", arguments: { city: "Paris" } },
+              text: "Now the weather.",
+            },
+            { text: "Done. In Paris it is 21°C with a clear sky." },
+          ]
+        : [{ text: "Done." }]),
     ],
   });
   const home = model.codexHome();
@@ -155,9 +162,9 @@ async function startCodexDemo(hooks: DemoHooks): Promise<Demo> {
     options: {
       env: home.env,
       cwd: dir.cwd,
-      mcpServers: { demo: weatherServer(hooks) },
-      allowedTools: ["mcp__demo__get_weather"],
-      codex: { skipGitRepoCheck: true },
+      ...(withMcp ? { mcpServers: { demo: weatherServer(hooks) } } : {}),
+      // Ask before running commands, so the permission decision shows.
+      codex: { approvalPolicy: "untrusted", skipGitRepoCheck: true },
     },
     banner: `Demo: the real Codex CLI, offline, against a scripted model at ${model.url} (working directory ${dir.cwd})`,
     async close() {

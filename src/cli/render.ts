@@ -31,6 +31,8 @@ interface StreamingBlock {
   kind: "text" | "thinking";
   text: string;
   shown: boolean;
+  /** The API message (Claude) or item (Codex) the block belongs to, when the events say. */
+  messageId: string | undefined;
 }
 
 export interface RendererOptions {
@@ -52,7 +54,8 @@ export class Renderer {
   private readonly denied = new Map<string, string>();
   /** Text/thinking already printed from stream events, by API message id, to skip in the whole message. */
   private readonly streamed = new Map<string, string[]>();
-  private readonly blocks = new Map<number, StreamingBlock>();
+  /** Blocks being streamed, by `<message id>:<index>`. */
+  private readonly blocks = new Map<string, StreamingBlock>();
   private currentMessageId: string | undefined;
   private headerShown = false;
   /** Whether the last thing printed was assistant text (to separate it from what follows). */
@@ -126,10 +129,10 @@ export class Renderer {
     }
     this.screen.spinner(undefined);
     const { style } = this.screen;
-    const parts = [
-      `${message.numTurns} turn${message.numTurns === 1 ? "" : "s"}`,
-      formatDuration(message.durationMs),
-    ];
+    const parts: string[] = [];
+    // Some backends do not count turns (Cursor reports 0).
+    if (message.numTurns > 0) parts.push(`${message.numTurns} turn${message.numTurns === 1 ? "" : "s"}`);
+    parts.push(formatDuration(message.durationMs));
     if (message.totalCostUsd !== undefined) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
     let session = "";
     if (message.sessionId) {
@@ -170,28 +173,31 @@ export class Renderer {
     if (type === "message_start") {
       const msg = event.message as { id?: unknown } | undefined;
       this.currentMessageId = typeof msg?.id === "string" ? msg.id : undefined;
-      this.blocks.clear();
       return;
     }
+    // Claude: the message id comes from message_start; Codex names the item on every event.
+    const messageId = typeof event.item_id === "string" ? event.item_id : this.currentMessageId;
     const index = typeof event.index === "number" ? event.index : 0;
+    const key = `${messageId ?? ""}:${index}`;
     if (type === "content_block_start") {
       const block = event.content_block as { type?: unknown } | undefined;
       if (block?.type === "text" || block?.type === "thinking") {
-        this.blocks.set(index, { kind: block.type, text: "", shown: false });
+        this.blocks.set(key, { kind: block.type, text: "", shown: false, messageId });
         if (block.type === "thinking" && !this.options.showThinking) this.screen.spinner("thinking");
       }
       return;
     }
     if (type === "content_block_delta") {
       const delta = event.delta as { type?: unknown; text?: unknown; thinking?: unknown } | undefined;
-      let block = this.blocks.get(index);
       const isText = delta?.type === "text_delta" && typeof delta.text === "string";
       const isThinking = delta?.type === "thinking_delta" && typeof delta.thinking === "string";
       if (!isText && !isThinking) return;
+      let block = this.blocks.get(key);
       if (!block) {
         // Backends that only send deltas (no block start).
-        block = { kind: isText ? "text" : "thinking", text: "", shown: false };
-        this.blocks.set(index, block);
+        block = { kind: isText ? "text" : "thinking", text: "", shown: false, messageId };
+        this.blocks.set(key, block);
+        if (isThinking && !this.options.showThinking) this.screen.spinner("thinking");
       }
       const piece = isText ? (delta.text as string) : (delta.thinking as string);
       block.text += piece;
@@ -199,9 +205,9 @@ export class Renderer {
       return;
     }
     if (type === "content_block_stop") {
-      const block = this.blocks.get(index);
+      const block = this.blocks.get(key);
+      this.blocks.delete(key);
       if (block) this.finishStreamedBlock(block);
-      this.blocks.delete(index);
     }
   }
 
@@ -223,10 +229,10 @@ export class Renderer {
   }
 
   private finishStreamedBlock(block: StreamingBlock): void {
-    if (this.currentMessageId && block.text !== "") {
-      const list = this.streamed.get(this.currentMessageId) ?? [];
+    if (block.messageId && block.text !== "") {
+      const list = this.streamed.get(block.messageId) ?? [];
       list.push(`${block.kind}:${block.text}`);
-      this.streamed.set(this.currentMessageId, list);
+      this.streamed.set(block.messageId, list);
     }
     if (block.shown) {
       this.screen.ensureLineStart();
@@ -235,18 +241,23 @@ export class Renderer {
     this.screen.spinner("waiting for the model");
   }
 
-  /** True (and forgets it) when this block was already printed from stream events. */
+  /**
+   * True when this block of a whole message was already printed from stream events (then it is
+   * not printed again). Claude sends the whole block before the block's `content_block_stop`, Codex
+   * sends no stop at all, Cursor names no message: so blocks still streaming count too, matched by
+   * message id when there is one, else by content.
+   */
   private alreadyStreamed(messageId: string | undefined, kind: string, text: string): boolean {
-    if (!messageId) return false;
-    // Claude Code sends the whole block before the block's content_block_stop.
-    if (messageId === this.currentMessageId) {
-      for (const [index, block] of this.blocks) {
-        if (block.kind === kind && block.text === text) {
-          this.blocks.set(index, { ...block, text: "" });
-          return true;
-        }
-      }
+    const candidates = [...this.blocks].filter(([, b]) => b.kind === kind && b.text === text);
+    const match =
+      candidates.find(([, b]) => messageId !== undefined && b.messageId === messageId) ?? candidates[0];
+    if (match) {
+      const [key, block] = match;
+      this.blocks.delete(key);
+      this.finishStreamedBlock({ ...block, messageId: undefined });
+      return true;
     }
+    if (!messageId) return false;
     const list = this.streamed.get(messageId);
     const i = list?.indexOf(`${kind}:${text}`) ?? -1;
     if (!list || i < 0) return false;

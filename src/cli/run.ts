@@ -18,7 +18,7 @@ import type { AgentOptions } from "../options.js";
 import { query } from "../query.js";
 import { SDK_VERSION } from "../version.js";
 import { type CliArgs, parseCliArgs, type RunArgs, USAGE, UsageError } from "./args.js";
-import { DEMO_PROMPT, type Demo, startDemo } from "./demo.js";
+import type { Demo } from "./demo.js";
 import { ExitCode } from "./exit-codes.js";
 import { runInstall } from "./install-command.js";
 import { askLine, type LineAnswer } from "./line-input.js";
@@ -100,12 +100,14 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
     if (!args.demo) {
       return usageError(io, "no prompt: pass it as an argument, pipe it on stdin, or use -i for a session");
     }
-    prompt = DEMO_PROMPT;
+    prompt = (await import("./demo.js")).DEMO_PROMPT;
   }
 
   let demo: Demo | undefined;
   try {
     if (args.demo) {
+      // Loaded only for --demo: it brings the scripted model servers and zod.
+      const { startDemo } = await import("./demo.js");
       demo = await startDemo(args.backend, { note, cwd: args.cwd });
       note(demo.banner);
     }
@@ -321,11 +323,18 @@ function buildOptions(
   if (live) options.includePartialMessages = true;
   if (args.model !== undefined) options.model = args.model;
   if (args.cwd !== undefined) options.cwd = args.cwd;
+  // --allow/--deny are enforced by our canUseTool too, so a backend that asks for approval but has
+  // no tool lists (Codex) still honours them; one that cannot ask at all (Cursor) must refuse them.
+  const asks = getBackend(args.backend).capabilities.toolApproval;
   if (args.allow.length > 0) {
     options.allowedTools = [...(demo?.options.allowedTools ?? []), ...args.allow];
-    soft.delete("allowedTools");
+    if (asks) soft.add("allowedTools");
+    else soft.delete("allowedTools");
   }
-  if (args.deny.length > 0) options.disallowedTools = args.deny;
+  if (args.deny.length > 0) {
+    options.disallowedTools = args.deny;
+    if (asks) soft.add("disallowedTools");
+  }
   if (args.permissionMode !== undefined) {
     options.permissionMode = args.permissionMode;
     // Asking for this mode on the command line is the explicit consent the option exists for.
@@ -360,14 +369,16 @@ function fitOptions(options: AgentOptions, soft: Set<keyof AgentOptions>): Agent
       return current;
     } catch (error) {
       if (!(error instanceof UnsupportedOptionsError)) throw error;
-      const hard = error.options.filter((o) => !soft.has(o as keyof AgentOptions));
+      // Names may point inside an option (`mcpServers.demo`): the top-level key decides.
+      const top = (name: string) => (name.split(".")[0] ?? name) as keyof AgentOptions;
+      const hard = error.options.filter((o) => !soft.has(top(o)));
       if (hard.length > 0) {
         throw new UsageError(
           `the ${backend.name} backend does not support ${hard.map((o) => FLAG_OF[o as keyof AgentOptions] ?? o).join(", ")}`,
         );
       }
       const next: AgentOptions = { ...current };
-      for (const key of error.options) delete next[key as keyof AgentOptions];
+      for (const key of error.options) delete next[top(key)];
       if (Object.keys(next).length === Object.keys(current).length) throw error;
       current = next;
     }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/index.js";
 import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
-import { cliEnv, plain, runPiped, startPiped, visible } from "./support/harness.js";
+import { cliEnv, plain, ROOT, runPiped, startPiped, visible } from "./support/harness.js";
 
 const models: FakeAnthropicServer[] = [];
 afterEach(async () => {
@@ -191,6 +191,40 @@ describe("code-agent --demo without a terminal", () => {
       expect(stderr).toBe("");
     } finally {
       rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("code-agent with the other backends", () => {
+  it("--backend codex --demo: the real codex CLI and the scripted Responses API; --allow covers the command", async () => {
+    const { code, stdout, stderr } = await run(["--backend", "codex", "--demo", "--allow", "Bash"]);
+    expect(stderr).toBe("");
+    expect(stdout).toContain("Demo: the real Codex CLI");
+    expect(stdout).toMatch(/→ Bash .*touch hello\.txt.*\n {2}✓ Bash ok/);
+    expect(stdout).toMatch(/✓ done · 1 turn · .* · session /);
+    expect(code).toBe(0);
+  });
+
+  it("--backend codex --demo without a terminal: the command is denied, and stderr says so", async () => {
+    const { code, stdout, stderr } = await run(["--backend", "codex", "--demo"]);
+    expect(stderr).toMatch(/code-agent: denied Bash \(.*touch hello\.txt.*\): not running in a terminal/);
+    expect(stdout).toMatch(/ {2}⊘ Bash denied: no terminal to ask/);
+    expect(code).toBe(0);
+  });
+
+  it("--backend cursor (a stand-in cursor-agent): a failing tool line, resume hint with the backend", async () => {
+    const home = mkdtempSync(join(tmpdir(), "code-agent-cursor-"));
+    try {
+      const { code, stdout } = await run(["--backend", "cursor", "TOOL_SHELL_FAIL hello"], undefined, "", {
+        CURSOR_AGENT_CLI_PATH: join(ROOT, "test", "fixtures", "cursor", "fake-cursor-agent.mjs"),
+        CURSOR_API_KEY: "test-key",
+        HOME: home,
+      });
+      expect(stdout).toMatch(/→ Shell nope\n {2}✗ Shell error: nope: command not found/);
+      expect(stdout).toMatch(/✓ done · .* · resume: code-agent --backend cursor --resume \S+\n$/);
+      expect(code).toBe(0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

@@ -115,6 +115,9 @@ describe("code-agent in a terminal", () => {
     proc.write("\x03");
     await proc.waitFor("interrupting");
     expect(await proc.exitCode()).toBe(130);
+    // The interrupted turn's result is shown as an interruption, not as a failure.
+    expect(proc.text).toMatch(/⏹ interrupted · /);
+    expect(proc.text).not.toContain("✗ failed");
   });
 
   it("Ctrl-C at a permission prompt denies, interrupts the turn and exits 130", async () => {
@@ -144,6 +147,7 @@ describe("code-agent in a terminal", () => {
     await proc.waitFor("interrupting");
     await proc.waitFor("› ", { count: 3 });
     proc.write("third\r");
+    await proc.waitFor(/⏹ interrupted · /);
     await proc.waitFor("Third answer.");
     await proc.waitFor("› ", { count: 4 });
     proc.write("\x04");
@@ -170,5 +174,16 @@ describe("code-agent in a terminal", () => {
     expect(await proc.exitCode()).toBe(0);
     expect(visible(proc.stdout)).not.toMatch(/⎋\[(1|2|3\d)m/);
     expect(visible(proc.stdout)).toMatch(/⎋\[\d+A\r⎋\[2K✓ Bash touch hello\.txt/);
+  });
+
+  it("--backend codex --demo: the codex approval becomes the same prompt; streamed text is shown once", async () => {
+    const proc = terminal(["--backend", "codex", "--demo"]);
+    await proc.waitFor(/Bash wants permission: .*touch hello\.txt/);
+    proc.write("y\r");
+    await proc.waitFor(/✓ done · 1 turn/);
+    expect(await proc.exitCode()).toBe(0);
+    expect(proc.text).toMatch(/✓ Bash .*touch hello\.txt/);
+    expect(proc.text.split("I'll create the file first.").length - 1).toBe(1);
+    expect(proc.text.split("Done.").length - 1).toBe(1);
   });
 });

@@ -21,6 +21,7 @@ import {
   results,
   runningCliProcesses,
 } from "./codex-support.js";
+import { isAlive } from "./support.js";
 
 afterEach(() => {
   expect(runningCliProcesses()).toBe(0);

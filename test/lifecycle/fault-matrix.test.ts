@@ -36,6 +36,7 @@ import {
   type FakeRun,
   type Fault,
   LIFECYCLE_BACKENDS,
+  NOT_POSIX,
   splitText,
 } from "./support/backends.js";
 import {
@@ -84,7 +85,7 @@ async function firstResult(client: AgentSdkClient): Promise<string | undefined> 
   return undefined;
 }
 
-describe.each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name", (backend) => {
+describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name", (backend) => {
   let root: string;
   let cases = 0;
   const escaped: number[] = [];

@@ -20,7 +20,7 @@ import {
   tool,
 } from "../../src/index.js";
 import { CLAUDE_CLI_VERSION, testBed } from "../e2e/support.js";
-import { type FakeRun, LIFECYCLE_BACKENDS } from "./support/backends.js";
+import { type FakeRun, LIFECYCLE_BACKENDS, NOT_POSIX } from "./support/backends.js";
 import { isAlive, liveChildren, readPids, survivors } from "./support/processes.js";
 
 interface FakeRecord {
@@ -37,7 +37,7 @@ async function drain(messages: AsyncIterable<Message>): Promise<Message[]> {
   return out;
 }
 
-describe.each(LIFECYCLE_BACKENDS)("security: $name", (backend) => {
+describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("security: $name", (backend) => {
   let root: string;
   let cases = 0;
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentOptions, AgentSdkClient, query } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
-import { LIFECYCLE_BACKENDS } from "./support/backends.js";
+import { LIFECYCLE_BACKENDS, NOT_POSIX } from "./support/backends.js";
 import { liveChildren, openFdCount } from "./support/processes.js";
 import { flushReport, settled, stopwatch } from "./support/report.js";
 
@@ -32,7 +32,7 @@ async function oneSession(i: number, options: AgentOptions): Promise<string | un
   return undefined;
 }
 
-describe.each(LIFECYCLE_BACKENDS)("1 000 sequential sessions: $name", (backend) => {
+describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("1 000 sequential sessions: $name", (backend) => {
   let dir: string;
   let fast: ReturnType<typeof backend.fastCli>;
 

@@ -1,38 +1,14 @@
 /**
- * The Codex CLI's wire shapes this backend reads and writes, hand-written from what codex 0.169.0
- * emits (`codex exec --json`) and generates (`codex app-server generate-ts`). Only the fields we use
- * are typed; everything else stays in the `raw` of the messages built from them.
+ * The `codex app-server` shapes this backend sends and reads, hand-written from what codex 0.169.0
+ * generates (`codex app-server generate-ts`). Only the fields we use are typed; everything else
+ * stays in the `raw` of the messages built from them. (`codex exec --json` events are read
+ * field by field in `exec-events.ts` and `items.ts`.)
  */
-
-// ── codex exec --json: one event per line ──
-
-/** An item of `codex exec --json` (snake_case). */
-export interface ExecItem {
-  id: string;
-  type: string;
-  [key: string]: unknown;
-}
-
-/** One `codex exec --json` event. */
-export type ExecEvent =
-  | { type: "thread.started"; thread_id: string }
-  | { type: "turn.started" }
-  | { type: "item.started" | "item.updated" | "item.completed"; item: ExecItem }
-  | { type: "turn.completed"; usage?: Record<string, unknown> }
-  | { type: "turn.failed"; error?: { message?: string } }
-  | { type: "error"; message?: string };
 
 // ── codex app-server: JSON-RPC 2.0 over JSON lines ──
 
 /** A JSON-RPC id. The server numbers its own requests from 0, independently of ours. */
 export type JsonRpcId = number | string;
-
-/** An item of the app-server (`ThreadItem`, camelCase). */
-export interface ThreadItem {
-  id: string;
-  type: string;
-  [key: string]: unknown;
-}
 
 /** `Turn` of `turn/start`, `turn/started`, `turn/completed`. */
 export interface Turn {
@@ -60,11 +36,6 @@ export interface ThreadStartParams {
   model?: string;
   approvalPolicy?: AskForApproval;
   sandbox?: SandboxMode;
-}
-
-/** `thread/resume` params (the subset we send). */
-export interface ThreadResumeParams extends ThreadStartParams {
-  threadId: string;
 }
 
 /** `thread/start` / `thread/resume` result (the fields we read). */

@@ -281,5 +281,11 @@ function findCompiler(): string | undefined {
   return undefined;
 }
 
+/**
+ * True where the suite cannot run: its stand-ins are shebang scripts and it asserts on POSIX process
+ * groups, neither of which exists on Windows (see the README's "Lifecycle guarantees").
+ */
+export const NOT_POSIX = process.platform === "win32";
+
 /** Every backend the lifecycle suite covers. Codex and Cursor rows are added by their owners. */
 export const LIFECYCLE_BACKENDS: readonly LifecycleBackend[] = [claudeBackend];
