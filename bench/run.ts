@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { reapLeftovers } from "./lib/leftovers.js";
 import { IMPLS, type Impl, Outcome, type Scenario } from "./lib/model.js";
@@ -75,6 +75,7 @@ async function runScenario(scenario: Scenario, unavailable: Partial<Record<Impl,
 
 async function main(): Promise<void> {
   const t0 = performance.now();
+  const loadAtStart = loadavg()[0]!;
   const quick = process.env.BENCH_QUICK === "1";
   const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);
 
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
     trials: trialCount,
     seconds: Math.round(seconds),
     leftoverProcesses: leftoverTotal,
+    // Other work on the machine inflates absolute times; paired ratios are much less affected.
+    loadAverage: { start: loadAtStart, end: loadavg()[0]! },
   };
   const file = writeJson(meta, outcomes);
 
@@ -131,6 +134,11 @@ async function main(): Promise<void> {
     .join(", ");
   console.log(`code-agent-sdk ${sdkVersion} vs raw floor and ${anchorList}`);
   console.log(`${meta.node}, ${meta.cpus}; ${build.note}; ${trialCount} trials in ${meta.seconds} s`);
+  const busy = Math.max(meta.loadAverage.start, meta.loadAverage.end);
+  console.log(
+    `load average ${meta.loadAverage.start.toFixed(1)} → ${meta.loadAverage.end.toFixed(1)}` +
+      (busy > cpus().length ? " (machine busy: absolute times inflated, compare the paired ratios)" : ""),
+  );
   console.log("values: medians over repetitions; ratios: medians of per-repetition (paired) ratios\n");
   console.log(table(outcomes));
   const why = notes(outcomes);

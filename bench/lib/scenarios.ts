@@ -42,7 +42,8 @@ function timeToFirstMessage(backend: Backend, reps: number): Scenario {
       { key: "coldMs", label: "first msg ms (1st query)" },
       { key: "sessionMs", label: "whole query ms (warm)" },
     ],
-    targets: [overFloor("ms", 2, "ms")],
+    // Checked warm and for the first query of a process: a CLI tool runs exactly one.
+    targets: [overFloor("ms", 2, "ms"), overFloor("coldMs", 2, "ms")],
     timeoutMs: 60_000,
   };
 }
@@ -140,13 +141,13 @@ function controlRoundTrip(reps: number): Scenario {
 export function scenarios(quick: boolean): Scenario[] {
   const reps = (full: number): number => (quick ? 1 : full);
   return [
-    throughput("claude", 100_000, 200, "100 000 × 200 B", reps(5)),
-    throughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
-    throughput("codex", 100_000, 200, "100 000 × 200 B", reps(5)),
-    throughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
-    timeToFirstMessage("claude", reps(5)),
-    timeToFirstMessage("codex", reps(5)),
-    importCost("claude", reps(7), true),
+    throughput("claude", 100_000, 200, "100 000 × 200 B", reps(7)),
+    throughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(7)),
+    throughput("codex", 100_000, 200, "100 000 × 200 B", reps(7)),
+    throughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(7)),
+    timeToFirstMessage("claude", reps(7)),
+    timeToFirstMessage("codex", reps(7)),
+    importCost("claude", reps(9), true),
     importCost("codex", reps(3), false),
     {
       ...throughput("claude", 3, 20_000_000, "3 × 20 MB lines", reps(3)),
