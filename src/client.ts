@@ -136,7 +136,7 @@ export class AgentSdkClient implements AsyncDisposable {
 
   /** Connection status of the session's MCP servers. */
   async getMcpStatus(): Promise<unknown[]> {
-    return this.gated("controlProtocol", "getMcpStatus").mcpServerStatus();
+    return this.gated("mcpStatus", "getMcpStatus").mcpServerStatus();
   }
 
   /** The backend's handshake answer (Claude: commands, models, account, version, …). */

@@ -28,6 +28,8 @@ export interface Capabilities {
    * models between turns without supporting other runtime changes (Codex).
    */
   modelSwitching: boolean;
+  /** `getMcpStatus()`: the connection state of the session's MCP servers. */
+  mcpStatus: boolean;
 }
 
 /** Options for rewinding files (Claude). */

@@ -48,6 +48,7 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
       interrupt: true,
       runtimeConfigChanges: false,
       modelSwitching: true,
+      mcpStatus: true,
     });
     await client.connect();
     const info = await client.getServerInfo();
@@ -338,7 +339,6 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
     await expect(client.setPermissionMode("plan")).rejects.toBeInstanceOf(UnsupportedFeatureError);
     await expect(client.setMaxThinkingTokens(10)).rejects.toBeInstanceOf(UnsupportedFeatureError);
     await expect(client.rewindFiles("x")).rejects.toBeInstanceOf(UnsupportedFeatureError);
-    await expect(client.getMcpStatus()).rejects.toBeInstanceOf(UnsupportedFeatureError);
     await expect(client.controlRequest({ subtype: "x" })).rejects.toBeInstanceOf(UnsupportedFeatureError);
   });
 
@@ -389,5 +389,15 @@ describe(`query() with a streamed prompt against codex ${CODEX_CLI_VERSION} (cod
       }
     }
     expect(status).toMatchObject([{ name: "echo", tools: { echo: expect.anything() } }]);
+  });
+
+  it("getMcpStatus() on the client lists the MCP servers too", async () => {
+    await using bed = await codexBed([{ text: "ok" }]);
+    await using client = new AgentSdkClient(
+      bed.options({ mcpServers: { echo: { command: process.execPath, args: [ECHO_MCP] } } }),
+    );
+    await client.connect("hi");
+    await collect(client.receiveResponse());
+    expect(await client.getMcpStatus()).toMatchObject([{ name: "echo" }]);
   });
 });

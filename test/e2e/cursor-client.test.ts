@@ -43,6 +43,7 @@ describe("AgentSdkClient on cursor", () => {
       interrupt: true,
       runtimeConfigChanges: false,
       modelSwitching: false,
+      mcpStatus: false,
     });
     expect(client.capabilities).toBe(CURSOR_CAPABILITIES);
   });

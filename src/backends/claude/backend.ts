@@ -26,6 +26,7 @@ const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   interrupt: true,
   runtimeConfigChanges: true,
   modelSwitching: true,
+  mcpStatus: true,
 });
 
 /** One version check (and at most one warning) per binary per process. */

@@ -28,7 +28,7 @@ export interface ClaudeSessionParams {
 
 /** One Claude Code process and its control protocol. */
 export class ClaudeSession implements Session {
-  private readonly hub = new MessageHub<Message>();
+  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
   private readonly hooks: HookRegistry;
   private readonly protocol: ControlProtocol;
   private readonly transport: Transport;
@@ -122,7 +122,7 @@ export class ClaudeSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return this.hub.subscribe(opts.untilResult ? (m) => m.type === "result" : undefined);
+    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
   }
 
   async interrupt(): Promise<void> {

@@ -60,7 +60,7 @@ interface RunningTurn {
 
 /** One `codex app-server` process driving one thread. */
 export class CodexAppServerSession implements Session {
-  private readonly hub = new MessageHub<Message>();
+  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
   private readonly options: AgentOptions;
   private readonly transport: Transport;
   private readonly rpc: JsonRpcConnection;
@@ -209,7 +209,7 @@ export class CodexAppServerSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return this.hub.subscribe(opts.untilResult ? (m) => m.type === "result" : undefined);
+    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
   }
 
   /** Interrupts the running turn (`turn/interrupt`); its result has `terminalReason: "interrupted"`. */

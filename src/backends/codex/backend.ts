@@ -27,6 +27,7 @@ const CODEX_CAPABILITIES: Capabilities = Object.freeze({
   interrupt: true,
   runtimeConfigChanges: false,
   modelSwitching: true,
+  mcpStatus: true,
 });
 
 /** Drives the OpenAI Codex CLI (`codex exec --json` and `codex app-server`). */

@@ -23,7 +23,7 @@ export interface CodexExecSessionParams {
 
 /** One `codex exec` process. Messages are available through {@link subscribe}. */
 export class CodexExecSession implements Session {
-  private readonly hub = new MessageHub<Message>();
+  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
   private readonly options: AgentOptions;
   private readonly transport: Transport;
   private readonly mapper: ExecEventMapper;
@@ -80,7 +80,7 @@ export class CodexExecSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return this.hub.subscribe(opts.untilResult ? (m) => m.type === "result" : undefined);
+    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
   }
 
   serverInfo(): Record<string, unknown> | undefined {

@@ -25,6 +25,7 @@ export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
   interrupt: true,
   runtimeConfigChanges: false,
   modelSwitching: false,
+  mcpStatus: false,
 });
 
 /** One version check (and at most one warning) per binary per process. */

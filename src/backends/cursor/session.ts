@@ -54,7 +54,7 @@ interface Turn {
 
 /** A spawn-per-turn Cursor Agent conversation. */
 export class CursorSession implements Session {
-  private readonly hub = new MessageHub<Message>();
+  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
   private readonly options: AgentOptions;
   private readonly spawnTurn: (args: string[]) => SubprocessTransport;
   private readonly cli: { path: string; version: string | undefined };
@@ -133,7 +133,7 @@ export class CursorSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return this.hub.subscribe(opts.untilResult ? (m) => m.type === "result" : undefined);
+    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
   }
 
   /**

@@ -19,6 +19,7 @@ describe("CodexBackend", () => {
       interrupt: true,
       runtimeConfigChanges: false,
       modelSwitching: true,
+      mcpStatus: true,
     });
   });
 

@@ -59,3 +59,36 @@ describe("MessageHub", () => {
     expect((hub as unknown as { log: number[] }).log.length).toBeLessThan(2_100);
   });
 });
+
+describe("MessageHub turn views", () => {
+  const isResult = (m: string) => m.startsWith("result");
+
+  it("a response view started after a monitor took the turn's first messages still gets the whole turn", async () => {
+    const hub = new MessageHub<string>(isResult);
+    const monitor = take(hub.subscribe());
+    hub.push("init-1");
+    await new Promise((r) => setImmediate(r));
+    const response = take(hub.subscribeTurn());
+    hub.push("text-1");
+    hub.push("result-1");
+    hub.end();
+    expect(await response).toEqual(["init-1", "text-1", "result-1"]);
+    expect(await monitor).toEqual(["init-1", "text-1", "result-1"]);
+  });
+
+  it("a response view after a finished turn starts with the next turn", async () => {
+    const hub = new MessageHub<string>(isResult);
+    for (const m of ["init-1", "result-1", "init-2", "result-2"]) hub.push(m);
+    expect(await take(hub.subscribeTurn())).toEqual(["init-1", "result-1"]);
+    expect(await take(hub.subscribeTurn())).toEqual(["init-2", "result-2"]);
+  });
+
+  it("after receiveMessages read through a result, the next response view starts after it", async () => {
+    const hub = new MessageHub<string>(isResult);
+    for (const m of ["init-1", "result-1"]) hub.push(m);
+    expect(await take(hub.subscribe(isResult))).toEqual(["init-1", "result-1"]);
+    hub.push("init-2");
+    hub.push("result-2");
+    expect(await take(hub.subscribeTurn())).toEqual(["init-2", "result-2"]);
+  });
+});
