@@ -134,7 +134,7 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
     const turn = { renderer, emit, note, control, human, screen };
     return args.interactive
       ? await interactive(fitted, prompt, turn, io, canAsk)
-      : await oneShot(fitted, prompt ?? "", turn, io);
+      : await oneShot(fitted, prompt ?? "", turn);
   } catch (error) {
     return reportError(error, io, screen, control);
   } finally {
@@ -153,12 +153,7 @@ interface TurnContext {
 }
 
 /** One prompt, one run: `query()`. */
-async function oneShot(
-  options: AgentOptions,
-  prompt: string,
-  turn: TurnContext,
-  _io: CliIo,
-): Promise<number> {
+async function oneShot(options: AgentOptions, prompt: string, turn: TurnContext): Promise<number> {
   const { control } = turn;
   const run = query({ prompt, options });
   const onSigint = () => {

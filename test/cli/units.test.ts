@@ -1,0 +1,167 @@
+/**
+ * The pure parts of the command: flag parsing, colour decisions, permission patterns, the screen's
+ * row bookkeeping.
+ */
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { parseCliArgs, UsageError } from "../../src/cli/args.js";
+import { matchesToolPattern } from "../../src/cli/permissions.js";
+import { displayToolName, formatDuration, summarizeInput } from "../../src/cli/render.js";
+import { colorEnabled, createStyle, Screen } from "../../src/cli/screen.js";
+
+describe("parseCliArgs", () => {
+  it("joins prompt words and collects repeated flags", () => {
+    const args = parseCliArgs([
+      "--allow",
+      "Read",
+      "--allow",
+      "Bash(npm test)",
+      "--deny",
+      "Write",
+      "fix",
+      "the",
+      "bug",
+    ]);
+    expect(args).toMatchObject({
+      command: "run",
+      backend: "claude",
+      allow: ["Read", "Bash(npm test)"],
+      deny: ["Write"],
+      prompt: "fix the bug",
+      json: false,
+      interactive: false,
+    });
+  });
+
+  it("reads install targets with and without a version; `install` inside a prompt stays a prompt", () => {
+    expect(parseCliArgs(["install", "claude"])).toEqual({
+      command: "install",
+      backend: "claude",
+      version: undefined,
+      cacheDir: undefined,
+      force: false,
+      json: false,
+    });
+    expect(parseCliArgs(["install", "codex@0.169.0"])).toMatchObject({
+      backend: "codex",
+      version: "0.169.0",
+    });
+    expect(parseCliArgs(["install", "claude", "2.1.330", "--force"])).toMatchObject({
+      version: "2.1.330",
+      force: true,
+    });
+    expect(parseCliArgs(["install the deps"])).toMatchObject({ command: "run", prompt: "install the deps" });
+    expect(parseCliArgs(["install", "lodash", "please"])).toMatchObject({
+      command: "run",
+      prompt: "install lodash please",
+    });
+  });
+
+  it("rejects misplaced and malformed flags", () => {
+    expect(() => parseCliArgs(["--force", "hi"])).toThrow(UsageError);
+    expect(() => parseCliArgs(["install", "claude", "--model", "x"])).toThrow(/does not take --model/);
+    expect(() => parseCliArgs(["--max-turns", "1.5", "x"])).toThrow(/whole number/);
+    expect(() => parseCliArgs(["--max-turns", "0", "x"])).toThrow(/at least 1/);
+    expect(() => parseCliArgs(["--allow", " ", "x"])).toThrow(/needs a tool name/);
+  });
+
+  it("-h and -V", () => {
+    expect(parseCliArgs(["-h"])).toEqual({ command: "help" });
+    expect(parseCliArgs(["-V"])).toEqual({ command: "version" });
+  });
+});
+
+describe("colorEnabled", () => {
+  const tty = { isTTY: true };
+  const pipe = { isTTY: false };
+  it("is on for a terminal, off for a pipe", () => {
+    expect(colorEnabled(tty, {})).toBe(true);
+    expect(colorEnabled(pipe, {})).toBe(false);
+  });
+  it("follows NO_COLOR, TERM=dumb and FORCE_COLOR (which wins)", () => {
+    expect(colorEnabled(tty, { NO_COLOR: "1" })).toBe(false);
+    expect(colorEnabled(tty, { NO_COLOR: "" })).toBe(true);
+    expect(colorEnabled(tty, { TERM: "dumb" })).toBe(false);
+    expect(colorEnabled(pipe, { FORCE_COLOR: "1" })).toBe(true);
+    expect(colorEnabled(tty, { FORCE_COLOR: "0" })).toBe(false);
+    expect(colorEnabled(pipe, { FORCE_COLOR: "1", NO_COLOR: "1" })).toBe(true);
+  });
+});
+
+describe("matchesToolPattern", () => {
+  it("matches names, exact rules, prefixes and MCP servers", () => {
+    expect(matchesToolPattern("Bash", "Bash", { command: "rm -rf /" })).toBe(true);
+    expect(matchesToolPattern("Bash(npm test)", "Bash", { command: "npm test" })).toBe(true);
+    expect(matchesToolPattern("Bash(npm test)", "Bash", { command: "npm test && rm x" })).toBe(false);
+    expect(matchesToolPattern("Bash(npm:*)", "Bash", { command: "npm run build" })).toBe(true);
+    expect(matchesToolPattern("Bash(npm *)", "Bash", { command: "npx evil" })).toBe(false);
+    expect(matchesToolPattern("Read(src/*)", "Read", { file_path: "src/a.ts" })).toBe(true);
+    expect(matchesToolPattern("Read", "Write", { file_path: "a" })).toBe(false);
+    expect(matchesToolPattern("mcp__demo", "mcp__demo__get_weather", {})).toBe(true);
+    expect(matchesToolPattern("mcp__demo__get_weather", "mcp__demo__get_weather", {})).toBe(true);
+    expect(matchesToolPattern("mcp__demo", "mcp__demox__tool", {})).toBe(false);
+  });
+});
+
+describe("rendering helpers", () => {
+  it("names and summarizes tool calls on one line", () => {
+    expect(displayToolName("mcp__demo__get_weather")).toBe("demo:get_weather");
+    expect(summarizeInput("Bash", { command: "echo a\necho b", description: "two" })).toBe("echo a ⏎ echo b");
+    expect(summarizeInput("Read", { file_path: "/etc/hosts" })).toBe("/etc/hosts");
+    expect(summarizeInput("mcp__x__y", { city: "Paris" })).toBe('{"city":"Paris"}');
+    expect(summarizeInput("Bash", { command: "x".repeat(500) })).toHaveLength(200);
+    expect(formatDuration(250)).toBe("250 ms");
+    expect(formatDuration(12_345)).toBe("12.3 s");
+    expect(formatDuration(125_000)).toBe("2 min 5 s");
+  });
+});
+
+class Capture extends Writable {
+  data = "";
+  isTTY = true;
+  columns = 20;
+  rows = 10;
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.data += chunk.toString();
+    done();
+  }
+}
+
+describe("Screen", () => {
+  it("rewrites a marked line by moving up the rows printed since, counting wrapped lines", () => {
+    const out = new Capture();
+    const screen = new Screen(out, createStyle(false), true);
+    const handle = screen.markedLine("→ tool");
+    screen.line("a".repeat(30)); // wraps: 2 rows on a 20-column terminal
+    out.data = "";
+    screen.rewriteOr(handle, "✓ tool", "fallback");
+    expect(out.data).toBe("\x1b[3A\r\x1b[2K✓ tool\r\x1b[3B");
+  });
+
+  it("prints the fallback when the line scrolled away or the output is not live", () => {
+    const out = new Capture();
+    const screen = new Screen(out, createStyle(false), true);
+    const handle = screen.markedLine("→ tool");
+    for (let i = 0; i < 12; i++) screen.line(`line ${i}`);
+    out.data = "";
+    screen.rewriteOr(handle, "✓ tool", "  ✓ tool ok");
+    expect(out.data).toBe("  ✓ tool ok\n");
+
+    const plain = new Capture();
+    const piped = new Screen(plain, createStyle(false), false);
+    const h = piped.markedLine("→ tool");
+    piped.rewriteOr(h, "✓ tool", "  ✓ tool ok");
+    expect(plain.data).toBe("→ tool\n  ✓ tool ok\n");
+  });
+
+  it("queues output while a prompt holds the screen, and writes it after", () => {
+    const out = new Capture();
+    const screen = new Screen(out, createStyle(false), false);
+    screen.hold();
+    screen.line("from the agent");
+    screen.direct(() => screen.line("? allow"));
+    expect(out.data).toBe("? allow\n");
+    screen.release();
+    expect(out.data).toBe("? allow\nfrom the agent\n");
+  });
+});
