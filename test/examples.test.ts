@@ -8,7 +8,33 @@ import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeAnthropicServer, startFakeAnthropic } from "../src/testing/index.js";
+import {
+  type FakeAnthropicServer,
+  type FakeOpenAIServer,
+  startFakeAnthropic,
+  startFakeOpenAI,
+} from "../src/testing/index.js";
+
+const FAKE_CURSOR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "fixtures",
+  "cursor",
+  "fake-cursor-agent.mjs",
+);
+
+/**
+ * The environment an example runs in: every backend's CLI is pointed at a scripted stand-in
+ * (Claude and Codex: the real CLIs with scripted model servers; Cursor: the stand-in CLI).
+ */
+function offlineEnv(model: FakeAnthropicServer, api: FakeOpenAIServer): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...api.codexHome().env,
+    ...model.env(),
+    CURSOR_AGENT_CLI_PATH: FAKE_CURSOR,
+    CURSOR_API_KEY: "fake-cursor-key",
+  };
+}
 
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -51,8 +77,10 @@ const files = examples.map((_, i) => join(workdir, `example-${i + 1}.ts`));
 
 describe("README examples", () => {
   let model: FakeAnthropicServer;
+  let api: FakeOpenAIServer;
 
   beforeAll(async () => {
+    api = await startFakeOpenAI({ defaultTurn: { text: "OK from the scripted model" } });
     rmSync(workdir, { recursive: true, force: true });
     mkdirSync(workdir, { recursive: true });
     examples.forEach((code, i) => {
@@ -71,6 +99,7 @@ describe("README examples", () => {
 
   afterAll(async () => {
     await model?.close();
+    await api?.close();
     rmSync(workdir, { recursive: true, force: true });
   });
 
@@ -88,7 +117,7 @@ describe("README examples", () => {
   it.each(files.map((file, i) => [i + 1, file] as const))(
     "runs example %i to completion",
     async (_n, file) => {
-      const env = { ...process.env, ...model.env() };
+      const env = offlineEnv(model, api);
       // Run from a scratch directory: the examples touch their working directory.
       const result = await run(process.execPath, ["--import", TSX_LOADER, file], env, model.env().HOME);
       expect(result.stderr).not.toMatch(/Error/);
