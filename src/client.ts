@@ -4,7 +4,7 @@
 import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
 import { getBackend } from "./backends/registry.js";
 import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
-import { combineSignals } from "./internal/abort.js";
+import { combineSignals, throwIfAborted } from "./internal/abort.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -62,9 +62,7 @@ export class AgentSdkClient implements AsyncDisposable {
     if (this.session) return;
     if (this.connecting) return this.connecting;
     this.connecting = (async () => {
-      if (this.options.signal?.aborted) {
-        throw new AbortError("The operation was aborted", { cause: this.options.signal.reason });
-      }
+      throwIfAborted(this.options.signal);
       this.backend.validateOptions(this.options);
       const abort = new AbortController();
       this.connectAbort = abort;

@@ -4,7 +4,7 @@
 import type { RewindFilesOptions, Session } from "./backends/backend.js";
 import { getBackend } from "./backends/registry.js";
 import { AbortError, NotConnectedError } from "./errors.js";
-import { combineSignals } from "./internal/abort.js";
+import { combineSignals, throwIfAborted } from "./internal/abort.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -167,8 +167,7 @@ class QueryRun implements Query {
   private async *run(): AsyncGenerator<Message, void, undefined> {
     let session: Session;
     try {
-      if (this.options.signal?.aborted)
-        throw new AbortError("The operation was aborted", { cause: this.options.signal.reason });
+      throwIfAborted(this.options.signal);
       const backend = getBackend(this.options.backend);
       backend.validateOptions(this.options);
       const streamed = isStreamedPrompt(this.prompt);

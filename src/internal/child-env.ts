@@ -8,13 +8,17 @@ import type { AgentOptions } from "../options.js";
  * removes a variable.
  */
 export function buildChildEnv(options: Pick<AgentOptions, "env" | "inheritEnv">): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (options.inheritEnv !== false) {
-    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  }
+  const env: Record<string, string> = options.inheritEnv !== false ? definedOnly(process.env) : {};
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
   return env;
+}
+
+/** A copy of `env` without its `undefined` entries: the shape `child_process` takes. */
+export function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
 }

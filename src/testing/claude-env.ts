@@ -5,9 +5,9 @@
  */
 
 import { mkdirSync, mkdtempSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeDirOnce } from "./shared/temp-dir.js";
 
 /** Result of {@link createClaudeTestEnv}. */
 export interface ClaudeTestEnv {
@@ -55,14 +55,5 @@ export function createClaudeTestEnv(baseUrl: string): ClaudeTestEnv {
     CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING: "true",
   };
   if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
-  let cleaned = false;
-  return {
-    env,
-    home,
-    async cleanup(): Promise<void> {
-      if (cleaned) return;
-      cleaned = true;
-      await rm(home, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
-    },
-  };
+  return { env, home, cleanup: removeDirOnce(home) };
 }

@@ -6,9 +6,9 @@
  */
 
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeDirOnce } from "./shared/temp-dir.js";
 
 /** One stdio MCP server entry of the generated `config.toml`. */
 export interface CodexMcpServerConfig {
@@ -128,19 +128,7 @@ export function createCodexHome(opts: CodexHomeOptions): CodexHome {
     TMPDIR: tmpDir,
     ...opts.env,
   });
-  let cleaned = false;
-  return {
-    home,
-    configPath,
-    tmpDir,
-    userHome,
-    env,
-    async cleanup(): Promise<void> {
-      if (cleaned) return;
-      cleaned = true;
-      await rm(root, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
-    },
-  };
+  return { home, configPath, tmpDir, userHome, env, cleanup: removeDirOnce(root) };
 }
 
 /**

@@ -19,8 +19,6 @@ export type {
   WaitForRequestOptions,
 } from "./anthropic/server.js";
 export { startFakeAnthropic } from "./anthropic/server.js";
-export type { SseEvent } from "./anthropic/sse.js";
-export { parseSseEvents } from "./anthropic/sse.js";
 export type { ClaudeTestEnv } from "./claude-env.js";
 export { createClaudeTestEnv, FAKE_ANTHROPIC_API_KEY } from "./claude-env.js";
 export type {
@@ -48,3 +46,5 @@ export type {
 export { mcpNamespace, toolOutputText } from "./openai/script.js";
 export type { FakeOpenAICodexHomeOptions, FakeOpenAIOptions, FakeOpenAIServer } from "./openai/server.js";
 export { startFakeOpenAI } from "./openai/server.js";
+export type { SseEvent } from "./shared/sse.js";
+export { parseSseEvents } from "./shared/sse.js";

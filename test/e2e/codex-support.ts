@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentOptions, Message, ResultMessage } from "../../src/index.js";
+import type { AgentOptions } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import {
   type CodexHome,
@@ -14,6 +14,8 @@ import {
   type ResponsesTurn,
   startFakeOpenAI,
 } from "../../src/testing/index.js";
+
+export { collect, results } from "./support.js";
 
 /** The Codex CLI version these tests were written and run against. */
 export const CODEX_CLI_VERSION = "0.169.0";
@@ -52,17 +54,6 @@ export async function codexBed(
       rmSync(cwd, { recursive: true, force: true });
     },
   };
-}
-
-/** Drains an async iterable of messages. */
-export async function collect(messages: AsyncIterable<Message>): Promise<Message[]> {
-  const out: Message[] = [];
-  for await (const m of messages) out.push(m);
-  return out;
-}
-
-export function results(messages: Message[]): ResultMessage[] {
-  return messages.filter((m): m is ResultMessage => m.type === "result");
 }
 
 /** Number of CLI process groups this test process still has running. */

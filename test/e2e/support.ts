@@ -2,11 +2,13 @@
  * Shared set-up for end-to-end tests: the real `claude` binary from the npm platform package,
  * driven offline against the shipped scripted model server.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentOptions, Message, ResultMessage } from "../../src/index.js";
 import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
+
+export { isAlive } from "../lifecycle/support/processes.js";
 
 /** The Claude Code version these tests were written and run against. */
 export const CLAUDE_CLI_VERSION = "2.1.330";
@@ -50,19 +52,4 @@ export function assistantText(messages: Message[]): string {
     .flatMap((m) => (m.type === "assistant" ? m.content : []))
     .map((b) => (b.type === "text" ? b.text : ""))
     .join("");
-}
-
-/** True while a process with this pid exists and is not a zombie (PID 1 here may not reap orphans). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
 }

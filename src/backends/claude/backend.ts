@@ -1,10 +1,10 @@
 /**
  * The Claude Code backend: discovery, option checks, and sessions over the real `claude` CLI.
  */
+import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
+import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
-import { isStreamedPrompt } from "../../prompt.js";
-import { SubprocessTransport } from "../../transport/subprocess.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "../backend.js";
@@ -13,9 +13,6 @@ import { checkClaudeVersion, findClaudeCli } from "./discovery.js";
 import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
 import { validateClaudeOptions } from "./validate.js";
-
-/** Default largest JSON line accepted from the CLI: big tool results and images fit comfortably. */
-export const DEFAULT_MAX_BUFFER_SIZE = 64 * 1024 * 1024;
 
 const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   controlProtocol: true,
@@ -29,19 +26,7 @@ const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   mcpStatus: true,
 });
 
-/** One version check (and at most one warning) per binary per process. */
-const versionChecks = new Map<string, Promise<void>>();
-
-function checkVersionOnce(cliPath: string, env: Record<string, string>): Promise<void> {
-  let check = versionChecks.get(cliPath);
-  if (!check) {
-    check = checkClaudeVersion(cliPath, env).then(({ warning }) => {
-      if (warning) process.emitWarning(warning, { code: "CODE_AGENT_SDK_CLI_VERSION" });
-    });
-    versionChecks.set(cliPath, check);
-  }
-  return check;
-}
+const checkVersionOnce = checkVersionOncePerBinary(checkClaudeVersion);
 
 /** Drives Claude Code (`claude`) over stream-json with the control protocol. */
 export class ClaudeBackend implements Backend {
@@ -59,17 +44,12 @@ export class ClaudeBackend implements Backend {
     const transport = options.transport ?? (await this.spawnTransport(options, [...sdkConfigs.keys()]));
     const bridge = new SdkMcpBridge();
     const session = new ClaudeSession({ options, transport, bridge });
-    try {
+    const prompt = singleInitialPrompt(params);
+    return openOrClose(session, async () => {
       await bridge.start(sdkConfigs);
       await session.start();
-      if (params.initialPrompt !== undefined && !isStreamedPrompt(params.initialPrompt)) {
-        await session.send(params.initialPrompt);
-      }
-    } catch (error) {
-      await session.close();
-      throw error;
-    }
-    return session;
+      if (prompt !== undefined) await session.send(prompt);
+    });
   }
 
   private async spawnTransport(options: AgentOptions, sdkMcpServerNames: string[]): Promise<Transport> {
@@ -77,15 +57,11 @@ export class ClaudeBackend implements Backend {
     const cliPath = findClaudeCli({ cliPath: options.cliPath, env });
     await checkVersionOnce(cliPath, env);
     const user = resolveUser(options.user);
-    return new SubprocessTransport({
+    return cliTransport(options, {
       command: cliPath,
       args: buildClaudeArgs(options, { sdkMcpServerNames }),
-      cwd: options.cwd ?? process.cwd(),
       env,
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
-      ...(options.stderr ? { onStderrLine: options.stderr } : {}),
-      maxBufferSize: options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
-      ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
       cliName: "claude",
     });
   }

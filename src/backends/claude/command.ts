@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { InvalidOptionsError } from "../../errors.js";
+import { asObject, isObject } from "../../internal/wire.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { AgentOptions } from "../../options.js";
 
@@ -157,7 +158,7 @@ export function resolveClaudeSettings(options: AgentOptions): Record<string, unk
   if (options.sandbox === undefined) return base;
   const merged = { ...(base ?? {}) };
   const existing = merged.sandbox;
-  merged.sandbox = { ...(isPlainObject(existing) ? existing : {}), ...options.sandbox };
+  merged.sandbox = { ...asObject(existing), ...options.sandbox };
   return merged;
 }
 
@@ -186,7 +187,7 @@ function loadSettings(
   } catch (error) {
     throw new InvalidOptionsError([`settings: ${source} is not valid JSON: ${(error as Error).message}`]);
   }
-  if (!isPlainObject(parsed)) throw new InvalidOptionsError([`settings: ${source} must hold a JSON object`]);
+  if (!isObject(parsed)) throw new InvalidOptionsError([`settings: ${source} must hold a JSON object`]);
   return parsed;
 }
 
@@ -203,8 +204,4 @@ function mcpConfigJson(
   }
   for (const name of ctx.sdkMcpServerNames) wire[name] ??= { type: "sdk", name };
   return Object.keys(wire).length > 0 ? JSON.stringify({ mcpServers: wire }) : undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,12 +1,22 @@
 /**
  * Finding the Claude Code executable and checking its version.
  */
-import { execFile } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { createRequire } from "node:module";
-import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
+import {
+  CliSearch,
+  defaultResolveRoots,
+  executableName,
+  explicitExecutable,
+  homeDir,
+  isExecutableFile,
+  packageResolvers,
+  resolvePackageDirs,
+  runVersionCommand,
+  type VersionCheck,
+  versionFailureReason,
+} from "../../internal/cli-discovery.js";
 
 /** The oldest Claude Code version this SDK is known to work with. Older versions only warn. */
 export const MIN_CLAUDE_VERSION = "2.0.0";
@@ -49,47 +59,26 @@ export interface FindClaudeCliOptions {
  * @throws CliNotFoundError listing every place searched, with install hints.
  */
 export function findClaudeCli(options: FindClaudeCliOptions = {}): string {
-  if (options.cliPath !== undefined) {
-    if (isExecutableFile(options.cliPath)) return options.cliPath;
-    throw new CliNotFoundError(
-      "claude",
-      [options.cliPath],
-      `cliPath '${options.cliPath}' is not an executable file. Fix the path, or omit cliPath to search the usual places.`,
-    );
-  }
-
   const env = options.env ?? process.env;
-  const fromEnv = env[CLAUDE_CLI_PATH_ENV];
-  if (fromEnv) {
-    if (isExecutableFile(fromEnv)) return fromEnv;
-    throw new CliNotFoundError(
-      "claude",
-      [`$${CLAUDE_CLI_PATH_ENV}=${fromEnv}`],
-      `${CLAUDE_CLI_PATH_ENV} names '${fromEnv}', which is not an executable file. Fix or unset it.`,
-    );
-  }
+  const explicit = explicitExecutable({
+    cli: "claude",
+    cliPath: options.cliPath,
+    env,
+    envVar: CLAUDE_CLI_PATH_ENV,
+  });
+  if (explicit !== undefined) return explicit;
 
-  const searched: string[] = [];
-  const tryPath = (path: string, accept: (p: string) => boolean = isExecutableFile): string | undefined => {
-    searched.push(path);
-    return accept(path) ? path : undefined;
-  };
-
+  const search = new CliSearch();
   for (const pkgDir of npmPackageDirs()) {
-    const found = tryPath(join(pkgDir.dir, pkgDir.binary), pkgDir.wrapper ? isRealBinary : isExecutableFile);
+    const found = search.check(
+      join(pkgDir.dir, pkgDir.binary),
+      pkgDir.wrapper ? isRealBinary : isExecutableFile,
+    );
     if (found) return found;
   }
 
-  const exe = process.platform === "win32" ? "claude.exe" : "claude";
-  const pathDirs = (env.PATH ?? env.Path ?? "").split(delimiter).filter((d) => d.length > 0);
-  for (const dir of pathDirs) {
-    const found = tryPath(join(dir, exe));
-    if (found) return found;
-  }
-  if (pathDirs.length === 0) searched.push("$PATH (empty)");
-
-  const home = env.HOME || homedir();
-  const common = [
+  const home = homeDir(env);
+  const found = search.onPathThenCommon(env, executableName("claude"), [
     join(home, ".npm-global", "bin", "claude"),
     "/usr/local/bin/claude",
     join(home, ".local", "bin", "claude"),
@@ -97,17 +86,13 @@ export function findClaudeCli(options: FindClaudeCliOptions = {}): string {
     join(home, ".yarn", "bin", "claude"),
     join(home, ".claude", "local", "claude"),
     "/opt/homebrew/bin/claude",
-  ];
-  for (const path of common) {
-    if (searched.includes(path)) continue;
-    const found = tryPath(path);
-    if (found) return found;
-  }
-  throw new CliNotFoundError("claude", searched, INSTALL_HINT);
+  ]);
+  if (found) return found;
+  throw new CliNotFoundError("claude", search.searched, INSTALL_HINT);
 }
 
 /** The outcome of {@link checkClaudeVersion}. */
-export interface ClaudeVersionCheck {
+export interface ClaudeVersionCheck extends VersionCheck {
   /** `major.minor.patch`, or `undefined` when the check was skipped or failed. */
   version: string | undefined;
   /** Set when the version is older than {@link MIN_CLAUDE_VERSION} or could not be determined. */
@@ -122,49 +107,29 @@ export interface ClaudeVersionCheck {
  *
  * @param env The child's environment (as from `buildClaudeEnv`); also where the skip switch is read.
  */
-export function checkClaudeVersion(
+export async function checkClaudeVersion(
   cliPath: string,
   env: Record<string, string | undefined> = process.env,
   timeoutMs = 10_000,
 ): Promise<ClaudeVersionCheck> {
-  if (env[SKIP_VERSION_CHECK_ENV]) return Promise.resolve({ version: undefined });
-  return new Promise((resolvePromise) => {
-    execFile(
-      cliPath,
-      ["-v"],
-      // SIGKILL: a wedged CLI may ignore SIGTERM, and the timeout exists so we never hang here.
-      {
-        env: definedOnly(env),
-        timeout: timeoutMs,
-        killSignal: "SIGKILL",
-        windowsHide: true,
-        encoding: "utf8",
-      },
-      (error, stdout) => {
-        const version = parseClaudeVersion(stdout ?? "");
-        if (version === undefined) {
-          const why = error
-            ? error.message.split("\n")[0]
-            : `unexpected output ${JSON.stringify(stdout.slice(0, 100))}`;
-          resolvePromise({
-            version: undefined,
-            warning: `Could not determine the Claude Code version of ${cliPath} (${why}).`,
-          });
-          return;
-        }
-        if (compareVersions(version, MIN_CLAUDE_VERSION) < 0) {
-          resolvePromise({
-            version,
-            warning:
-              `Claude Code ${version} at ${cliPath} is older than ${MIN_CLAUDE_VERSION}, the oldest version ` +
-              "this SDK supports; some features may not work. Update with `npm install -g @anthropic-ai/claude-code`.",
-          });
-          return;
-        }
-        resolvePromise({ version });
-      },
-    );
-  });
+  if (env[SKIP_VERSION_CHECK_ENV]) return { version: undefined };
+  const output = await runVersionCommand(cliPath, ["-v"], env, timeoutMs);
+  const version = parseClaudeVersion(output.stdout);
+  if (version === undefined) {
+    return {
+      version: undefined,
+      warning: `Could not determine the Claude Code version of ${cliPath} (${versionFailureReason(output)}).`,
+    };
+  }
+  if (compareVersions(version, MIN_CLAUDE_VERSION) < 0) {
+    return {
+      version,
+      warning:
+        `Claude Code ${version} at ${cliPath} is older than ${MIN_CLAUDE_VERSION}, the oldest version ` +
+        "this SDK supports; some features may not work. Update with `npm install -g @anthropic-ai/claude-code`.",
+    };
+  }
+  return { version };
 }
 
 /** Extracts `major.minor.patch` from `claude -v` output such as `2.1.330 (Claude Code)`. */
@@ -191,40 +156,21 @@ interface PackageCandidate {
 }
 
 function npmPackageDirs(): PackageCandidate[] {
-  const binary = process.platform === "win32" ? "claude.exe" : "claude";
+  const binary = executableName("claude");
   const base = `@anthropic-ai/claude-code-${process.platform}-${process.arch}`;
   // Only the variant matching the machine's libc gets installed, so trying both is safe.
   const platformPackages = process.platform === "linux" ? [base, `${base}-musl`] : [base];
-  const requires = [createRequire(import.meta.url), createRequire(join(process.cwd(), "package.json"))];
-
-  const out: PackageCandidate[] = [];
-  const seen = new Set<string>();
-  const add = (pkg: string, bin: string, wrapper: boolean) => {
-    for (const req of requires) {
-      let dir: string;
-      try {
-        dir = dirname(req.resolve(`${pkg}/package.json`));
-      } catch {
-        continue;
-      }
-      if (seen.has(dir)) continue;
-      seen.add(dir);
-      out.push({ dir, binary: bin, wrapper });
-    }
-  };
-  for (const pkg of platformPackages) add(pkg, binary, false);
-  add("@anthropic-ai/claude-code", join("bin", "claude.exe"), true);
-  return out;
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, process.platform === "win32" ? constants.F_OK : constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  const requires = packageResolvers(defaultResolveRoots(import.meta.url));
+  return [
+    ...platformPackages.flatMap((pkg) =>
+      resolvePackageDirs(requires, pkg).map((dir) => ({ dir, binary, wrapper: false })),
+    ),
+    ...resolvePackageDirs(requires, "@anthropic-ai/claude-code").map((dir) => ({
+      dir,
+      binary: join("bin", "claude.exe"),
+      wrapper: true,
+    })),
+  ];
 }
 
 function isRealBinary(path: string): boolean {
@@ -233,10 +179,4 @@ function isRealBinary(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
 }

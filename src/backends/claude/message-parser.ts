@@ -6,6 +6,7 @@
  * pass through as `unknown`, and every message keeps its wire object in `raw`.
  */
 import { MessageParseError } from "../../errors.js";
+import { asObject, compact, isObject, num, str } from "../../internal/wire.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -62,7 +63,7 @@ export function parseClaudeContentBlock(block: unknown): ContentBlock {
         type: "tool_use",
         id: str(block.id) ?? "",
         name: str(block.name) ?? "",
-        input: isObject(block.input) ? block.input : {},
+        input: asObject(block.input),
       };
     case "tool_result":
       return {
@@ -77,7 +78,7 @@ export function parseClaudeContentBlock(block: unknown): ContentBlock {
 }
 
 function parseUser(raw: RawObject): UserMessage {
-  const message = isObject(raw.message) ? raw.message : {};
+  const message = asObject(raw.message);
   const content = message.content;
   return compact<UserMessage>({
     type: "user",
@@ -92,7 +93,7 @@ function parseUser(raw: RawObject): UserMessage {
 }
 
 function parseAssistant(raw: RawObject): AssistantMessage {
-  const message = isObject(raw.message) ? raw.message : {};
+  const message = asObject(raw.message);
   return compact<AssistantMessage>({
     type: "assistant",
     content: blocks(message.content),
@@ -148,7 +149,7 @@ function parseResult(raw: RawObject): ResultMessage {
 function parseStreamEvent(raw: RawObject): StreamEventMessage {
   return compact<StreamEventMessage>({
     type: "stream_event",
-    event: isObject(raw.event) ? raw.event : {},
+    event: asObject(raw.event),
     parentToolUseId: str(raw.parent_tool_use_id) ?? null,
     ...ids(raw),
     raw,
@@ -161,22 +162,4 @@ function blocks(content: unknown): ContentBlock[] {
 
 function ids(raw: RawObject): { sessionId: string | undefined; uuid: string | undefined } {
   return { sessionId: str(raw.session_id), uuid: str(raw.uuid) };
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-function isObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Drops keys whose value is `undefined`, so parsed messages only carry what the wire carried. */
-function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
-  return value;
 }

@@ -2,7 +2,7 @@
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
 import { AbortError, type JsonDecodeError } from "../../errors.js";
-import { MessageHub } from "../../internal/message-hub.js";
+import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
@@ -28,19 +28,14 @@ export interface ClaudeSessionParams {
 
 /** One Claude Code process and its control protocol. */
 export class ClaudeSession implements Session {
-  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
+  private readonly life: SessionLifecycle;
   private readonly hooks: HookRegistry;
   private readonly protocol: ControlProtocol;
   private readonly transport: Transport;
   private readonly bridge: SdkMcpBridge;
   private readonly options: AgentOptions;
   private initResponse: RawObject | undefined;
-  private closing: Promise<void> | undefined;
-  private userTurnsSent = 0;
-  private resultsSeen = 0;
-  private idleWaiters: (() => void)[] = [];
   private lastResultWasError = false;
-  private readonly abortListener: (() => void) | undefined;
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
@@ -63,11 +58,7 @@ export class ClaudeSession implements Session {
       params.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS,
       params.options.callbackTimeoutMs,
     );
-    const signal = params.options.signal;
-    if (signal) {
-      this.abortListener = () => void this.abort(signal.reason);
-      signal.addEventListener("abort", this.abortListener, { once: true });
-    }
+    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
   /** Connects the transport and performs the initialize handshake. */
@@ -101,20 +92,19 @@ export class ClaudeSession implements Session {
       return;
     }
     for await (const item of prompt) {
-      if (this.closing) return;
+      if (this.life.isClosing) return;
       await this.writeUserTurn(toWireUserMessage(item, sessionId));
     }
   }
 
   private async writeUserTurn(message: WireUserMessage): Promise<void> {
-    this.userTurnsSent += 1;
+    this.life.turnSent();
     await this.protocol.write(message as unknown as RawObject);
   }
 
   /** Resolves once every user turn sent so far has produced a `result` (or the session ended). */
   idle(): Promise<void> {
-    if (this.resultsSeen >= this.userTurnsSent || this.hub.isEnded) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.life.idle();
   }
 
   async endInput(): Promise<void> {
@@ -122,7 +112,7 @@ export class ClaudeSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
+    return this.life.subscribe(opts);
   }
 
   async interrupt(): Promise<void> {
@@ -162,27 +152,16 @@ export class ClaudeSession implements Session {
   }
 
   close(reason?: unknown): Promise<void> {
-    this.closing ??= this.shutdown(reason);
-    return this.closing;
-  }
-
-  /** Closes because the caller's signal fired: readers get an `AbortError`. */
-  private abort(reason: unknown): Promise<void> {
-    const error =
-      reason instanceof AbortError ? reason : new AbortError("The operation was aborted", { cause: reason });
-    this.closing ??= this.shutdown(error);
-    return this.closing;
+    return this.life.close(reason);
   }
 
   private async shutdown(error: unknown): Promise<void> {
-    if (this.abortListener) this.options.signal?.removeEventListener("abort", this.abortListener);
     this.protocol.shutdown(error ?? new AbortError("The session was closed"));
     try {
       await this.transport.close();
     } finally {
       await this.bridge.close();
-      this.hub.end(error);
-      this.wakeIdle();
+      this.life.end(error);
     }
   }
 
@@ -193,38 +172,22 @@ export class ClaudeSession implements Session {
     } catch {
       message = { type: "unknown", wireType: String(raw.type), raw };
     }
+    this.life.push(message);
     if (message.type === "result") {
-      this.resultsSeen += 1;
       this.lastResultWasError = message.isError;
+      this.life.resultSeen();
     }
-    this.hub.push(message);
-    if (message.type === "result" && this.resultsSeen >= this.userTurnsSent) this.wakeIdle();
   }
 
   private onMalformedLine(error: JsonDecodeError): void {
-    // Reported in-band so one bad line never kills a session.
-    this.hub.push({
-      type: "system",
-      subtype: "sdk_malformed_line",
-      data: { error: error.message, line_head: error.lineHead, line_length: error.lineLength },
-      raw: { type: "system", subtype: "sdk_malformed_line", line_head: error.lineHead },
-    });
+    this.life.push(malformedLineMessage(error));
   }
 
   private onEnd(error: unknown): void {
-    if (this.closing) return; // close() ends the hub itself, with the right reason.
     // Claude Code exits 1 after a session whose last turn failed at the API; that failure already
     // reached the caller as `result.isError`, so the exit code adds nothing.
     const alreadyReported = this.lastResultWasError && isExitCodeOne(error);
-    this.hub.end(alreadyReported ? undefined : error);
-    this.wakeIdle();
-    void this.close();
-  }
-
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
+    this.life.finish(alreadyReported ? undefined : error);
   }
 }
 

@@ -19,6 +19,7 @@
  * server reports for that turn id (after `thread/resume` it replays the last turn's usage, which must
  * not count), in the snake_case shape `codex exec` reports.
  */
+import { asObject, isObject, str } from "../../internal/wire.js";
 import type { Message, RawObject } from "../../messages.js";
 import { viewThreadItem } from "./items.js";
 import type { TokenUsageBreakdown } from "./protocol.js";
@@ -113,25 +114,25 @@ export class AppServerEventMapper {
     switch (method) {
       case "item/started":
       case "item/completed": {
-        const item = isObject(params.item) ? params.item : {};
+        const item = asObject(params.item);
         const finished = method === "item/completed";
         if (typeof item.id === "string") this.items.set(item.id, item);
         const view = viewThreadItem(item, finished);
         return finished ? this.messages.completed(view, raw, item) : this.messages.started(view, raw);
       }
       case "item/agentMessage/delta":
-        return this.delta({ type: "text_delta", text: str(params.delta) }, params, raw);
+        return this.delta({ type: "text_delta", text: str(params.delta) ?? "" }, params, raw);
       case "item/reasoning/summaryTextDelta":
       case "item/reasoning/textDelta":
-        return this.delta({ type: "thinking_delta", thinking: str(params.delta) }, params, raw);
+        return this.delta({ type: "thinking_delta", thinking: str(params.delta) ?? "" }, params, raw);
       case "thread/tokenUsage/updated": {
-        const usage = isObject(params.tokenUsage) ? params.tokenUsage : {};
+        const usage = asObject(params.tokenUsage);
         if (typeof params.turnId === "string" && isObject(usage.last))
           this.addUsage(params.turnId, usage.last);
         return [];
       }
       case "turn/completed":
-        return [this.turnResult(isObject(params.turn) ? params.turn : {}, raw)];
+        return [this.turnResult(asObject(params.turn), raw)];
       case "turn/plan/updated":
         return [
           this.messages.system(
@@ -141,8 +142,8 @@ export class AppServerEventMapper {
           ),
         ];
       case "error": {
-        const error = isObject(params.error) ? params.error : {};
-        return [this.messages.system("codex_error", { ...params, message: str(error.message) }, raw)];
+        const error = asObject(params.error);
+        return [this.messages.system("codex_error", { ...params, message: str(error.message) ?? "" }, raw)];
       }
       default:
         if (WARNINGS.has(method)) {
@@ -156,8 +157,8 @@ export class AppServerEventMapper {
 
   private turnResult(turn: RawObject, raw: RawObject): Message {
     const status = turn.status === "interrupted" || turn.status === "failed" ? turn.status : "completed";
-    const error = isObject(turn.error) ? str(turn.error.message) : "";
-    const usage = this.turnUsage(str(turn.id));
+    const error = str(asObject(turn.error).message) ?? "";
+    const usage = this.turnUsage(str(turn.id) ?? "");
     return this.messages.result({
       status,
       ...(error ? { error } : {}),
@@ -210,12 +211,4 @@ export class AppServerEventMapper {
       total_tokens: sum.totalTokens,
     };
   }
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-function isObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

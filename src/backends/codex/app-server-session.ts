@@ -12,7 +12,8 @@ import {
   ProcessError,
   UnsupportedFeatureError,
 } from "../../errors.js";
-import { MessageHub } from "../../internal/message-hub.js";
+import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
+import { asObject } from "../../internal/wire.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
@@ -60,28 +61,23 @@ interface RunningTurn {
 
 /** One `codex app-server` process driving one thread. */
 export class CodexAppServerSession implements Session {
-  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
+  private readonly life: SessionLifecycle;
   private readonly options: AgentOptions;
   private readonly transport: Transport;
   private readonly rpc: JsonRpcConnection;
   private readonly mapper: AppServerEventMapper;
-  private readonly abortListener: (() => void) | undefined;
   private threadId: string | undefined;
   private threadModel = "";
   /** Set by `setModel`: sent with every later `turn/start`. */
   private modelOverride: string | undefined;
   private initResult: RawObject | undefined;
   private threadResult: RawObject | undefined;
-  private turnsSent = 0;
-  private resultsSeen = 0;
   private running: RunningTurn | undefined;
   /** Completes when the last queued turn has its result. */
   private queue: Promise<void> = Promise.resolve();
   /** Releases of every queued or running turn, so nothing waits forever once the session ends. */
   private readonly releases = new Set<() => void>();
-  private idleWaiters: (() => void)[] = [];
   private lastResultWasError = false;
-  private closing: Promise<void> | undefined;
   private ended = false;
   private endError: unknown;
   /** Messages that arrive before the thread exists wait here, so `init` is always the first message. */
@@ -107,11 +103,7 @@ export class CodexAppServerSession implements Session {
       structuredOutput: params.options.outputFormat !== undefined,
       ...(params.now ? { now: params.now } : {}),
     });
-    const signal = params.options.signal;
-    if (signal) {
-      this.abortListener = () => void this.abort(signal.reason);
-      signal.addEventListener("abort", this.abortListener, { once: true });
-    }
+    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
   /** Spawns the server, initializes, and starts (or resumes) the thread. Emits the `init` message. */
@@ -135,15 +127,15 @@ export class CodexAppServerSession implements Session {
     this.threadId = result.thread?.id;
     this.threadModel = typeof result.model === "string" ? result.model : (this.options.model ?? "");
     const raw = result as unknown as RawObject;
-    this.hub.push(this.mapper.system("init", { ...raw, session_id: this.threadId }, raw));
+    this.life.push(this.mapper.system("init", { ...raw, session_id: this.threadId }, raw));
     const early = this.beforeInit ?? [];
     this.beforeInit = undefined;
-    for (const message of early) this.hub.push(message);
+    for (const message of early) this.life.push(message);
   }
 
   private emit(message: Message): void {
     if (this.beforeInit) this.beforeInit.push(message);
-    else this.hub.push(message);
+    else this.life.push(message);
   }
 
   serverInfo(): Record<string, unknown> | undefined {
@@ -157,7 +149,7 @@ export class CodexAppServerSession implements Session {
       return;
     }
     for await (const item of prompt) {
-      if (this.closing || this.ended) return;
+      if (this.life.isClosing || this.ended) return;
       await this.sendTurn(item);
     }
   }
@@ -165,7 +157,7 @@ export class CodexAppServerSession implements Session {
   /** Queues one turn; resolves once the server has accepted its `turn/start`. */
   private async sendTurn(input: StreamedUserInput): Promise<void> {
     const parts = promptParts(input);
-    this.turnsSent += 1;
+    this.life.turnSent();
     let release!: () => void;
     const done = new Promise<void>((resolve) => {
       release = () => {
@@ -189,18 +181,16 @@ export class CodexAppServerSession implements Session {
       turn.setId(turn.id ?? response.turn?.id);
     } catch (error) {
       // The turn never started: no result will come for it.
-      this.turnsSent -= 1;
       turn.setId(undefined);
       if (this.running === turn) this.running = undefined;
       release();
-      this.wakeIdleIfDone();
+      this.life.turnWithdrawn();
       throw error;
     }
   }
 
   idle(): Promise<void> {
-    if (this.resultsSeen >= this.turnsSent || this.hub.isEnded) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.life.idle();
   }
 
   /** Closes stdin: the app-server exits, which ends the message stream. */
@@ -209,7 +199,7 @@ export class CodexAppServerSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
+    return this.life.subscribe(opts);
   }
 
   /** Interrupts the running turn (`turn/interrupt`); its result has `terminalReason: "interrupted"`. */
@@ -265,19 +255,10 @@ export class CodexAppServerSession implements Session {
 
   /** Ends the session and the process. With `reason`, readers get it as an error after draining. */
   close(reason?: unknown): Promise<void> {
-    this.closing ??= this.shutdown(reason);
-    return this.closing;
-  }
-
-  private abort(reason: unknown): Promise<void> {
-    const error =
-      reason instanceof AbortError ? reason : new AbortError("The operation was aborted", { cause: reason });
-    this.closing ??= this.shutdown(error);
-    return this.closing;
+    return this.life.close(reason);
   }
 
   private async shutdown(error: unknown): Promise<void> {
-    if (this.abortListener) this.options.signal?.removeEventListener("abort", this.abortListener);
     this.rpc.shutdown(error ?? new AbortError("The session was closed"));
     try {
       await this.transport.close();
@@ -289,10 +270,11 @@ export class CodexAppServerSession implements Session {
   private finish(error: unknown): void {
     this.ended = true;
     this.endError ??= error;
-    this.hub.end(error);
+    this.life.endStream(error);
+    // Queued turns and a pending interrupt() are released before idle() waiters wake.
     for (const release of [...this.releases]) release();
     this.running?.setId(undefined);
-    this.wakeIdle();
+    this.life.wakeIdle();
   }
 
   private gone(): unknown {
@@ -313,7 +295,7 @@ export class CodexAppServerSession implements Session {
       this.running.id === undefined &&
       this.isOurThread(params)
     ) {
-      const turn = isObject(params.turn) ? params.turn : {};
+      const turn = asObject(params.turn);
       if (typeof turn.id === "string") this.running.setId(turn.id);
     }
     for (const message of this.mapper.map(method, params, raw)) {
@@ -323,16 +305,15 @@ export class CodexAppServerSession implements Session {
   }
 
   private onTurnCompleted(result: Message, params: RawObject): void {
-    const turn = isObject(params.turn) ? params.turn : {};
+    const turn = asObject(params.turn);
     const running = this.running;
     this.emit(result);
     if (!running || (running.id !== undefined && running.id !== turn.id)) return;
     this.running = undefined;
-    this.resultsSeen += 1;
     this.lastResultWasError = result.type === "result" && result.isError;
     running.setId(typeof turn.id === "string" ? turn.id : undefined);
     running.release();
-    this.wakeIdleIfDone();
+    this.life.resultSeen();
   }
 
   private async onServerRequest(
@@ -383,16 +364,11 @@ export class CodexAppServerSession implements Session {
   }
 
   private onMalformedLine(error: JsonDecodeError): void {
-    this.emit({
-      type: "system",
-      subtype: "sdk_malformed_line",
-      data: { error: error.message, line_head: error.lineHead, line_length: error.lineLength },
-      raw: { type: "system", subtype: "sdk_malformed_line", line_head: error.lineHead },
-    });
+    this.emit(malformedLineMessage(error));
   }
 
   private onEnd(error: unknown): void {
-    if (this.closing) return; // close() ends the hub itself, with the right reason.
+    if (this.life.isClosing) return; // close() ends the stream itself, with the right reason.
     const alreadyReported =
       this.lastResultWasError && this.running === undefined && error instanceof ProcessError;
     this.finish(alreadyReported ? undefined : error);
@@ -401,16 +377,6 @@ export class CodexAppServerSession implements Session {
 
   private isOurThread(params: RawObject): boolean {
     return params.threadId === undefined || params.threadId === this.threadId;
-  }
-
-  private wakeIdleIfDone(): void {
-    if (this.resultsSeen >= this.turnsSent) this.wakeIdle();
-  }
-
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
   }
 }
 
@@ -428,8 +394,4 @@ function newTurn(release: () => void): RunningTurn {
     },
   };
   return turn;
-}
-
-function isObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -17,6 +17,7 @@
  * `abort`; only they can carry the deny message to the model. MCP tool approvals (an elicitation
  * whose `_meta.codex_approval_kind` is `mcp_tool_call`) answer `accept` / `decline` / `cancel`.
  */
+import { asObject, isObject, str } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { PermissionResult, PermissionUpdate } from "../../permissions.js";
@@ -225,7 +226,7 @@ function legacyPrompt(
 }
 
 function permissionsPrompt(params: RawObject): ApprovalPrompt {
-  const requested = isObject(params.permissions) ? params.permissions : {};
+  const requested = asObject(params.permissions);
   // Grant exactly what was asked for; null entries mean "not requested".
   const granted = Object.fromEntries(Object.entries(requested).filter(([, v]) => v !== null));
   const input: Record<string, unknown> = { permissions: requested, reason: params.reason ?? null };
@@ -248,7 +249,7 @@ function permissionsPrompt(params: RawObject): ApprovalPrompt {
 
 /** An MCP tool approval, which codex 0.169 sends as an elicitation with `_meta.codex_approval_kind`. */
 function mcpToolPrompt(params: RawObject, items: ItemLookup): ApprovalPrompt | undefined {
-  const meta = isObject(params._meta) ? params._meta : {};
+  const meta = asObject(params._meta);
   if (meta.codex_approval_kind !== "mcp_tool_call") return undefined;
   const server = str(params.serverName) ?? "";
   const tool = str(meta.tool_name) ?? "";
@@ -267,7 +268,7 @@ function mcpToolPrompt(params: RawObject, items: ItemLookup): ApprovalPrompt | u
   });
   return {
     toolName,
-    input: isObject(meta.tool_params) ? meta.tool_params : {},
+    input: asObject(meta.tool_params),
     toolUseId: str(call?.id),
     description: str(params.message),
     mcpServer: { name: server },
@@ -287,7 +288,7 @@ function patchInput(changes: FileChangeEntry[], params: RawObject): Record<strin
 function legacyFileChanges(value: unknown): FileChangeEntry[] {
   if (!isObject(value)) return [];
   return Object.entries(value).map(([path, change]) => {
-    const c = isObject(change) ? change : {};
+    const c = asObject(change);
     const entry: FileChangeEntry = { path, kind: str(c.type) ?? "" };
     const diff = str(c.unified_diff) ?? str(c.content);
     if (diff !== undefined) entry.diff = diff;
@@ -324,12 +325,4 @@ function stableJson(value: unknown): string {
     return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "undefined";
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function isObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,9 +6,9 @@
  * `canUseTool` callback, `includePartialMessages`, an approval policy that asks (`untrusted`,
  * `on-request`; exec cannot ask), or an image given by URL (exec only attaches files).
  */
+import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
-import { isStreamedPrompt } from "../../prompt.js";
-import { DEFAULT_MAX_BUFFER_SIZE, SubprocessTransport } from "../../transport/subprocess.js";
+import type { SubprocessTransport } from "../../transport/subprocess.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "../backend.js";
 import { CodexAppServerSession } from "./app-server-session.js";
 import { buildAppServerArgs, buildCodexEnv, buildExecArgs } from "./command.js";
@@ -40,12 +40,11 @@ export class CodexBackend implements Backend {
   }
 
   async openSession(params: OpenSessionParams): Promise<Session> {
-    const { options, initialPrompt } = params;
+    const { options } = params;
     this.validateOptions(options);
     const env = buildCodexEnv(options);
     const cli = findCodexCli({ cliPath: options.cliPath, env });
-    const prompt =
-      initialPrompt !== undefined && !isStreamedPrompt(initialPrompt) ? initialPrompt : undefined;
+    const prompt = singleInitialPrompt(params);
     if (params.oneShot && prompt !== undefined) {
       const parts = promptParts(prompt);
       if (execCanRun(options, parts)) return openExecSession(options, cli, env, parts);
@@ -54,14 +53,10 @@ export class CodexBackend implements Backend {
       options,
       transport: transport(options, cli, env, buildAppServerArgs(options)),
     });
-    try {
+    return openOrClose(session, async () => {
       await session.start();
       if (prompt !== undefined) await session.send(prompt);
-    } catch (error) {
-      await session.close();
-      throw error;
-    }
-    return session;
+    });
   }
 }
 
@@ -115,14 +110,5 @@ function transport(
   env: Record<string, string>,
   args: string[],
 ): SubprocessTransport {
-  return new SubprocessTransport({
-    command: cli.command,
-    args: [...cli.args, ...args],
-    cwd: options.cwd ?? process.cwd(),
-    env,
-    ...(options.stderr ? { onStderrLine: options.stderr } : {}),
-    maxBufferSize: options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
-    ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
-    cliName: "codex",
-  });
+  return cliTransport(options, { command: cli.command, args: [...cli.args, ...args], env, cliName: "codex" });
 }

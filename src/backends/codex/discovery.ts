@@ -2,11 +2,18 @@
  * Finding the Codex CLI: the native binary of the npm platform package, the `@openai/codex`
  * launcher, `PATH`, common install locations.
  */
-import { accessSync, constants, statSync } from "node:fs";
-import { createRequire } from "node:module";
-import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
+import {
+  CliSearch,
+  defaultResolveRoots,
+  executableName,
+  homeDir,
+  isExecutableFile,
+  isFile,
+  packageResolvers,
+  resolvePackageDirs,
+} from "../../internal/cli-discovery.js";
 
 /** Environment variable naming the CLI executable; checked right after `cliPath`. */
 export const CODEX_CLI_PATH_ENV = "CODEX_CLI_PATH";
@@ -78,38 +85,27 @@ export function findCodexCli(options: FindCodexCliOptions = {}): CodexCli {
   const fromEnv = env[CODEX_CLI_PATH_ENV];
   if (fromEnv) return explicit(fromEnv, `$${CODEX_CLI_PATH_ENV}`);
 
-  const searched: string[] = [];
-  const roots = options.resolveFrom ?? [import.meta.url, join(process.cwd(), "package.json")];
-  const requires = roots.map((root) => createRequire(root));
+  const search = new CliSearch();
+  const requires = packageResolvers(options.resolveFrom ?? defaultResolveRoots(import.meta.url));
   const launcherPackages = resolvePackageDirs(requires, "@openai/codex");
 
   const platform = codexPlatformPackage();
   if (platform) {
     // The platform package may also sit inside the launcher package's own node_modules.
-    const nested = launcherPackages.map((dir) => createRequire(join(dir, "package.json")));
+    const nested = packageResolvers(launcherPackages.map((dir) => join(dir, "package.json")));
     for (const dir of resolvePackageDirs([...requires, ...nested], platform.pkg)) {
-      const path = join(dir, "vendor", platform.triple, "bin", platform.binary);
-      searched.push(path);
-      if (isExecutableFile(path)) return { command: path, args: [] };
+      const found = search.check(join(dir, "vendor", platform.triple, "bin", platform.binary));
+      if (found) return { command: found, args: [] };
     }
   }
   for (const dir of launcherPackages) {
-    const path = join(dir, "bin", "codex.js");
-    searched.push(path);
-    if (isFile(path)) return { command: process.execPath, args: [path] };
+    const found = search.check(join(dir, "bin", "codex.js"), isFile);
+    if (found) return { command: process.execPath, args: [found] };
   }
 
-  const exe = process.platform === "win32" ? "codex.exe" : "codex";
-  const pathDirs = (env.PATH ?? env.Path ?? "").split(delimiter).filter((d) => d.length > 0);
-  for (const dir of pathDirs) {
-    const path = join(dir, exe);
-    searched.push(path);
-    if (isExecutableFile(path)) return { command: path, args: [] };
-  }
-  if (pathDirs.length === 0) searched.push("$PATH (empty)");
-
-  const home = env.HOME || homedir();
-  const common = [
+  const exe = executableName("codex");
+  const home = homeDir(env);
+  const found = search.onPathThenCommon(env, exe, [
     join(home, ".npm-global", "bin", exe),
     "/usr/local/bin/codex",
     join(home, ".local", "bin", exe),
@@ -117,13 +113,9 @@ export function findCodexCli(options: FindCodexCliOptions = {}): CodexCli {
     join(home, "node_modules", ".bin", exe),
     join(home, ".yarn", "bin", exe),
     "/opt/homebrew/bin/codex",
-  ];
-  for (const path of common) {
-    if (searched.includes(path)) continue;
-    searched.push(path);
-    if (isExecutableFile(path)) return { command: path, args: [] };
-  }
-  throw new CliNotFoundError("codex", searched, INSTALL_HINT);
+  ]);
+  if (found) return { command: found, args: [] };
+  throw new CliNotFoundError("codex", search.searched, INSTALL_HINT);
 }
 
 function explicit(path: string, what: string): CodexCli {
@@ -134,36 +126,4 @@ function explicit(path: string, what: string): CodexCli {
     [path],
     `${what} '${path}' is not an executable file (or a .js launcher). Fix it, or unset it to search the usual places.`,
   );
-}
-
-function resolvePackageDirs(requires: NodeJS.Require[], pkg: string): string[] {
-  const dirs: string[] = [];
-  for (const req of requires) {
-    let dir: string;
-    try {
-      dir = dirname(req.resolve(`${pkg}/package.json`));
-    } catch {
-      continue;
-    }
-    if (!dirs.includes(dir)) dirs.push(dir);
-  }
-  return dirs;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, process.platform === "win32" ? constants.F_OK : constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

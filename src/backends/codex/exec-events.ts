@@ -11,6 +11,7 @@
  * | `error`                           | system `codex_error` (retries and the text of a failure)   |
  * | anything else                     | `unknown`                                                  |
  */
+import { asObject, isObject } from "../../internal/wire.js";
 import type { Message, RawObject } from "../../messages.js";
 import { viewExecItem } from "./items.js";
 import { TurnMessages } from "./turn-messages.js";
@@ -67,7 +68,7 @@ export class ExecEventMapper {
       case "item.started":
       case "item.updated":
       case "item.completed": {
-        const item = isObject(raw.item) ? raw.item : {};
+        const item = asObject(raw.item);
         const view = viewExecItem(item, raw.type === "item.completed");
         if (raw.type === "item.started") return this.messages.started(view, raw);
         if (raw.type === "item.updated") return this.messages.updated(view, raw);
@@ -118,8 +119,4 @@ export class ExecEventMapper {
 function withSession(message: Message, sessionId: string | undefined): Message {
   if (sessionId !== undefined) message.sessionId = sessionId;
   return message;
-}
-
-function isObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,8 @@
 /**
  * A one-shot Codex run: one `codex exec --json` process, one prompt on stdin, one turn.
  */
-import { AbortError, JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
-import { MessageHub } from "../../internal/message-hub.js";
+import { JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { Transport } from "../../transport/transport.js";
@@ -23,18 +23,15 @@ export interface CodexExecSessionParams {
 
 /** One `codex exec` process. Messages are available through {@link subscribe}. */
 export class CodexExecSession implements Session {
-  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
+  private readonly life: SessionLifecycle;
   private readonly options: AgentOptions;
   private readonly transport: Transport;
   private readonly mapper: ExecEventMapper;
   private readonly prompt: string;
   private readonly files: TempFiles | undefined;
-  private readonly abortListener: (() => void) | undefined;
   private readLoop: Promise<void> | undefined;
-  private closing: Promise<void> | undefined;
   private result: "none" | "success" | "error" = "none";
   private interrupted = false;
-  private idleWaiters: (() => void)[] = [];
   private endError: unknown;
 
   constructor(params: CodexExecSessionParams) {
@@ -43,11 +40,9 @@ export class CodexExecSession implements Session {
     this.mapper = params.mapper;
     this.prompt = params.prompt;
     this.files = params.files;
-    const signal = params.options.signal;
-    if (signal) {
-      this.abortListener = () => void this.abort(signal.reason);
-      signal.addEventListener("abort", this.abortListener, { once: true });
-    }
+    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
+    // The one turn of a run: its prompt goes in at start().
+    this.life.turnSent();
   }
 
   /** Spawns the process, writes the prompt and closes stdin (exec waits for EOF before it starts). */
@@ -71,8 +66,7 @@ export class CodexExecSession implements Session {
   }
 
   idle(): Promise<void> {
-    if (this.result !== "none" || this.hub.isEnded) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.life.idle();
   }
 
   async endInput(): Promise<void> {
@@ -80,7 +74,7 @@ export class CodexExecSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
+    return this.life.subscribe(opts);
   }
 
   serverInfo(): Record<string, unknown> | undefined {
@@ -90,7 +84,7 @@ export class CodexExecSession implements Session {
 
   /** Ends the run: the process is killed and the turn's result reports `terminalReason: "interrupted"`. */
   async interrupt(): Promise<void> {
-    if (this.result !== "none" || this.closing || this.hub.isEnded) return;
+    if (this.result !== "none" || this.life.isClosing || this.life.isEnded) return;
     this.interrupted = true;
     this.onResult(this.mapper.interruptedResult());
     await this.transport.close();
@@ -122,25 +116,15 @@ export class CodexExecSession implements Session {
 
   /** Ends the session and the process. With `reason`, readers get it as an error after draining. */
   close(reason?: unknown): Promise<void> {
-    this.closing ??= this.shutdown(reason);
-    return this.closing;
-  }
-
-  private abort(reason: unknown): Promise<void> {
-    const error =
-      reason instanceof AbortError ? reason : new AbortError("The operation was aborted", { cause: reason });
-    this.closing ??= this.shutdown(error);
-    return this.closing;
+    return this.life.close(reason);
   }
 
   private async shutdown(error: unknown): Promise<void> {
-    if (this.abortListener) this.options.signal?.removeEventListener("abort", this.abortListener);
     try {
       await this.transport.close();
     } finally {
       await this.files?.remove();
-      this.hub.end(error);
-      this.wakeIdle();
+      this.life.end(error);
     }
   }
 
@@ -150,17 +134,12 @@ export class CodexExecSession implements Session {
       for await (const item of this.transport.readMessages()) {
         if (this.interrupted) continue;
         if (item instanceof JsonDecodeError) {
-          this.hub.push({
-            type: "system",
-            subtype: "sdk_malformed_line",
-            data: { error: item.message, line_head: item.lineHead, line_length: item.lineLength },
-            raw: { type: "system", subtype: "sdk_malformed_line", line_head: item.lineHead },
-          });
+          this.life.push(malformedLineMessage(item));
           continue;
         }
         for (const message of this.mapper.map(item)) {
           if (message.type === "result") this.onResult(message);
-          else this.hub.push(message);
+          else this.life.push(message);
         }
       }
     } catch (error) {
@@ -172,24 +151,15 @@ export class CodexExecSession implements Session {
   private onResult(message: Message): void {
     if (message.type !== "result" || this.result !== "none") return;
     this.result = message.isError ? "error" : "success";
-    this.hub.push(message);
-    this.wakeIdle();
+    this.life.push(message);
+    this.life.resultSeen();
   }
 
   private onEnd(failure: unknown): void {
     this.endError = failure;
-    if (this.closing) return; // close() ends the hub itself, with the right reason.
     // exec exits 1 after a failed turn; the failure already reached the caller as `result.isError`.
     const alreadyReported = this.result === "error" && failure instanceof ProcessError;
-    this.hub.end(this.interrupted || alreadyReported ? undefined : failure);
-    this.wakeIdle();
-    void this.close();
-  }
-
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
+    this.life.finish(this.interrupted || alreadyReported ? undefined : failure);
   }
 }
 

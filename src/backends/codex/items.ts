@@ -11,6 +11,7 @@
  * - MCP tools → `mcp__<server>__<tool>` with the tool arguments;
  * - web searches → `WebSearch` with `{ query }`.
  */
+import { isObject, str } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
 
 /** One file of a file change. `kind` is `add`, `delete` or `update`. */
@@ -207,12 +208,4 @@ function objectOr(value: unknown): Record<string, unknown> {
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function isObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -8,13 +8,9 @@
  * - `method`, no `id` → a notification;
  * - `result` or `error`, no `method` → the response to one of our requests.
  */
-import {
-  AbortError,
-  CliConnectionError,
-  ControlRequestError,
-  ControlTimeoutError,
-  JsonDecodeError,
-} from "../../errors.js";
+import { ControlRequestError, type JsonDecodeError } from "../../errors.js";
+import { PeerChannel } from "../../internal/peer-channel.js";
+import { asObject } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
 import type { JsonRpcId } from "./protocol.js";
@@ -49,39 +45,34 @@ export interface JsonRpcHandlers {
   onEnd(error: unknown): void;
 }
 
-interface Pending {
-  method: string;
-  resolve: (result: unknown) => void;
-  reject: (error: unknown) => void;
-  timer: NodeJS.Timeout;
-}
-
 /** JSON-RPC error code for an exception thrown by a request handler. */
 const INTERNAL_ERROR = -32603;
 
 /** One JSON-RPC peer on a transport. */
 export class JsonRpcConnection {
-  private readonly pending = new Map<JsonRpcId, Pending>();
-  private readonly inflight = new Map<JsonRpcId, AbortController>();
+  private readonly channel: PeerChannel<JsonRpcId>;
   private nextId = 0;
-  private closedError: unknown;
-  private readLoop: Promise<void> | undefined;
-  private writeChain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly transport: Transport,
+    transport: Transport,
     private readonly handlers: JsonRpcHandlers,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.channel = new PeerChannel<JsonRpcId>(transport, "codex app-server", () => this.nextId++, {
+      onLine: (raw) => this.route(raw),
+      onMalformedLine: (error) => handlers.onMalformedLine(error),
+      onEnd: (error) => handlers.onEnd(error),
+    });
+  }
 
   /** Starts reading the transport. Call once, after `transport.connect()`. */
   start(): void {
-    this.readLoop ??= this.consume();
+    this.channel.start();
   }
 
   /** Resolves when the read loop has finished. */
   get finished(): Promise<void> {
-    return this.readLoop ?? Promise.resolve();
+    return this.channel.finished;
   }
 
   /**
@@ -89,86 +80,27 @@ export class JsonRpcConnection {
    * method) when no answer comes within `timeoutMs`, `ControlRequestError` for an error response, and
    * the process's failure (e.g. `ProcessError`) when it dies first.
    */
-  async request<T = unknown>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<T> {
-    if (this.closedError !== undefined) throw this.connectionGone();
-    const id = this.nextId++;
-    const response = new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ControlTimeoutError(method, timeoutMs));
-      }, timeoutMs);
-      this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
-    });
-    try {
-      await this.write({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
-    } catch (error) {
-      this.forget(id);
-      throw error;
-    }
-    return response;
+  request<T = unknown>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<T> {
+    return this.channel.request<T>(
+      method,
+      (id) => ({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }),
+      timeoutMs,
+    );
   }
 
   /** Sends a notification. */
   notify(method: string, params?: unknown): Promise<void> {
-    return this.write({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+    return this.channel.write({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
   }
 
   /** Aborts the handler of a server request that the server no longer needs answered. */
   cancelIncoming(id: JsonRpcId, reason: unknown): void {
-    this.inflight.get(id)?.abort(reason);
+    this.channel.cancelIncoming(id, reason);
   }
 
   /** Fails every pending request and aborts running handlers. Further requests fail at once. */
-  shutdown(reason: unknown = new AbortError("The session was closed")): void {
-    if (this.closedError === undefined) this.closedError = reason;
-    for (const [id, entry] of this.pending) {
-      clearTimeout(entry.timer);
-      entry.reject(reason);
-      this.pending.delete(id);
-    }
-    for (const controller of this.inflight.values()) controller.abort(reason);
-    this.inflight.clear();
-  }
-
-  private write(message: RawObject): Promise<void> {
-    const line = JSON.stringify(message);
-    const next = this.writeChain.then(() => {
-      if (this.closedError !== undefined) throw this.connectionGone();
-      return this.transport.write(line);
-    });
-    // Writes are serialized so lines never interleave; a failed one does not block the next.
-    this.writeChain = next.catch(() => undefined);
-    return next;
-  }
-
-  private forget(id: JsonRpcId): void {
-    const entry = this.pending.get(id);
-    if (!entry) return;
-    clearTimeout(entry.timer);
-    this.pending.delete(id);
-  }
-
-  private connectionGone(): Error {
-    const cause = this.closedError;
-    if (cause instanceof Error && !(cause instanceof AbortError)) return cause;
-    return new CliConnectionError("The codex app-server connection is closed", { cause });
-  }
-
-  private async consume(): Promise<void> {
-    let failure: unknown;
-    try {
-      for await (const item of this.transport.readMessages()) {
-        if (item instanceof JsonDecodeError) {
-          this.handlers.onMalformedLine(item);
-          continue;
-        }
-        this.route(item);
-      }
-    } catch (error) {
-      failure = error;
-    }
-    this.shutdown(failure ?? new CliConnectionError("The codex app-server exited"));
-    this.handlers.onEnd(failure);
+  shutdown(reason?: unknown): void {
+    this.channel.shutdown(reason);
   }
 
   private route(raw: RawObject): void {
@@ -179,7 +111,7 @@ export class JsonRpcConnection {
       else this.handlers.onNotification(method, asObject(raw.params), raw);
       return;
     }
-    if (isId(id) && ("result" in raw || "error" in raw) && this.pending.has(id)) {
+    if (isId(id) && ("result" in raw || "error" in raw) && this.channel.isPending(id)) {
       this.settle(id, raw);
       return;
     }
@@ -187,45 +119,34 @@ export class JsonRpcConnection {
   }
 
   private settle(id: JsonRpcId, raw: RawObject): void {
-    const entry = this.pending.get(id);
-    if (!entry) return;
-    this.forget(id);
+    const request = this.channel.settle(id);
+    if (!request) return;
     if ("error" in raw && raw.error !== undefined && raw.error !== null) {
       const error = asObject(raw.error);
       const code = typeof error.code === "number" || typeof error.code === "string" ? String(error.code) : "";
       const message = typeof error.message === "string" ? error.message : JSON.stringify(raw.error);
-      entry.reject(new ControlRequestError(entry.method, message, code || undefined));
+      request.reject(new ControlRequestError(request.name, message, code || undefined));
       return;
     }
-    entry.resolve(raw.result);
+    request.resolve(raw.result);
   }
 
   /** Runs the request handler and always answers: a silent request would stall the turn forever. */
-  private async answer(id: JsonRpcId, method: string, params: RawObject): Promise<void> {
-    const controller = new AbortController();
-    this.inflight.set(id, controller);
-    let reply: RawObject;
-    try {
-      const result = await this.handlers.onRequest(method, params, id, controller.signal);
-      reply = { jsonrpc: "2.0", id, result: result ?? {} };
-    } catch (error) {
-      const code = error instanceof JsonRpcError ? error.code : INTERNAL_ERROR;
-      const message = error instanceof Error ? error.message : String(error);
-      const data = error instanceof JsonRpcError && error.data !== undefined ? { data: error.data } : {};
-      reply = { jsonrpc: "2.0", id, error: { code, message, ...data } };
-    } finally {
-      this.inflight.delete(id);
-    }
-    if (this.closedError !== undefined) return;
-    // A failed write means the process is gone; the read loop reports that.
-    await this.write(reply).catch(() => undefined);
+  private answer(id: JsonRpcId, method: string, params: RawObject): Promise<void> {
+    return this.channel.answer(id, {
+      name: method,
+      handle: (signal) => this.handlers.onRequest(method, params, id, signal),
+      success: (result) => ({ jsonrpc: "2.0", id, result: result ?? {} }),
+      failure: (error) => {
+        const code = error instanceof JsonRpcError ? error.code : INTERNAL_ERROR;
+        const message = error instanceof Error ? error.message : String(error);
+        const data = error instanceof JsonRpcError && error.data !== undefined ? { data: error.data } : {};
+        return { jsonrpc: "2.0", id, error: { code, message, ...data } };
+      },
+    });
   }
 }
 
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === "number" || typeof value === "string";
-}
-
-function asObject(value: unknown): RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as RawObject) : {};
 }

@@ -2,10 +2,10 @@
  * The Cursor Agent backend: discovery, option checks, and spawn-per-turn sessions over the
  * `cursor-agent` CLI.
  */
-import { AbortError } from "../../errors.js";
+import { throwIfAborted } from "../../internal/abort.js";
+import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
+import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
-import { isStreamedPrompt } from "../../prompt.js";
-import { DEFAULT_MAX_BUFFER_SIZE, SubprocessTransport } from "../../transport/subprocess.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "../backend.js";
 import { buildCursorEnv, cursorPromptText } from "./command.js";
 import { checkCursorVersion, findCursorCli } from "./discovery.js";
@@ -28,20 +28,7 @@ export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
   mcpStatus: false,
 });
 
-/** One version check (and at most one warning) per binary per process. */
-const versionChecks = new Map<string, Promise<string | undefined>>();
-
-function checkVersionOnce(cliPath: string, env: Record<string, string>): Promise<string | undefined> {
-  let check = versionChecks.get(cliPath);
-  if (!check) {
-    check = checkCursorVersion(cliPath, env).then(({ version, warning }) => {
-      if (warning) process.emitWarning(warning, { code: "CODE_AGENT_SDK_CLI_VERSION" });
-      return version;
-    });
-    versionChecks.set(cliPath, check);
-  }
-  return check;
-}
+const checkVersionOnce = checkVersionOncePerBinary(checkCursorVersion);
 
 /** Drives Cursor Agent (`cursor-agent` / `agent`): one `--print` process per turn, `--resume` between turns. */
 export class CursorBackend implements Backend {
@@ -58,13 +45,11 @@ export class CursorBackend implements Backend {
    * a process either way.
    */
   async openSession(params: OpenSessionParams): Promise<Session> {
-    const { options, initialPrompt } = params;
+    const { options } = params;
     this.validateOptions(options);
+    const initialPrompt = singleInitialPrompt(params);
     // Before anything runs: an image in the first prompt is refused without spawning.
-    const firstTurn =
-      initialPrompt !== undefined && !isStreamedPrompt(initialPrompt)
-        ? cursorPromptText(initialPrompt)
-        : undefined;
+    const firstTurn = initialPrompt !== undefined ? cursorPromptText(initialPrompt) : undefined;
     throwIfAborted(options.signal);
     const env = buildCursorEnv(options);
     const cliPath = findCursorCli({ cliPath: options.cliPath, env });
@@ -74,30 +59,10 @@ export class CursorBackend implements Backend {
       options,
       cli: { path: cliPath, version },
       spawnTurn: (args) =>
-        new SubprocessTransport({
-          command: cliPath,
-          args,
-          cwd: options.cwd ?? process.cwd(),
-          env,
-          stdin: "ignore",
-          ...(options.stderr ? { onStderrLine: options.stderr } : {}),
-          maxBufferSize: options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
-          ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
-          cliName: "cursor-agent",
-        }),
+        cliTransport(options, { command: cliPath, args, env, stdin: "ignore", cliName: "cursor-agent" }),
     });
-    if (firstTurn !== undefined) {
-      try {
-        await session.send(firstTurn);
-      } catch (error) {
-        await session.close();
-        throw error;
-      }
-    }
-    return session;
+    return openOrClose(session, async () => {
+      if (firstTurn !== undefined) await session.send(firstTurn);
+    });
   }
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AbortError("The operation was aborted", { cause: signal.reason });
 }

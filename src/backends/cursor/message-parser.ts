@@ -21,6 +21,7 @@
  * - `result` → `result`. `error` → held; the session turns it into an error `result` if the
  *   process ends without one, or it is delivered as a `system` message (`subtype: "error"`).
  */
+import { asObject, compact, isObject, num, str } from "../../internal/wire.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -96,7 +97,7 @@ export class CursorTurnParser {
   }
 
   private onAssistant(raw: RawObject): Message[] {
-    const message = isObject(raw.message) ? raw.message : {};
+    const message = asObject(raw.message);
     const blocks = contentBlocks(message.content);
     const text = textOf(blocks);
     const isDelta =
@@ -258,7 +259,7 @@ export class CursorTurnParser {
   }
 
   private user(raw: RawObject): UserMessage {
-    const message = isObject(raw.message) ? raw.message : {};
+    const message = asObject(raw.message);
     const content = message.content;
     return compact<UserMessage>({
       type: "user",
@@ -366,22 +367,4 @@ function contentBlocks(content: unknown): ContentBlock[] {
 
 function textOf(blocks: ContentBlock[]): string {
   return blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-function isObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Drops keys whose value is `undefined`, so parsed messages only carry what the wire carried. */
-function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
-  return value;
 }

@@ -7,14 +7,8 @@
  * waits until that one's process has exited. `interrupt()` ends the running turn's process (how
  * Cursor is interrupted) and delivers a `result` marked as interrupted.
  */
-import {
-  AbortError,
-  CliConnectionError,
-  JsonDecodeError,
-  ProcessError,
-  UnsupportedFeatureError,
-} from "../../errors.js";
-import { MessageHub } from "../../internal/message-hub.js";
+import { CliConnectionError, JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { PermissionMode } from "../../permissions.js";
@@ -54,7 +48,7 @@ interface Turn {
 
 /** A spawn-per-turn Cursor Agent conversation. */
 export class CursorSession implements Session {
-  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
+  private readonly life: SessionLifecycle;
   private readonly options: AgentOptions;
   private readonly spawnTurn: (args: string[]) => SubprocessTransport;
   private readonly cli: { path: string; version: string | undefined };
@@ -65,12 +59,7 @@ export class CursorSession implements Session {
   private lastInit: RawObject | undefined;
   private running: Turn | undefined;
   private readonly queue: string[] = [];
-  private turnsSent = 0;
-  private resultsSeen = 0;
-  private idleWaiters: (() => void)[] = [];
   private inputEnded = false;
-  private closing: Promise<void> | undefined;
-  private readonly abortListener: (() => void) | undefined;
 
   constructor(params: CursorSessionParams) {
     this.options = params.options;
@@ -79,11 +68,7 @@ export class CursorSession implements Session {
     this.exitAfterResultMs = params.options.exitTimeoutMs ?? DEFAULT_EXIT_AFTER_RESULT_MS;
     this.partialOutput = wantsPartialOutput(params.options);
     this.chatId = params.options.resume;
-    const signal = params.options.signal;
-    if (signal) {
-      this.abortListener = () => void this.abort(signal.reason);
-      signal.addEventListener("abort", this.abortListener, { once: true });
-    }
+    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
   /** The chat id the next turn resumes (`undefined` until the first `system/init`, unless resuming). */
@@ -115,15 +100,14 @@ export class CursorSession implements Session {
   async send(prompt: Prompt, _sessionId?: string): Promise<void> {
     if (!isStreamedPrompt(prompt)) return this.enqueue(cursorPromptText(prompt));
     for await (const item of prompt) {
-      if (this.closing || this.hub.isEnded) return;
+      if (this.life.isClosing || this.life.isEnded) return;
       await this.enqueue(cursorPromptText(item));
     }
   }
 
   /** Resolves once every turn sent so far has its `result`, or the session ended. */
   idle(): Promise<void> {
-    if (this.resultsSeen >= this.turnsSent || this.hub.isEnded) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.life.idle();
   }
 
   /** No more turns: the session ends once the running and queued turns are done. */
@@ -133,7 +117,7 @@ export class CursorSession implements Session {
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
-    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
+    return this.life.subscribe(opts);
   }
 
   /**
@@ -182,20 +166,10 @@ export class CursorSession implements Session {
   }
 
   close(reason?: unknown): Promise<void> {
-    this.closing ??= this.shutdown(reason);
-    return this.closing;
-  }
-
-  /** Closes because the caller's signal fired: readers get an `AbortError`. */
-  private abort(reason: unknown): Promise<void> {
-    const error =
-      reason instanceof AbortError ? reason : new AbortError("The operation was aborted", { cause: reason });
-    this.closing ??= this.shutdown(error);
-    return this.closing;
+    return this.life.close(reason);
   }
 
   private async shutdown(error: unknown): Promise<void> {
-    if (this.abortListener) this.options.signal?.removeEventListener("abort", this.abortListener);
     this.queue.length = 0;
     const turn = this.running;
     try {
@@ -203,13 +177,12 @@ export class CursorSession implements Session {
       await turn?.done;
     } finally {
       this.running = undefined;
-      this.hub.end(error);
-      this.wakeIdle();
+      this.life.end(error);
     }
   }
 
   private enqueue(prompt: string): Promise<void> {
-    if (this.closing || this.hub.isEnded) {
+    if (this.life.isClosing || this.life.isEnded) {
       return Promise.reject(
         new CliConnectionError("The cursor session has ended; open a new one to continue"),
       );
@@ -217,7 +190,7 @@ export class CursorSession implements Session {
     if (this.inputEnded) {
       return Promise.reject(new CliConnectionError("Cannot send to the cursor session: its input was ended"));
     }
-    this.turnsSent += 1;
+    this.life.turnSent();
     if (this.running) {
       this.queue.push(prompt);
       return Promise.resolve();
@@ -252,7 +225,8 @@ export class CursorSession implements Session {
     try {
       for await (const item of turn.transport.readMessages()) {
         if (item instanceof JsonDecodeError) {
-          this.deliver(malformedLine(item));
+          // Cursor prints some errors as plain text; they are reported, and the turn goes on.
+          this.deliver(malformedLineMessage(item));
           continue;
         }
         for (const message of turn.parser.parse(item)) this.deliver(message);
@@ -270,7 +244,7 @@ export class CursorSession implements Session {
   }
 
   private async endTurn(turn: Turn, failure: unknown): Promise<void> {
-    if (this.closing) return; // close() ends the hub itself, with the right reason.
+    if (this.life.isClosing) return; // close() ends the stream itself, with the right reason.
     const { parser } = turn;
     if (!parser.sawResult) {
       const ctx = { sessionId: parser.sessionId ?? this.chatId, durationMs: Date.now() - turn.startedAt };
@@ -298,32 +272,20 @@ export class CursorSession implements Session {
   private deliver(message: Message): void {
     if (message.sessionId) this.chatId = message.sessionId;
     if (message.type === "system" && message.subtype === "init") this.lastInit = message.raw;
-    if (message.type === "result") this.resultsSeen += 1;
-    this.hub.push(message);
-    if (message.type === "result" && this.resultsSeen >= this.turnsSent) this.wakeIdle();
+    this.life.push(message);
+    if (message.type === "result") this.life.resultSeen();
   }
 
   /** The session ended normally: every turn is done and no more will come. */
   private finish(): void {
-    if (this.closing) return;
-    this.hub.end();
-    this.wakeIdle();
-    void this.close();
+    this.life.finish();
   }
 
   /** A turn failed without a result: the session ends and readers get `error`. */
   private fail(error: unknown): void {
-    if (this.closing) return;
+    if (this.life.isClosing) return;
     this.queue.length = 0;
-    this.hub.end(error);
-    this.wakeIdle();
-    void this.close();
-  }
-
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
+    this.life.finish(error);
   }
 }
 
@@ -334,14 +296,4 @@ async function exitedWithoutResult(transport: SubprocessTransport): Promise<Proc
     signal: info.signal,
     stderrTail: transport.stderrTail(),
   });
-}
-
-/** Reported in-band so one bad line never ends a turn (Cursor prints some errors as plain text). */
-function malformedLine(error: JsonDecodeError): Message {
-  return {
-    type: "system",
-    subtype: "sdk_malformed_line",
-    data: { error: error.message, line_head: error.lineHead, line_length: error.lineLength },
-    raw: { type: "system", subtype: "sdk_malformed_line", line_head: error.lineHead },
-  };
 }

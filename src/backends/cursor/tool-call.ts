@@ -9,6 +9,7 @@
  *
  * A missing `result` means the tool is still running. Any outcome other than `success` is an error.
  */
+import { asObject, isObject } from "../../internal/wire.js";
 
 /**
  * Tool names: Cursor's own, in PascalCase: the wire key minus its `ToolCall` suffix, first letter
@@ -48,7 +49,7 @@ export function decodeCursorToolCall(payload: unknown): CursorToolCall {
   if (!isObject(payload)) return { name: "unknown", input: {} };
 
   if (isObject(payload.tool) && typeof payload.tool.case === "string") {
-    const value = isObject(payload.tool.value) ? payload.tool.value : {};
+    const value = asObject(payload.tool.value);
     return withOutcome(cursorToolName(payload.tool.case), value.args, oneOfOutcome(value.result));
   }
 
@@ -68,7 +69,7 @@ export function decodeCursorToolCall(payload: unknown): CursorToolCall {
 }
 
 function withOutcome(name: string, args: unknown, outcome: CursorToolOutcome | undefined): CursorToolCall {
-  const call: CursorToolCall = { name, input: isObject(args) ? args : {} };
+  const call: CursorToolCall = { name, input: asObject(args) };
   if (outcome) call.outcome = outcome;
   return call;
 }
@@ -117,8 +118,4 @@ function parseArguments(value: unknown): unknown {
   } catch {
     return { arguments: value };
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -5,8 +5,14 @@
  * @module
  */
 
-import { randomBytes } from "node:crypto";
-import type { SseEvent } from "./sse.js";
+import {
+  callFunctionTurns,
+  estimateTokens,
+  type RecordedHttpRequest,
+  randomId,
+  splitChunks,
+} from "../shared/script.js";
+import type { SseEvent } from "../shared/sse.js";
 
 /** One content block of a scripted assistant message (general form, see {@link ScriptedTurn}). */
 export type ScriptedBlock =
@@ -47,20 +53,8 @@ export type ScriptedTurn =
   | { brokenStream: true; text?: string }
   | ((request: RecordedRequest) => ScriptedTurn | Promise<ScriptedTurn>);
 
-/** One HTTP request received by the fake server. */
-export interface RecordedRequest {
-  /** HTTP method, e.g. `POST`. */
-  method: string;
-  /** URL path without the query, e.g. `/v1/messages`. */
-  path: string;
-  /** Query string including the leading `?` (e.g. `?beta=true`), or `""`. */
-  query: string;
-  /** Request headers as Node received them (lower-case names). */
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, or `undefined` when the body is empty or not valid JSON. */
-  body: any;
-  /** True when this request consumed a scripted turn. */
-  scripted: boolean;
+/** One HTTP request received by the fake Anthropic server. */
+export interface RecordedRequest extends RecordedHttpRequest {
   /**
    * Concatenated text of the LAST user message in `body.messages` (string content, or its text blocks
    * joined with `"\n"`) — handy for assertions and function turns. Text blocks that consist only of a
@@ -110,20 +104,8 @@ export interface AnthropicMessage {
 /** Default signature given to scripted thinking blocks that have none. */
 export const FAKE_THINKING_SIGNATURE = "ZmFrZS10aGlua2luZy1zaWduYXR1cmU=";
 
-const MAX_FUNCTION_DEPTH = 16;
-
 /** A text block that is nothing but a `<system-reminder>` injected by the CLI. */
 const SYSTEM_REMINDER = /^\s*<system-reminder>[\s\S]*<\/system-reminder>\s*$/;
-
-/**
- * Random hex id with a prefix, e.g. `msg_1bdc1c3734f3a254934ae31b`.
- *
- * @param prefix - `msg`, `toolu`, `req`, ...
- * @returns `<prefix>_<24 hex chars>`.
- */
-export function randomId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString("hex")}`;
-}
 
 /**
  * The Anthropic error type the real API uses for an HTTP status.
@@ -231,24 +213,7 @@ export function normalizeTurn(turn: StaticScriptedTurn): ResolvedTurn {
  * @returns What the server has to do.
  */
 export async function resolveTurn(turn: ScriptedTurn, request: RecordedRequest): Promise<ResolvedTurn> {
-  let current: ScriptedTurn = turn;
-  for (let depth = 0; typeof current === "function"; depth++) {
-    if (depth >= MAX_FUNCTION_DEPTH) throw new Error("fake-anthropic: function turns nested too deeply");
-    current = await current(request);
-  }
-  return normalizeTurn(current);
-}
-
-/**
- * Rough token estimate (≈ 4 characters per token), never below 1.
- *
- * @param value - Any JSON-serialisable value or string.
- * @returns Estimated token count.
- */
-export function estimateTokens(value: unknown): number {
-  if (value === undefined) return 1;
-  const s = typeof value === "string" ? value : JSON.stringify(value);
-  return Math.max(1, Math.ceil((s?.length ?? 0) / 4));
+  return normalizeTurn(await callFunctionTurns(turn, request, "fake-anthropic"));
 }
 
 /**
@@ -321,23 +286,6 @@ export function buildMessage(
       cache_read_input_tokens: 0,
     },
   };
-}
-
-/**
- * Splits a string into up to `parts` non-empty chunks on code-point boundaries (so surrogate pairs stay
- * whole). An empty string yields `[""]`.
- *
- * @param s - The string.
- * @param parts - Desired number of chunks (default 3).
- * @returns The chunks; joined, they equal `s`.
- */
-export function splitChunks(s: string, parts = 3): string[] {
-  const chars = Array.from(s);
-  if (chars.length === 0) return [""];
-  const size = Math.max(1, Math.ceil(chars.length / parts));
-  const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
-  return out;
 }
 
 /** `message_start` event for a message (content emptied, `stop_reason` null, `output_tokens` 1). */

@@ -6,27 +6,36 @@
  */
 
 import { createHash } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ClaudeTestEnv, createClaudeTestEnv } from "../claude-env.js";
+import { type FakeServerBase, FakeServerCore } from "../shared/fake-server.js";
+import {
+  pause,
+  readJsonRequest,
+  sendJson as sendJsonWithId,
+  sendUnfinishedStream,
+  startSse,
+  streamSseEvents,
+  writeSseEvent,
+} from "../shared/http.js";
+import { estimateTokens } from "../shared/script.js";
+import type { SseEvent } from "../shared/sse.js";
 import {
   type AnthropicMessage,
   anthropicErrorBody,
   buildMessage,
   contentBlockEvents,
-  estimateTokens,
   extractLastUserText,
   messageStartEvent,
   messageToSseEvents,
   pingEvent,
   type RecordedRequest,
   type ResolvedTurn,
-  randomId,
   resolveTurn,
   type ScriptedTurn,
 } from "./script.js";
-import { formatSseEvent, type SseEvent } from "./sse.js";
+
+export type { WaitForRequestOptions } from "../shared/request-log.js";
 
 /** Options for {@link startFakeAnthropic}. */
 export interface FakeAnthropicOptions {
@@ -38,51 +47,22 @@ export interface FakeAnthropicOptions {
   model?: string;
 }
 
-/** Options for {@link FakeAnthropicServer.waitForRequest}. */
-export interface WaitForRequestOptions {
-  /** Reject after this many milliseconds. Default 30000. */
-  timeoutMs?: number;
-  /** Also match requests that were already recorded (the first match wins). Default false. */
-  includePast?: boolean;
-}
-
 /** A running fake Anthropic API. `await using server = await startFakeAnthropic(...)` closes it. */
-export interface FakeAnthropicServer extends AsyncDisposable {
+export interface FakeAnthropicServer extends FakeServerBase<RecordedRequest, ScriptedTurn> {
   /** Base URL, e.g. `http://127.0.0.1:PORT` (use as `ANTHROPIC_BASE_URL`). */
   readonly url: string;
-  /** Every request received, in arrival order. */
-  readonly requests: RecordedRequest[];
-  /** Only the requests that consumed a scripted turn, in order. */
-  readonly turnRequests: RecordedRequest[];
-  /** Appends turns to the script. */
-  push(...turns: ScriptedTurn[]): void;
-  /**
-   * Resolves with the next request matching `predicate` (checking already recorded ones first when
-   * `includePast` is true). Rejects after `timeoutMs` (default 30000) with an Error naming the predicate
-   * and the requests seen, or when the server closes.
-   */
-  waitForRequest(
-    predicate: (r: RecordedRequest) => boolean,
-    opts?: WaitForRequestOptions,
-  ): Promise<RecordedRequest>;
   /**
    * Environment for the CLI (see {@link createClaudeTestEnv}) with `ANTHROPIC_BASE_URL` = {@link url},
    * merged with `extra`. The isolated temp home is created on the first call and removed by
    * {@link close}.
    */
   env(extra?: Record<string, string>): Record<string, string>;
-  /** Closes the server, destroys open sockets (stalled streams), removes temp dirs. Idempotent. */
-  close(): Promise<void>;
-}
-
-interface Waiter {
-  predicate: (r: RecordedRequest) => boolean;
-  resolve: (r: RecordedRequest) => void;
-  reject: (e: Error) => void;
-  timer: NodeJS.Timeout;
 }
 
 const DEFAULT_MODEL = "claude-fake-model";
+
+/** Where the Anthropic API puts its request id. */
+const REQUEST_ID_HEADER = "request-id";
 
 /**
  * Starts a fake Anthropic Messages API server on 127.0.0.1 (ephemeral port).
@@ -112,45 +92,23 @@ const DEFAULT_MODEL = "claude-fake-model";
  * @returns The running server.
  */
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
-  const script: ScriptedTurn[] = [...(options.turns ?? [])];
-  const defaultTurn: ScriptedTurn = options.defaultTurn ?? { text: "OK" };
   const defaultModel = options.model ?? DEFAULT_MODEL;
-  const requests: RecordedRequest[] = [];
-  const turnRequests: RecordedRequest[] = [];
-  const waiters = new Set<Waiter>();
-  const sockets = new Set<Socket>();
-  const lifetime = new AbortController();
   let testEnv: ClaudeTestEnv | undefined;
-  let closing: Promise<void> | undefined;
+  const core = new FakeServerCore<RecordedRequest, ScriptedTurn>({
+    label: "fake-anthropic",
+    turns: options.turns,
+    defaultTurn: options.defaultTurn ?? { text: "OK" },
+    cleanup: async () => {
+      await testEnv?.cleanup();
+    },
+  });
   /** The last request refused by a deterministic (sticky) error turn, see {@link isStickyStatus}. */
   let rejected: { key: string; turn: Extract<ResolvedTurn, { kind: "error" }> } | undefined;
 
-  const notify = (record: RecordedRequest): void => {
-    for (const w of [...waiters]) {
-      if (safeMatch(w.predicate, record)) {
-        waiters.delete(w);
-        clearTimeout(w.timer);
-        w.resolve(record);
-      }
-    }
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const method = (req.method ?? "GET").toUpperCase();
-    const raw = await readBody(req);
-    let body: any;
-    let malformed = false;
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw.toString("utf8"));
-      } catch {
-        malformed = true;
-      }
-    }
-    const isMessages = method === "POST" && url.pathname === "/v1/messages";
-    const isCountTokens = method === "POST" && url.pathname === "/v1/messages/count_tokens";
-    const validBody = !malformed && body !== null && typeof body === "object" && !Array.isArray(body);
+    const { method, path, query, headers, body, malformed, validBody } = await readJsonRequest(req);
+    const isMessages = method === "POST" && path === "/v1/messages";
+    const isCountTokens = method === "POST" && path === "/v1/messages/count_tokens";
     const isModelCheck = isMessages && validBody && body.stream !== true && body.max_tokens === 1;
     const key = isMessages && validBody && !isModelCheck ? conversationKey(body) : undefined;
     // The CLI re-sends a request refused with a 4xx (e.g. dropping optional betas on a 400): give the
@@ -160,21 +118,14 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
 
     const record: RecordedRequest = {
       method,
-      path: url.pathname,
-      query: url.search,
-      headers: { ...req.headers },
+      path,
+      query,
+      headers,
       body,
       scripted: consumes,
       lastUserText: validBody ? extractLastUserText(body) : "",
     };
-    requests.push(record);
-    // Take the turn synchronously so that turnRequests[i] always corresponds to script turn i.
-    let turn: ScriptedTurn | undefined;
-    if (consumes) {
-      turnRequests.push(record);
-      turn = script.length > 0 ? script.shift() : defaultTurn;
-    }
-    notify(record);
+    const turn = core.record(record, consumes);
 
     if ((isMessages || isCountTokens) && !validBody) {
       sendError(
@@ -202,7 +153,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       return;
     }
     if (replay !== undefined) {
-      await answerTurn(req, res, replay, { stream: false, model, inputTokens: 0, signal: lifetime.signal });
+      await answerTurn(req, res, replay, { stream: false, model, inputTokens: 0, signal: core.signal });
       return;
     }
     if (isMessages && turn !== undefined && key !== undefined) {
@@ -220,7 +171,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         stream: body.stream === true,
         model,
         inputTokens: inputTokensOf(body),
-        signal: lifetime.signal,
+        signal: core.signal,
       });
       return;
     }
@@ -228,98 +179,20 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(res, 200, {}, method === "HEAD");
       return;
     }
-    sendError(res, 404, "not_found_error", `fake-anthropic: no route for ${method} ${url.pathname}`);
+    sendError(res, 404, "not_found_error", `fake-anthropic: no route for ${method} ${path}`);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent && !res.destroyed) {
-        sendError(res, 500, "api_error", `fake-anthropic internal error: ${String(err)}`);
-      } else {
-        res.destroy();
-      }
-    });
-  });
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      lifetime.abort();
-      for (const w of [...waiters]) {
-        waiters.delete(w);
-        clearTimeout(w.timer);
-        w.reject(
-          new Error(
-            `fake-anthropic: server closed while waiting for a request matching ${describe(w.predicate)}`,
-          ),
-        );
-      }
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const s of sockets) s.destroy();
-      });
-      await testEnv?.cleanup();
-    })();
-    return closing;
-  };
+  const baseUrl = await core.listen(handle, (res, err) =>
+    sendError(res, 500, "api_error", `fake-anthropic internal error: ${String(err)}`),
+  );
 
   return {
-    url: baseUrl,
-    requests,
-    turnRequests,
-    push(...turns: ScriptedTurn[]): void {
-      script.push(...turns);
-    },
-    waitForRequest(predicate, opts = {}): Promise<RecordedRequest> {
-      const { timeoutMs = 30_000, includePast = false } = opts;
-      if (includePast) {
-        const found = requests.find((r) => safeMatch(predicate, r));
-        if (found) return Promise.resolve(found);
-      }
-      if (closing) {
-        return Promise.reject(
-          new Error(`fake-anthropic: server is closed (waiting for ${describe(predicate)})`),
-        );
-      }
-      return new Promise<RecordedRequest>((resolve, reject) => {
-        const waiter: Waiter = {
-          predicate,
-          resolve,
-          reject,
-          timer: setTimeout(() => {
-            waiters.delete(waiter);
-            const seen = requests.map((r) => `${r.method} ${r.path}${r.query}`).join(", ") || "none";
-            reject(
-              new Error(
-                `fake-anthropic: timed out after ${timeoutMs} ms waiting for a request matching ${describe(predicate)} (received ${requests.length}: ${seen})`,
-              ),
-            );
-          }, timeoutMs),
-        };
-        waiters.add(waiter);
-      });
-    },
+    ...core.base(baseUrl),
     env(extra?: Record<string, string>): Record<string, string> {
-      if (closing) throw new Error("fake-anthropic: env() called after close()");
+      if (core.isClosed) throw new Error("fake-anthropic: env() called after close()");
       testEnv ??= createClaudeTestEnv(baseUrl);
       return { ...testEnv.env, ...extra };
     },
-    close,
-    [Symbol.asyncDispose]: close,
   };
 }
 
@@ -338,62 +211,16 @@ function conversationKey(body: any): string {
     .digest("hex");
 }
 
-function safeMatch(predicate: (r: RecordedRequest) => boolean, r: RecordedRequest): boolean {
-  try {
-    return predicate(r) === true;
-  } catch {
-    return false;
-  }
-}
-
-function describe(predicate: (...args: never[]) => unknown): string {
-  const src = predicate.toString().replace(/\s+/g, " ");
-  return src.length > 200 ? `${src.slice(0, 200)}…` : src;
-}
-
 function inputTokensOf(body: any): number {
   return estimateTokens({ system: body?.system, messages: body?.messages, tools: body?.tools });
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-  } catch {
-    // Client went away mid-body: treat what arrived as the body.
-  }
-  return Buffer.concat(chunks);
-}
-
 function sendJson(res: ServerResponse, status: number, payload: unknown, headOnly = false): void {
-  if (res.destroyed || res.writableEnded) return;
-  const text = JSON.stringify(payload);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "request-id": randomId("req"),
-  });
-  res.end(headOnly ? undefined : text);
+  sendJsonWithId(res, status, payload, REQUEST_ID_HEADER, headOnly);
 }
 
 function sendError(res: ServerResponse, status: number, errorType: string, message: string): void {
   sendJson(res, status, anthropicErrorBody(errorType, message));
-}
-
-function startSse(res: ServerResponse): void {
-  res.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-    "request-id": randomId("req"),
-  });
-  res.flushHeaders();
-}
-
-function writeEvent(res: ServerResponse, event: SseEvent): boolean {
-  if (res.destroyed || res.writableEnded) return false;
-  res.write(formatSseEvent(event));
-  return true;
 }
 
 /** The first events of a stream that is then stalled or broken: message_start, ping, optional text. */
@@ -404,16 +231,6 @@ function partialEvents(message: AnthropicMessage, text: string | undefined): Sse
     events.push(...contentBlockEvents({ type: "text", text }, 0).slice(0, -1));
   }
   return events;
-}
-
-async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (ms <= 0) return !signal.aborted;
-  try {
-    await sleep(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function answerTurn(
@@ -436,42 +253,24 @@ async function answerTurn(
         if (await pause(turn.delayMs, ctx.signal)) sendJson(res, 200, message);
         return;
       }
-      startSse(res);
-      const events = messageToSseEvents(message);
-      for (let i = 0; i < events.length; i++) {
-        if (i > 0 && !(await pause(turn.delayMs, ctx.signal))) return;
-        if (!writeEvent(res, events[i]!)) return;
-      }
-      res.end();
+      startSse(res, REQUEST_ID_HEADER);
+      const write = (event: SseEvent) => writeSseEvent(res, event);
+      await streamSseEvents(res, messageToSseEvents(message), write, turn.delayMs, ctx.signal);
       return;
     }
-    case "stall": {
-      if (ctx.stream) {
-        startSse(res);
-        for (const e of partialEvents(
-          buildMessage([], { model: ctx.model, inputTokens: ctx.inputTokens }),
-          turn.text,
-        )) {
-          writeEvent(res, e);
-        }
-      }
-      // Leave the response open: it ends when the client disconnects or close() destroys the socket.
+    case "stall":
+    case "broken":
+      await sendUnfinishedStream(
+        req,
+        turn.kind,
+        ctx.stream,
+        () => {
+          startSse(res, REQUEST_ID_HEADER);
+          const partial = buildMessage([], { model: ctx.model, inputTokens: ctx.inputTokens });
+          for (const e of partialEvents(partial, turn.text)) writeSseEvent(res, e);
+        },
+        ctx.signal,
+      );
       return;
-    }
-    case "broken": {
-      if (ctx.stream) {
-        startSse(res);
-        for (const e of partialEvents(
-          buildMessage([], { model: ctx.model, inputTokens: ctx.inputTokens }),
-          turn.text,
-        )) {
-          writeEvent(res, e);
-        }
-        // Let the partial stream reach the client before cutting the connection.
-        await pause(20, ctx.signal);
-      }
-      req.socket.destroy();
-      return;
-    }
   }
 }

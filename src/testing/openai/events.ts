@@ -5,8 +5,8 @@
  * @module
  */
 
-import { estimateTokens, randomId, splitChunks } from "../anthropic/script.js";
-import type { SseEvent } from "../anthropic/sse.js";
+import { estimateTokens, randomId, splitChunks } from "../shared/script.js";
+import type { SseEvent } from "../shared/sse.js";
 import type { ResponsesOutputItem } from "./script.js";
 
 /** A complete output item as it appears in `response.output` / `response.output_item.done`. */

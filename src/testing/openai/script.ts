@@ -5,6 +5,8 @@
  * @module
  */
 
+import { callFunctionTurns, type RecordedHttpRequest } from "../shared/script.js";
+
 /** Arguments of the Codex CLI's `exec_command` function tool (see its JSON schema in a request). */
 export interface ExecCommandArguments {
   /** Shell command to execute. */
@@ -140,20 +142,8 @@ export interface ResponsesToolOutput {
   [key: string]: unknown;
 }
 
-/** One HTTP request received by the fake server. */
-export interface RecordedResponsesRequest {
-  /** HTTP method, e.g. `POST`. */
-  method: string;
-  /** URL path without the query, e.g. `/v1/responses`. */
-  path: string;
-  /** Query string including the leading `?`, or `""`. */
-  query: string;
-  /** Request headers as Node received them (lower-case names). */
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, or `undefined` when the body is empty or not valid JSON. */
-  body: any;
-  /** True when this request consumed a scripted turn. */
-  scripted: boolean;
+/** One HTTP request received by the fake OpenAI server. */
+export interface RecordedResponsesRequest extends RecordedHttpRequest {
   /**
    * Text of the LAST `role: "user"` message in `body.input` (its `input_text` parts joined with `"\n"`),
    * skipping messages that are only a CLI-injected `<tag>…</tag>` block such as `<environment_context>`.
@@ -185,8 +175,6 @@ export interface PendingMcpCall {
   /** Pause between SSE events. */
   delayMs: number;
 }
-
-const MAX_FUNCTION_DEPTH = 16;
 
 /** A user message text that is entirely one CLI-injected block, e.g. `<environment_context>…`. */
 const INJECTED_BLOCK = /^\s*<([A-Za-z_][\w-]*)>[\s\S]*<\/\1>\s*$/;
@@ -352,12 +340,7 @@ export async function resolveResponsesTurn(
   request: RecordedResponsesRequest,
   newCallId: () => string,
 ): Promise<ResolvedResponsesTurn> {
-  let current: ResponsesTurn = turn;
-  for (let depth = 0; typeof current === "function"; depth++) {
-    if (depth >= MAX_FUNCTION_DEPTH) throw new Error("fake-openai: function turns nested too deeply");
-    current = await current(request);
-  }
-  return normalizeResponsesTurn(current, newCallId);
+  return normalizeResponsesTurn(await callFunctionTurns(turn, request, "fake-openai"), newCallId);
 }
 
 /** Text parts of a message `content` (a string, or parts with a string `text`). */

@@ -5,13 +5,20 @@
  * @module
  */
 
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { estimateTokens, randomId } from "../anthropic/script.js";
-import { formatSseEvent, type SseEvent } from "../anthropic/sse.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type CodexHome, type CodexHomeOptions, createCodexHome } from "../codex-home.js";
-import { parseJsonBody, pause, readBody } from "../shared/http.js";
-import { createRequestLog, type WaitForRequestOptions } from "../shared/request-log.js";
+import { type FakeServerBase, FakeServerCore } from "../shared/fake-server.js";
+import {
+  pause,
+  readJsonRequest,
+  sendJson as sendJsonWithId,
+  sendUnfinishedStream,
+  startSse,
+  streamSseEvents,
+  writeSseEvent,
+} from "../shared/http.js";
+import { estimateTokens, randomId } from "../shared/script.js";
+import type { SseEvent } from "../shared/sse.js";
 import {
   buildResponse,
   buildUsage,
@@ -53,35 +60,21 @@ export interface FakeOpenAIOptions {
 export type FakeOpenAICodexHomeOptions = Omit<CodexHomeOptions, "baseUrl">;
 
 /** A running fake OpenAI Responses API. `await using server = await startFakeOpenAI(...)` closes it. */
-export interface FakeOpenAIServer extends AsyncDisposable {
+export interface FakeOpenAIServer extends FakeServerBase<RecordedResponsesRequest, ResponsesTurn> {
   /** Base URL, e.g. `http://127.0.0.1:PORT` (the API lives under `/v1`). */
   readonly url: string;
-  /** Every request received, in arrival order. */
-  readonly requests: RecordedResponsesRequest[];
-  /** Only the requests that consumed a scripted turn, in order: `turnRequests[i]` answered turn `i`. */
-  readonly turnRequests: RecordedResponsesRequest[];
-  /** Appends turns to the script. */
-  push(...turns: ResponsesTurn[]): void;
-  /**
-   * Resolves with the next request matching `predicate` (checking already recorded ones first when
-   * `includePast` is true). Rejects after `timeoutMs` (default 30000) with an Error naming the predicate
-   * and the requests seen, or when the server closes.
-   */
-  waitForRequest(
-    predicate: (r: RecordedResponsesRequest) => boolean,
-    opts?: WaitForRequestOptions,
-  ): Promise<RecordedResponsesRequest>;
   /**
    * Writes a new isolated `CODEX_HOME` whose `config.toml` points the CLI at this server (see
    * {@link createCodexHome}; `model` defaults to the server's model). Every call creates a new home;
    * all are removed by {@link close}.
    */
   codexHome(opts?: FakeOpenAICodexHomeOptions): CodexHome;
-  /** Closes the server, destroys open sockets (ending stalled streams), removes the homes. Idempotent. */
-  close(): Promise<void>;
 }
 
 const DEFAULT_MODEL = "gpt-5.5";
+
+/** Where the OpenAI API puts its request id. */
+const REQUEST_ID_HEADER = "x-request-id";
 
 /**
  * Starts a fake OpenAI Responses API server on 127.0.0.1 (ephemeral port).
@@ -107,24 +100,23 @@ const DEFAULT_MODEL = "gpt-5.5";
  * @returns The running server.
  */
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
-  const script: ResponsesTurn[] = [...(options.turns ?? [])];
-  const defaultTurn: ResponsesTurn = options.defaultTurn ?? { text: "OK" };
   const defaultModel = options.model ?? DEFAULT_MODEL;
-  const log = createRequestLog<RecordedResponsesRequest>("fake-openai");
-  const sockets = new Set<Socket>();
   const homes: CodexHome[] = [];
-  const lifetime = new AbortController();
+  const core = new FakeServerCore<RecordedResponsesRequest, ResponsesTurn>({
+    label: "fake-openai",
+    turns: options.turns,
+    defaultTurn: options.defaultTurn ?? { text: "OK" },
+    cleanup: async () => {
+      await Promise.all(homes.map((h) => h.cleanup()));
+    },
+  });
   /** Second halves of searching `mcpCall`s, keyed by the `tool_search_call` call id. */
   const pendingMcp = new Map<string, PendingMcpCall>();
   const newCallId = (): string => randomId("call");
-  let closing: Promise<void> | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const method = (req.method ?? "GET").toUpperCase();
-    const { body, malformed } = parseJsonBody(await readBody(req));
-    const isResponses = method === "POST" && /^(\/v1)?\/responses\/?$/.test(url.pathname);
-    const validBody = !malformed && body !== null && typeof body === "object" && !Array.isArray(body);
+    const { method, path, query, headers, body, malformed, validBody } = await readJsonRequest(req);
+    const isResponses = method === "POST" && /^(\/v1)?\/responses\/?$/.test(path);
     const toolOutputs = validBody ? extractToolOutputs(body) : [];
     const continuation =
       isResponses && validBody
@@ -137,18 +129,15 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
     const record: RecordedResponsesRequest = {
       method,
-      path: url.pathname,
-      query: url.search,
-      headers: { ...req.headers },
+      path,
+      query,
+      headers,
       body,
       scripted: consumes,
       lastUserText: validBody ? extractLastUserText(body) : "",
       toolOutputs,
     };
-    // Take the turn synchronously so that turnRequests[i] always corresponds to script turn i.
-    let turn: ResponsesTurn | undefined;
-    if (consumes) turn = script.length > 0 ? script.shift() : defaultTurn;
-    log.record(record, consumes);
+    const turn = core.record(record, consumes);
 
     if (isResponses && !validBody) {
       sendError(res, 400, malformed ? "Malformed JSON body" : "Body must be a JSON object");
@@ -164,7 +153,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
           input: body.input,
           tools: body.tools,
         }),
-        signal: lifetime.signal,
+        signal: core.signal,
       };
       let resolved: ResolvedResponsesTurn;
       if (continuation !== undefined) {
@@ -189,7 +178,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       await answerTurn(req, res, resolved, ctx);
       return;
     }
-    if ((method === "GET" || method === "HEAD") && /^(\/v1)?\/models\/?$/.test(url.pathname)) {
+    if ((method === "GET" || method === "HEAD") && /^(\/v1)?\/models\/?$/.test(path)) {
       const list = {
         object: "list",
         data: [{ id: defaultModel, object: "model", created: 1_700_000_000, owned_by: "fake-openai" }],
@@ -197,65 +186,21 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       sendJson(res, 200, list, method === "HEAD");
       return;
     }
-    sendError(res, 404, `fake-openai: no route for ${method} ${url.pathname}`, "not_found");
+    sendError(res, 404, `fake-openai: no route for ${method} ${path}`, "not_found");
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent && !res.destroyed) {
-        sendError(res, 500, `fake-openai internal error: ${String(err)}`, "server_error");
-      } else {
-        res.destroy();
-      }
-    });
-  });
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      lifetime.abort();
-      log.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const s of sockets) s.destroy();
-      });
-      await Promise.all(homes.map((h) => h.cleanup()));
-    })();
-    return closing;
-  };
+  const baseUrl = await core.listen(handle, (res, err) =>
+    sendError(res, 500, `fake-openai internal error: ${String(err)}`, "server_error"),
+  );
 
   return {
-    url: baseUrl,
-    requests: log.requests,
-    turnRequests: log.turnRequests,
-    push(...turns: ResponsesTurn[]): void {
-      script.push(...turns);
-    },
-    waitForRequest(predicate, opts): Promise<RecordedResponsesRequest> {
-      return log.waitFor(predicate, opts);
-    },
+    ...core.base(baseUrl),
     codexHome(opts: FakeOpenAICodexHomeOptions = {}): CodexHome {
-      if (closing) throw new Error("fake-openai: codexHome() called after close()");
+      if (core.isClosed) throw new Error("fake-openai: codexHome() called after close()");
       const home = createCodexHome({ model: defaultModel, ...opts, baseUrl });
       homes.push(home);
       return home;
     },
-    close,
-    [Symbol.asyncDispose]: close,
   };
 }
 
@@ -297,14 +242,7 @@ function searchedNamespace(
 }
 
 function sendJson(res: ServerResponse, status: number, payload: unknown, headOnly = false): void {
-  if (res.destroyed || res.writableEnded) return;
-  const text = JSON.stringify(payload);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "x-request-id": randomId("req"),
-  });
-  res.end(headOnly ? undefined : text);
+  sendJsonWithId(res, status, payload, REQUEST_ID_HEADER, headOnly);
 }
 
 function sendError(
@@ -317,24 +255,11 @@ function sendError(
   sendJson(res, status, openAIErrorBody(message, type, code));
 }
 
-/** Writes SSE events with consecutive `sequence_number`s. */
-class SseWriter {
-  private seq = 0;
-  constructor(private readonly res: ServerResponse) {
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-request-id": randomId("req"),
-    });
-    res.flushHeaders();
-  }
-
-  write(event: SseEvent): boolean {
-    if (this.res.destroyed || this.res.writableEnded) return false;
-    this.res.write(formatSseEvent(withSequence(event, this.seq++)));
-    return true;
-  }
+/** Starts an SSE response whose events get consecutive `sequence_number`s; returns their writer. */
+function startSequencedSse(res: ServerResponse): (event: SseEvent) => boolean {
+  startSse(res, REQUEST_ID_HEADER);
+  let seq = 0;
+  return (event) => writeSseEvent(res, withSequence(event, seq++));
 }
 
 async function answerTurn(
@@ -362,13 +287,8 @@ async function answerTurn(
         if (await pause(turn.delayMs, ctx.signal)) sendJson(res, 200, done);
         return;
       }
-      const sse = new SseWriter(res);
-      const events = responseToSseEvents(done);
-      for (let i = 0; i < events.length; i++) {
-        if (i > 0 && !(await pause(turn.delayMs, ctx.signal))) return;
-        if (!sse.write(events[i]!)) return;
-      }
-      res.end();
+      const write = startSequencedSse(res);
+      await streamSseEvents(res, responseToSseEvents(done), write, turn.delayMs, ctx.signal);
       return;
     }
     case "failed": {
@@ -377,28 +297,23 @@ async function answerTurn(
         sendJson(res, 200, failed);
         return;
       }
-      const sse = new SseWriter(res);
-      for (const e of failedResponseEvents(failed)) sse.write(e);
+      const write = startSequencedSse(res);
+      for (const e of failedResponseEvents(failed)) write(e);
       res.end();
       return;
     }
-    case "stall": {
-      if (ctx.stream) {
-        const sse = new SseWriter(res);
-        for (const e of partialResponseEvents(response("in_progress"), turn.text)) sse.write(e);
-      }
-      // Leave the response open: it ends when the client disconnects or close() destroys the socket.
+    case "stall":
+    case "broken":
+      await sendUnfinishedStream(
+        req,
+        turn.kind,
+        ctx.stream,
+        () => {
+          const write = startSequencedSse(res);
+          for (const e of partialResponseEvents(response("in_progress"), turn.text)) write(e);
+        },
+        ctx.signal,
+      );
       return;
-    }
-    case "broken": {
-      if (ctx.stream) {
-        const sse = new SseWriter(res);
-        for (const e of partialResponseEvents(response("in_progress"), turn.text)) sse.write(e);
-        // Let the partial stream reach the client before cutting the connection.
-        await pause(20, ctx.signal);
-      }
-      req.socket.destroy();
-      return;
-    }
   }
 }

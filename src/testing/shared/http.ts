@@ -4,8 +4,10 @@
  * @module
  */
 
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { randomId } from "./script.js";
+import { formatSseEvent, type SseEvent } from "./sse.js";
 
 /**
  * Reads a request body completely. A client that goes away mid-body yields what arrived so far.
@@ -36,6 +38,152 @@ export function parseJsonBody(raw: Buffer): { body: any; malformed: boolean } {
   } catch {
     return { body: undefined, malformed: true };
   }
+}
+
+/** A request as the fake servers route it. */
+export interface JsonRequest {
+  /** Upper-case method, `GET` when absent. */
+  method: string;
+  /** The path, without the query. */
+  path: string;
+  /** The query string with its `?`, or `""`. */
+  query: string;
+  /** A copy of the request headers. */
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body; `undefined` when empty or malformed. */
+  body: any;
+  /** The body was not valid JSON. */
+  malformed: boolean;
+  /** The body is a JSON object (what every API endpoint requires). */
+  validBody: boolean;
+}
+
+/**
+ * Reads a whole request and parses its JSON body leniently.
+ *
+ * @param req - The request.
+ * @returns Its method, path, query, headers and body.
+ */
+export async function readJsonRequest(req: IncomingMessage): Promise<JsonRequest> {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const { body, malformed } = parseJsonBody(await readBody(req));
+  return {
+    method: (req.method ?? "GET").toUpperCase(),
+    path: url.pathname,
+    query: url.search,
+    headers: { ...req.headers },
+    body,
+    malformed,
+    validBody: !malformed && body !== null && typeof body === "object" && !Array.isArray(body),
+  };
+}
+
+/**
+ * Answers with JSON and a random request id, as the real APIs do. Does nothing once the response is
+ * gone (the client disconnected, or it was already answered).
+ *
+ * @param res - The response.
+ * @param status - HTTP status.
+ * @param payload - The JSON body.
+ * @param requestIdHeader - Where the API puts its request id: `request-id` (Anthropic),
+ *   `x-request-id` (OpenAI).
+ * @param headOnly - Send the headers only (a `HEAD` request).
+ */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  requestIdHeader: string,
+  headOnly = false,
+): void {
+  if (res.destroyed || res.writableEnded) return;
+  const text = JSON.stringify(payload);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    [requestIdHeader]: randomId("req"),
+  });
+  res.end(headOnly ? undefined : text);
+}
+
+/**
+ * Starts a 200 Server-Sent Events response and flushes its headers, so the client sees the stream
+ * open before the first event.
+ *
+ * @param res - The response.
+ * @param requestIdHeader - See {@link sendJson}.
+ */
+export function startSse(res: ServerResponse, requestIdHeader: string): void {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    [requestIdHeader]: randomId("req"),
+  });
+  res.flushHeaders();
+}
+
+/**
+ * Writes one event to a started SSE response.
+ *
+ * @param res - The response.
+ * @param event - The event.
+ * @returns False when the response is gone (nothing was written).
+ */
+export function writeSseEvent(res: ServerResponse, event: SseEvent): boolean {
+  if (res.destroyed || res.writableEnded) return false;
+  res.write(formatSseEvent(event));
+  return true;
+}
+
+/**
+ * Writes `events` with `delayMs` between them, then ends the response. Stops early when the
+ * response is gone or `signal` aborts (the server is closing).
+ *
+ * @param res - A started SSE response.
+ * @param events - The events in order.
+ * @param write - Writes one event (see {@link writeSseEvent}); false when the response is gone.
+ * @param delayMs - Pause between two events.
+ * @param signal - Aborts the pauses.
+ */
+export async function streamSseEvents(
+  res: ServerResponse,
+  events: readonly SseEvent[],
+  write: (event: SseEvent) => boolean,
+  delayMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  for (let i = 0; i < events.length; i++) {
+    if (i > 0 && !(await pause(delayMs, signal))) return;
+    if (!write(events[i]!)) return;
+  }
+  res.end();
+}
+
+/**
+ * Answers a `stall` or `broken` turn. A streaming request first gets the partial stream
+ * (`writePartial`, which starts the SSE response). A stall then stays open until the client
+ * disconnects or the server closes; a broken stream has its connection cut.
+ *
+ * @param req - The request.
+ * @param kind - `stall` or `broken`.
+ * @param stream - Whether the request asked for a stream.
+ * @param writePartial - Starts the SSE response and writes the partial events.
+ * @param signal - Aborts the pause before the cut.
+ */
+export async function sendUnfinishedStream(
+  req: IncomingMessage,
+  kind: "stall" | "broken",
+  stream: boolean,
+  writePartial: () => void,
+  signal: AbortSignal,
+): Promise<void> {
+  if (stream) writePartial();
+  // A stall leaves the response open: it ends when the client disconnects or close() destroys the socket.
+  if (kind === "stall") return;
+  // Let the partial stream reach the client before cutting the connection.
+  if (stream) await pause(20, signal);
+  req.socket.destroy();
 }
 
 /**

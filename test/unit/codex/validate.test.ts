@@ -10,19 +10,13 @@ import {
   InvalidOptionsError,
   UnsupportedOptionsError,
 } from "../../../src/index.js";
+import { inertTransport } from "../support/scripted-transport.js";
 
 /** One valid value for every option Codex rejects. */
 const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)[number]>> = {
   cursor: { mode: "ask" },
   user: 1000,
-  transport: {
-    connect: async () => {},
-    write: async () => {},
-    readMessages: async function* () {},
-    endInput: async () => {},
-    close: async () => {},
-    isReady: () => true,
-  },
+  transport: inertTransport,
   fallbackModel: "m",
   maxTurns: 3,
   maxBudgetUsd: 1,

@@ -6,7 +6,7 @@ import { claudeOptionIssues, validateClaudeOptions } from "../../../src/backends
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../../src/errors.js";
 import type { AgentOptions } from "../../../src/options.js";
 import { agentOptionsIssues, agentOptionsSchema, validateAgentOptions } from "../../../src/options-schema.js";
-import type { Transport } from "../../../src/transport/transport.js";
+import { inertTransport } from "../support/scripted-transport.js";
 
 /** The issues `validateAgentOptions` throws for `options` (fails the test if it does not throw). */
 function issuesOf(validate: (o: unknown) => void, options: unknown): readonly string[] {
@@ -18,15 +18,6 @@ function issuesOf(validate: (o: unknown) => void, options: unknown): readonly st
   }
   throw new Error(`expected ${JSON.stringify(options)} to be rejected`);
 }
-
-const fakeTransport: Transport = {
-  connect: async () => {},
-  write: async () => {},
-  readMessages: async function* () {},
-  endInput: async () => {},
-  close: async () => {},
-  isReady: () => true,
-};
 
 const everyOption: AgentOptions = {
   backend: "claude",
@@ -40,7 +31,7 @@ const everyOption: AgentOptions = {
   maxBufferSize: 1024,
   controlTimeoutMs: 1,
   closeGraceMs: 1,
-  transport: fakeTransport,
+  transport: inertTransport,
   model: "sonnet",
   fallbackModel: "haiku",
   maxTurns: 1,

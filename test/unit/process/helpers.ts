@@ -1,30 +1,11 @@
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { isAlive } from "../../lifecycle/support/processes.js";
+
+export { isAlive };
 
 /** Absolute path of a fixture program in test/fixtures/process/. */
 export function fixture(name: string): string {
   return fileURLToPath(new URL(`../../fixtures/process/${name}`, import.meta.url));
-}
-
-/**
- * Whether `pid` is a running process. A zombie counts as dead: in containers whose PID 1 does not
- * reap orphans, a killed grandchild can stay a zombie forever.
- */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw err;
-  }
-  if (process.platform !== "linux") return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 3, after the parenthesised command name (which may itself contain spaces).
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -87,3 +87,13 @@ export const resultLine = (text: string) => ({
   result: text,
   session_id: "s1",
 });
+
+/** A transport that accepts everything and says nothing: a valid `transport` option value. */
+export const inertTransport: Transport = {
+  connect: async () => {},
+  write: async () => {},
+  readMessages: async function* () {},
+  endInput: async () => {},
+  close: async () => {},
+  isReady: () => true,
+};

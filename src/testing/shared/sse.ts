@@ -1,19 +1,20 @@
 /**
- * Server-Sent Events framing for the fake Anthropic Messages API.
+ * Server-Sent Events framing, as the Anthropic and OpenAI streaming APIs (and so the fake servers)
+ * use it.
  *
  * @module
  */
 
-/** One Anthropic streaming event: the SSE `event:` name and its JSON `data:` payload. */
+/** One streaming event: the SSE `event:` name and its JSON `data:` payload. */
 export interface SseEvent {
-  /** Event name, e.g. `message_start`, `content_block_delta`. Equals `data.type`. */
+  /** Event name, e.g. `message_start` or `response.output_text.delta`. Equals `data.type`. */
   event: string;
   /** JSON payload written on the `data:` line. */
   data: Record<string, unknown>;
 }
 
 /**
- * Frames one event the way the Anthropic API does: `event: <type>\ndata: <json>\n\n`.
+ * Frames one event the way the Anthropic and OpenAI APIs do: `event: <type>\ndata: <json>\n\n`.
  *
  * @param event - The event to frame.
  * @returns The SSE text for the event.

@@ -1,0 +1,223 @@
+/**
+ * Request/response correlation over a JSON-lines `Transport`, for the CLIs that talk back: Claude's
+ * control protocol and Codex's JSON-RPC. The dialects differ in how a line is framed and routed;
+ * what is the same lives here: the read loop, serialized writes, our requests (each with a timeout)
+ * awaiting their answers, and the peer's requests, each answered once.
+ */
+import { AbortError, CliConnectionError, ControlTimeoutError, JsonDecodeError } from "../errors.js";
+import type { RawObject } from "../messages.js";
+import type { Transport } from "../transport/transport.js";
+
+/** What the channel reports to the dialect on top of it. */
+export interface PeerChannelEvents {
+  /** Every line that is a JSON object, in order; the dialect routes it. */
+  onLine(raw: RawObject): void;
+  /** A line that was not valid JSON (non-fatal). */
+  onMalformedLine(error: JsonDecodeError): void;
+  /** The transport ended: `error` is set when it failed. Called once, after every request has failed. */
+  onEnd(error: unknown): void;
+}
+
+/** One of our requests, as the dialect settles it when the answer arrives. */
+export interface PendingRequest {
+  /** The request's subtype or method, for errors. */
+  name: string;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** A request from the peer, and how to answer it. */
+export interface IncomingRequest<T> {
+  /** The request's subtype or method, for the timeout message. */
+  name: string;
+  /** Computes the answer. `signal` aborts on cancellation, shutdown, or the timeout. */
+  handle(signal: AbortSignal): Promise<T>;
+  /** The line answering with `value`. */
+  success(value: T): RawObject;
+  /** The line answering with `error`. */
+  failure(error: unknown): RawObject;
+  /** After this long the handler is aborted and the peer gets an error answer. Default: no limit. */
+  timeoutMs?: number;
+  /**
+   * Whether a request the peer cancelled (see {@link PeerChannel.cancelIncoming}) goes unanswered,
+   * because the peer no longer listens for the answer. Default: it is answered all the same.
+   */
+  silentWhenCancelled?: boolean;
+}
+
+interface Pending extends PendingRequest {
+  timer: NodeJS.Timeout;
+}
+
+/** One peer on one transport. */
+export class PeerChannel<Id extends string | number> {
+  private readonly pending = new Map<Id, Pending>();
+  private readonly inflight = new Map<Id, AbortController>();
+  private closedError: unknown;
+  private readLoop: Promise<void> | undefined;
+  private writeChain: Promise<void> = Promise.resolve();
+
+  /**
+   * @param peerName Names the peer in connection errors, e.g. `CLI` ("The CLI exited").
+   * @param newId The id of our next request.
+   */
+  constructor(
+    private readonly transport: Transport,
+    private readonly peerName: string,
+    private readonly newId: () => Id,
+    private readonly events: PeerChannelEvents,
+  ) {}
+
+  /** Starts reading the transport. Call once, after `transport.connect()`. */
+  start(): void {
+    this.readLoop ??= this.consume();
+  }
+
+  /** Resolves when the read loop has finished (the peer's output ended). */
+  get finished(): Promise<void> {
+    return this.readLoop ?? Promise.resolve();
+  }
+
+  /**
+   * Writes one JSON line. Writes are serialized so concurrent callers never interleave lines.
+   * Rejects if the transport is gone.
+   */
+  write(message: RawObject): Promise<void> {
+    const line = JSON.stringify(message);
+    const next = this.writeChain.then(() => {
+      if (this.closedError !== undefined) throw this.connectionGone();
+      return this.transport.write(line);
+    });
+    // Keep the chain alive after a failed write; the failure is reported to this caller.
+    this.writeChain = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Sends the request `frame` builds around a new id and resolves with what {@link settle}'s
+   * caller resolves it with. Rejects with `ControlTimeoutError` (naming `name`) when no answer
+   * comes within `timeoutMs`, and with the peer's failure when the connection ends first.
+   */
+  async request<T>(name: string, frame: (id: Id) => RawObject, timeoutMs: number): Promise<T> {
+    if (this.closedError !== undefined) throw this.connectionGone();
+    const id = this.newId();
+    const response = new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ControlTimeoutError(name, timeoutMs));
+      }, timeoutMs);
+      this.pending.set(id, { name, resolve: resolve as (value: unknown) => void, reject, timer });
+    });
+    // If the write below fails, nobody awaits `response`; shutdown() rejecting it meanwhile must
+    // not become an unhandled rejection (which would crash the host process).
+    response.catch(() => undefined);
+    try {
+      await this.write(frame(id));
+    } catch (error) {
+      this.forget(id);
+      throw error;
+    }
+    return response;
+  }
+
+  /** True while our request `id` awaits its answer. */
+  isPending(id: Id): boolean {
+    return this.pending.has(id);
+  }
+
+  /**
+   * Takes our request `id` off the books, for the dialect to resolve or reject with the answer it
+   * read. `undefined` when no such request is pending (a late answer to one that timed out).
+   */
+  settle(id: Id): PendingRequest | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.forget(id);
+    return entry;
+  }
+
+  /**
+   * Runs the handler of the peer's request `id` and writes the answer, once: the handler's value,
+   * or its failure (a thrown error, or the timeout). No answer is written once the channel is shut
+   * down: the peer is gone or going.
+   */
+  async answer<T>(id: Id, request: IncomingRequest<T>): Promise<void> {
+    const controller = new AbortController();
+    this.inflight.set(id, controller);
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    let reply: RawObject;
+    try {
+      const timeoutMs = request.timeoutMs;
+      const expired =
+        timeoutMs === undefined
+          ? undefined
+          : new Promise<never>((_, reject) => {
+              timer = setTimeout(() => {
+                timedOut = true;
+                const error = new Error(`The ${request.name} callback did not answer within ${timeoutMs} ms`);
+                controller.abort(error);
+                reject(error);
+              }, timeoutMs);
+            });
+      const handled = request.handle(controller.signal);
+      reply = request.success(await (expired ? Promise.race([handled, expired]) : handled));
+    } catch (error) {
+      reply = request.failure(error);
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(id);
+    }
+    const cancelled = controller.signal.aborted && !timedOut;
+    if ((cancelled && request.silentWhenCancelled) || this.closedError !== undefined) return;
+    // A failed write means the process is gone; the read loop reports that.
+    await this.write(reply).catch(() => undefined);
+  }
+
+  /** Aborts the handler of the peer's request `id`: the peer no longer needs the answer. */
+  cancelIncoming(id: Id, reason: unknown): void {
+    this.inflight.get(id)?.abort(reason);
+  }
+
+  /** Fails every pending request and aborts running handlers. Further requests and writes fail at once. */
+  shutdown(reason: unknown = new AbortError("The session was closed")): void {
+    if (this.closedError === undefined) this.closedError = reason;
+    for (const [id, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(reason);
+      this.pending.delete(id);
+    }
+    for (const controller of this.inflight.values()) controller.abort(reason);
+    this.inflight.clear();
+  }
+
+  private forget(id: Id): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.pending.delete(id);
+  }
+
+  private connectionGone(): Error {
+    const cause = this.closedError;
+    if (cause instanceof Error && !(cause instanceof AbortError)) return cause;
+    return new CliConnectionError(`The ${this.peerName} connection is closed`, { cause });
+  }
+
+  private async consume(): Promise<void> {
+    let failure: unknown;
+    try {
+      for await (const item of this.transport.readMessages()) {
+        if (item instanceof JsonDecodeError) {
+          this.events.onMalformedLine(item);
+          continue;
+        }
+        this.events.onLine(item);
+      }
+    } catch (error) {
+      failure = error;
+    }
+    this.shutdown(failure ?? new CliConnectionError(`The ${this.peerName} exited`));
+    this.events.onEnd(failure);
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The part of a backend session that does not depend on the CLI: the message stream, closing once
+ * (also when the caller's signal fires), and `idle()`: whether every turn sent has its `result`.
+ */
+import type { JsonDecodeError } from "../errors.js";
+import type { Message } from "../messages.js";
+import { abortErrorFor } from "./abort.js";
+import { MessageHub } from "./message-hub.js";
+
+/**
+ * Owned by each session. The session counts what it sends ({@link turnSent}) and the results it
+ * delivers ({@link resultSeen}); this object answers `idle()`, runs the session's shutdown exactly
+ * once, and ends the stream with the right reason.
+ */
+export class SessionLifecycle {
+  private readonly hub = new MessageHub<Message>((m) => m.type === "result");
+  private closing: Promise<void> | undefined;
+  private turnsSent = 0;
+  private resultsSeen = 0;
+  private idleWaiters: (() => void)[] = [];
+  private readonly abortListener: (() => void) | undefined;
+
+  /**
+   * @param signal The caller's signal. When it fires the session closes, and readers get an
+   *   `AbortError` (see {@link abortErrorFor}).
+   * @param shutdown Releases the session's processes and resources and ends the stream (usually
+   *   through {@link end}). Runs once, for the first {@link close} or abort.
+   */
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly shutdown: (error: unknown) => Promise<void>,
+  ) {
+    if (signal) {
+      this.abortListener = () => void this.close(abortErrorFor(signal.reason));
+      signal.addEventListener("abort", this.abortListener, { once: true });
+    }
+  }
+
+  /** True from the first {@link close} on. */
+  get isClosing(): boolean {
+    return this.closing !== undefined;
+  }
+
+  /** True once the message stream has ended. */
+  get isEnded(): boolean {
+    return this.hub.isEnded;
+  }
+
+  /** Delivers a message to subscribers. Ignored once the stream has ended. */
+  push(message: Message): void {
+    this.hub.push(message);
+  }
+
+  /** `Session.subscribe`: with `untilResult`, the current turn from its start through its `result`. */
+  subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
+    return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
+  }
+
+  /** `Session.close`: runs the shutdown once; every call returns the same promise. */
+  close(reason?: unknown): Promise<void> {
+    if (!this.closing) {
+      if (this.abortListener) this.signal?.removeEventListener("abort", this.abortListener);
+      this.closing = this.shutdown(reason);
+    }
+    return this.closing;
+  }
+
+  /** Resolves once every turn sent so far has its `result`, or the stream has ended. */
+  idle(): Promise<void> {
+    if (this.resultsSeen >= this.turnsSent || this.hub.isEnded) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** A user turn was sent: `idle()` now waits for one more `result`. */
+  turnSent(): void {
+    this.turnsSent += 1;
+  }
+
+  /** A turn counted by {@link turnSent} never started, so no `result` will come for it. */
+  turnWithdrawn(): void {
+    this.turnsSent -= 1;
+    this.wakeIdleIfDone();
+  }
+
+  /** A turn's `result` was delivered. */
+  resultSeen(): void {
+    this.resultsSeen += 1;
+    this.wakeIdleIfDone();
+  }
+
+  /** Ends the stream (readers get `error` after draining; none: they finish) and wakes `idle()`. */
+  end(error?: unknown): void {
+    this.endStream(error);
+    this.wakeIdle();
+  }
+
+  /** {@link end}'s first half, for a session that has more to release before `idle()` wakes. */
+  endStream(error?: unknown): void {
+    this.hub.end(error);
+  }
+
+  /** Resolves every pending `idle()`. */
+  wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /**
+   * The session ended by itself (its process exited, its last turn finished): ends the stream with
+   * `error` and closes. Does nothing once closing, since the shutdown ends the stream itself, with
+   * the reason close() was given.
+   */
+  finish(error?: unknown): void {
+    if (this.closing) return;
+    this.end(error);
+    void this.close();
+  }
+
+  private wakeIdleIfDone(): void {
+    if (this.resultsSeen >= this.turnsSent) this.wakeIdle();
+  }
+}
+
+/**
+ * The in-band report of a stdout line that was not JSON. Reported as a message rather than thrown,
+ * so one bad line never ends a session (some CLIs print their errors as plain text).
+ */
+export function malformedLineMessage(error: JsonDecodeError): Message {
+  return {
+    type: "system",
+    subtype: "sdk_malformed_line",
+    data: { error: error.message, line_head: error.lineHead, line_length: error.lineLength },
+    raw: { type: "system", subtype: "sdk_malformed_line", line_head: error.lineHead },
+  };
+}
