@@ -138,6 +138,13 @@ export const agentOptionsSchema = z
     cursor: cursorSchema.optional(),
 
     cliPath: z.string().min(1).optional(),
+    autoInstallCli: z
+      .union([
+        z.boolean(),
+        z.strictObject({ version: z.string().min(1).optional(), cacheDir: z.string().min(1).optional() }),
+      ])
+      .optional(),
+    onCliInstallProgress: fn("onCliInstallProgress").optional(),
     cwd: z.string().min(1).optional(),
     env: z.record(z.string(), z.string().optional()).optional(),
     user: z.union([z.string().min(1), z.number().int().nonnegative()]).optional(),

@@ -3,6 +3,7 @@
  * rejected with `UnsupportedOptionsError` before anything is spawned.
  */
 import type { HookMap } from "./hooks.js";
+import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
 import type { Transport } from "./transport/transport.js";
@@ -127,6 +128,14 @@ export interface AgentOptions {
   // ── execution environment ──
   /** Path to the CLI binary; skips discovery. */
   cliPath?: string;
+  /**
+   * When discovery finds no CLI, install it into the per-user cache (`installCli`) and use it:
+   * `true` for the latest version, or `{ version, cacheDir }`. Claude and Codex only; off by
+   * default — nothing is ever installed unasked or globally. Ignored when `cliPath` is set.
+   */
+  autoInstallCli?: boolean | { version?: string; cacheDir?: string };
+  /** Progress of an automatic install. Without it, the install is announced with `process.emitWarning`. */
+  onCliInstallProgress?: (event: InstallProgress) => void;
   /** Working directory of the agent. Default: `process.cwd()`. */
   cwd?: string;
   /** Extra environment variables, layered over `process.env`; `undefined` removes one. */

@@ -3,9 +3,11 @@
  * `npm install --prefix` tree with a marker file. Only finished installs carry the marker (they are
  * built in a staging directory and renamed into place), so a half-done install is never picked up.
  */
+
 import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { isExecutableFile } from "../internal/cli-discovery.js";
 import type { InstallableBackend } from "./packages.js";
 
 /** Overrides the cache root (the directory holding `<backend>/<version>/`). */
@@ -131,17 +133,6 @@ export function readInstall(backend: InstallableBackend, dir: string): Installed
   const path = join(dir, marker.binary);
   if (!isExecutableFile(path)) return undefined;
   return { backend, version: marker.version, dir, path };
-}
-
-/** True when `path` is a regular file we may execute. */
-export function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, process.platform === "win32" ? constants.F_OK : constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Orders `1.2.10` after `1.2.9`; a prerelease (`1.2.0-beta`) before its release. */

@@ -5,10 +5,12 @@
  * reuses its cache; then it checks that the binary answers `--version` and renames the staging
  * directory into place.
  */
+
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isExecutableFile } from "../internal/cli-discovery.js";
 import {
   cliCacheRoot,
   cliInstallDir,
@@ -16,7 +18,6 @@ import {
   INSTALL_MARKER,
   type InstalledCli,
   type InstallMarker,
-  isExecutableFile,
   readInstall,
 } from "./cache.js";
 import { CliInstallError } from "./errors.js";

@@ -2,7 +2,9 @@
  * What the installer installs: the vendor npm package of each CLI and where its native binary
  * ends up inside an `npm install --prefix <dir>` tree.
  */
+
 import { join } from "node:path";
+import { codexPlatformPackage } from "../internal/codex-platform.js";
 
 /** The CLIs the installer can fetch. Cursor Agent is not on npm (it ships its own installer). */
 export type InstallableBackend = "claude" | "codex";
@@ -32,18 +34,6 @@ export interface CliPackage {
 
 const exe = (platform: NodeJS.Platform, name: string) => (platform === "win32" ? `${name}.exe` : name);
 
-/** The Rust target triples `@openai/codex` ships, by `<platform>-<arch>` (as its launcher maps them). */
-const CODEX_TRIPLES: Record<string, string | undefined> = {
-  "linux-x64": "x86_64-unknown-linux-musl",
-  "linux-arm64": "aarch64-unknown-linux-musl",
-  "android-x64": "x86_64-unknown-linux-musl",
-  "android-arm64": "aarch64-unknown-linux-musl",
-  "darwin-x64": "x86_64-apple-darwin",
-  "darwin-arm64": "aarch64-apple-darwin",
-  "win32-x64": "x86_64-pc-windows-msvc",
-  "win32-arm64": "aarch64-pc-windows-msvc",
-};
-
 /** The vendor packages, by backend. */
 export const CLI_PACKAGES: Readonly<Record<InstallableBackend, CliPackage>> = {
   claude: {
@@ -63,20 +53,9 @@ export const CLI_PACKAGES: Readonly<Record<InstallableBackend, CliPackage>> = {
     displayName: "Codex",
     command: "codex",
     binaryCandidates(platform = process.platform, arch = process.arch) {
-      const triple = CODEX_TRIPLES[`${platform}-${arch}`];
-      if (!triple) return [];
-      const os = platform === "android" ? "linux" : platform;
-      return [
-        join(
-          "node_modules",
-          "@openai",
-          `codex-${os}-${arch}`,
-          "vendor",
-          triple,
-          "bin",
-          exe(platform, "codex"),
-        ),
-      ];
+      const target = codexPlatformPackage(platform, arch);
+      if (!target) return [];
+      return [join("node_modules", ...target.pkg.split("/"), "vendor", target.triple, "bin", target.binary)];
     },
   },
 };

@@ -1,6 +1,8 @@
 /**
  * The Claude Code backend: discovery, option checks, and sessions over the real `claude` CLI.
  */
+
+import { findOrInstallCli } from "../../install/auto.js";
 import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
@@ -54,7 +56,9 @@ export class ClaudeBackend implements Backend {
 
   private async spawnTransport(options: AgentOptions, sdkMcpServerNames: string[]): Promise<Transport> {
     const env = buildClaudeEnv(options, SDK_VERSION);
-    const cliPath = findClaudeCli({ cliPath: options.cliPath, env });
+    const cliPath = await findOrInstallCli("claude", options, () =>
+      findClaudeCli({ cliPath: options.cliPath, env }),
+    );
     await checkVersionOnce(cliPath, env);
     const user = resolveUser(options.user);
     return cliTransport(options, {

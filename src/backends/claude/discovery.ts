@@ -1,9 +1,11 @@
 /**
  * Finding the Claude Code executable and checking its version.
  */
+
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
+import { cliCacheRoot, installedCliPath } from "../../install/cache.js";
 import {
   CliSearch,
   defaultResolveRoots,
@@ -30,7 +32,8 @@ export const SKIP_VERSION_CHECK_ENV = "CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK";
 const INSTALL_HINT =
   "Install Claude Code with `npm install -g @anthropic-ai/claude-code`, or add " +
   "`@anthropic-ai/claude-code` as a dependency of your project, or pass the executable as `cliPath` " +
-  `(or set ${CLAUDE_CLI_PATH_ENV}).`;
+  `(or set ${CLAUDE_CLI_PATH_ENV}).` +
+  " Or install it into the per-user cache with `npx code-agent install claude`, or set `autoInstallCli: true`.";
 
 // A real binary is hundreds of MB; npm 11 skips the wrapper's postinstall, leaving a small stub.
 const MIN_REAL_BINARY_BYTES = 1024 * 1024;
@@ -88,6 +91,9 @@ export function findClaudeCli(options: FindClaudeCliOptions = {}): string {
     "/opt/homebrew/bin/claude",
   ]);
   if (found) return found;
+  // Last resort: a CLI the user installed with `code-agent install claude` / installCli().
+  const cached = search.check(installedCliPath("claude") ?? `${cliCacheRoot()} (code-agent install claude)`);
+  if (cached) return cached;
   throw new CliNotFoundError("claude", search.searched, INSTALL_HINT);
 }
 

@@ -6,6 +6,8 @@
  * `canUseTool` callback, `includePartialMessages`, an approval policy that asks (`untrusted`,
  * `on-request`; exec cannot ask), or an image given by URL (exec only attaches files).
  */
+
+import { findOrInstallCli } from "../../install/auto.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
@@ -43,7 +45,12 @@ export class CodexBackend implements Backend {
     const { options } = params;
     this.validateOptions(options);
     const env = buildCodexEnv(options);
-    const cli = findCodexCli({ cliPath: options.cliPath, env });
+    const cli = await findOrInstallCli(
+      "codex",
+      options,
+      () => findCodexCli({ cliPath: options.cliPath, env }),
+      (command): CodexCli => ({ command, args: [] }),
+    );
     const prompt = singleInitialPrompt(params);
     if (params.oneShot && prompt !== undefined) {
       const parts = promptParts(prompt);

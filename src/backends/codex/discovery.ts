@@ -2,8 +2,10 @@
  * Finding the Codex CLI: the native binary of the npm platform package, the `@openai/codex`
  * launcher, `PATH`, common install locations.
  */
+
 import { join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
+import { cliCacheRoot, installedCliPath } from "../../install/cache.js";
 import {
   CliSearch,
   defaultResolveRoots,
@@ -14,13 +16,15 @@ import {
   packageResolvers,
   resolvePackageDirs,
 } from "../../internal/cli-discovery.js";
+import { codexPlatformPackage } from "../../internal/codex-platform.js";
 
 /** Environment variable naming the CLI executable; checked right after `cliPath`. */
 export const CODEX_CLI_PATH_ENV = "CODEX_CLI_PATH";
 
 const INSTALL_HINT =
   "Install Codex with `npm install -g @openai/codex`, or add `@openai/codex` as a dependency of your " +
-  `project, or pass the executable as \`cliPath\` (or set ${CODEX_CLI_PATH_ENV}).`;
+  `project, or pass the executable as \`cliPath\` (or set ${CODEX_CLI_PATH_ENV}).` +
+  " Or install it into the per-user cache with `npx code-agent install codex`, or set `autoInstallCli: true`.";
 
 /** How to start the CLI: `command` followed by `args`, then the Codex arguments. */
 export interface CodexCli {
@@ -37,34 +41,6 @@ export interface FindCodexCliOptions {
   env?: Record<string, string | undefined>;
   /** Module resolution roots, for tests. Default: this module, then the current directory. */
   resolveFrom?: string[];
-}
-
-/**
- * The npm platform package and the Rust target triple of this machine (as `@openai/codex`'s
- * launcher maps them), or `undefined` on a platform Codex does not ship for.
- */
-export function codexPlatformPackage(
-  platform: NodeJS.Platform = process.platform,
-  arch: string = process.arch,
-): { pkg: string; triple: string; binary: string } | undefined {
-  const triples: Record<string, string | undefined> = {
-    "linux-x64": "x86_64-unknown-linux-musl",
-    "linux-arm64": "aarch64-unknown-linux-musl",
-    "android-x64": "x86_64-unknown-linux-musl",
-    "android-arm64": "aarch64-unknown-linux-musl",
-    "darwin-x64": "x86_64-apple-darwin",
-    "darwin-arm64": "aarch64-apple-darwin",
-    "win32-x64": "x86_64-pc-windows-msvc",
-    "win32-arm64": "aarch64-pc-windows-msvc",
-  };
-  const triple = triples[`${platform}-${arch}`];
-  if (!triple) return undefined;
-  const os = platform === "android" ? "linux" : platform;
-  return {
-    pkg: `@openai/codex-${os}-${arch}`,
-    triple,
-    binary: platform === "win32" ? "codex.exe" : "codex",
-  };
 }
 
 /**
@@ -115,6 +91,9 @@ export function findCodexCli(options: FindCodexCliOptions = {}): CodexCli {
     "/opt/homebrew/bin/codex",
   ]);
   if (found) return { command: found, args: [] };
+  // Last resort: a CLI the user installed with `code-agent install codex` / installCli().
+  const cached = search.check(installedCliPath("codex") ?? `${cliCacheRoot()} (code-agent install codex)`);
+  if (cached) return { command: cached, args: [] };
   throw new CliNotFoundError("codex", search.searched, INSTALL_HINT);
 }
 
@@ -127,3 +106,5 @@ function explicit(path: string, what: string): CodexCli {
     `${what} '${path}' is not an executable file (or a .js launcher). Fix it, or unset it to search the usual places.`,
   );
 }
+
+export { codexPlatformPackage };

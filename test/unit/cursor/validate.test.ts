@@ -9,6 +9,8 @@ import { ScriptedTransport } from "../support/scripted-transport.js";
 const REFUSED: Omit<AgentOptions, "backend"> = {
   codex: { sandboxMode: "read-only" },
   user: "nobody",
+  autoInstallCli: true,
+  onCliInstallProgress: () => undefined,
   controlTimeoutMs: 1000,
   callbackTimeoutMs: 1000,
   transport: new ScriptedTransport(() => undefined),
