@@ -132,11 +132,14 @@ const exampleFiles = readdirSync(join(root, "examples"))
 
 describe("examples/", () => {
   let model: FakeAnthropicServer;
+  let api: FakeOpenAIServer;
   beforeAll(async () => {
     model = await startFakeAnthropic({ defaultTurn: { text: "OK from the scripted model" } });
+    api = await startFakeOpenAI({ defaultTurn: { text: "OK from the scripted model" } });
   });
   afterAll(async () => {
     await model?.close();
+    await api?.close();
   });
 
   it("has the examples the docs promise", () => {
@@ -150,12 +153,13 @@ describe("examples/", () => {
         "tools-option.ts",
         "tool-permission-callback.ts",
         "testing-offline.ts",
+        "multi-backend.ts",
       ]),
     );
   });
 
   it.each(exampleFiles)("%s runs to completion against the real CLI and the scripted model", async (name) => {
-    const env = { ...process.env, ...model.env() };
+    const env = offlineEnv(model, api);
     const result = await run(
       process.execPath,
       ["--import", TSX_LOADER, join(root, "examples", name)],
@@ -163,6 +167,24 @@ describe("examples/", () => {
       model.env().HOME,
     );
     expect(result.stderr).not.toMatch(/Error/);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe("examples/multi-backend.ts", () => {
+  it("runs the same code on all three backends offline", async () => {
+    await using model = await startFakeAnthropic({ defaultTurn: { text: "OK from the scripted model" } });
+    await using api = await startFakeOpenAI({ defaultTurn: { text: "OK from the scripted model" } });
+    const result = await run(
+      process.execPath,
+      ["--import", TSX_LOADER, join(root, "examples", "multi-backend.ts")],
+      offlineEnv(model, api),
+      model.env().HOME,
+    );
+    expect(result.stdout).toContain("claude: OK from the scripted model");
+    expect(result.stdout).toContain("codex: OK from the scripted model");
+    expect(result.stdout).toMatch(/cursor: (?!skipped)/);
+    expect(result.stdout).toContain("cursor refuses: systemPrompt");
     expect(result.code).toBe(0);
   });
 });
