@@ -11,7 +11,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { z } from "zod";
 import {
   AbortError,
@@ -31,12 +31,14 @@ import {
 } from "../../src/index.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../src/transport/subprocess.js";
 import {
+  type CallbackArgs,
   type CallbackKind,
   type FakeKnobs,
   type FakeRun,
   type Fault,
   LIFECYCLE_BACKENDS,
   NOT_POSIX,
+  type Requirement,
   splitText,
 } from "./support/backends.js";
 import {
@@ -81,8 +83,19 @@ function resultTexts(messages: Message[]): (string | undefined)[] {
 
 /** The text of the next `result` on a client's response stream. */
 async function firstResult(client: AgentSdkClient): Promise<string | undefined> {
-  for await (const m of client.receiveResponse()) if (m.type === "result") return m.result;
-  return undefined;
+  return (await response(client)).result;
+}
+
+/** The next turn on a client's response stream: its messages and its result text. */
+async function response(
+  client: AgentSdkClient,
+): Promise<{ messages: Message[]; result: string | undefined }> {
+  const messages: Message[] = [];
+  for await (const m of client.receiveResponse()) {
+    messages.push(m);
+    if (m.type === "result") return { messages, result: m.result };
+  }
+  return { messages, result: undefined };
 }
 
 describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name", (backend) => {
@@ -103,6 +116,14 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
     const dir = join(root, `case-${++cases}`);
     mkdirSync(dir);
     return { dir, pidsFile: join(dir, "pids.json"), recordFile: join(dir, "record.json") };
+  }
+
+  /** Skips the running case, with the backend's reason, when the backend lacks one of `needs`. */
+  function requires(ctx: TestContext, ...needs: Requirement[]): void {
+    for (const need of needs) {
+      const why = backend.skip[need];
+      if (why !== undefined) ctx.skip(`${backend.name}: ${why}`);
+    }
   }
 
   /** A fresh run plus the options for `fault`. */
@@ -245,14 +266,15 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
   // ── 3. exits before any output ─────────────────────────────────────────────────────────────
 
   describe("3. the CLI exits non-zero before any output", () => {
-    it.each<[string, Fault, FakeKnobs]>([
+    it.for<[string, Fault, FakeKnobs]>([
       ["grandchild in its group", "exit-before-output", { grandchild: "sleep" }],
       ["grandchild holding stdout", "exit-before-output", { grandchild: "holds-stdout" }],
       // The first user-turn write fails with EPIPE before the exit status exists. This used to
       // surface as a CliConnectionError without exit code or stderr; with a plain early exit the
       // same race hit ~14% of runs.
       ["stdin closed before the exit", "exit-after-handshake-stdin-closed", { grandchild: "sleep" }],
-    ])("→ ProcessError with exit code and stderr tail (%s)", async (label, fault, knobs) => {
+    ])("→ ProcessError with exit code and stderr tail (%s)", async ([label, fault, knobs], ctx) => {
+      requires(ctx, fault);
       const { run, options } = setup(fault, knobs);
       const outcome = await consume(query({ prompt: "hi", options }));
       expect(outcome.error).toBeInstanceOf(ProcessError);
@@ -327,15 +349,23 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
     it("a truncated last line, then EOF: reported in-band, earlier messages kept, iteration ends", async () => {
       const { run, options } = setup("truncated-line");
       const outcome = await consume(query({ prompt: "hi", options }));
-      expect(outcome.error).toBeUndefined();
+      if (backend.resultRequired) {
+        // A turn is a process here: one that exits without its result failed, even with code 0.
+        expect(outcome.error).toBeInstanceOf(ProcessError);
+        expect((outcome.error as ProcessError).exitCode).toBe(0);
+      } else {
+        expect(outcome.error).toBeUndefined();
+      }
       expect(texts(outcome.messages)).toEqual(["before the cut"]);
       const last = outcome.messages.at(-1);
       expect(last?.type === "system" && last.subtype).toBe("sdk_malformed_line");
-      expect(last?.type === "system" && String(last.data.line_head)).toMatch(/^\{"type":"assistant"/);
+      expect(last?.type === "system" && String(last.data.line_head)).toMatch(/^\{"(type|method)":"/);
       expect(resultTexts(outcome.messages)).toEqual([]);
       await done(
         "5 truncated line + EOF",
-        "in-band sdk_malformed_line, ends, no result",
+        backend.resultRequired
+          ? "in-band sdk_malformed_line, then ProcessError(0): no result"
+          : "in-band sdk_malformed_line, ends, no result",
         outcome.ms,
         readPids(run.pidsFile),
       );
@@ -396,41 +426,60 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
   // ── 6. unanswered control requests ─────────────────────────────────────────────────────────
 
   describe("6. the CLI never answers a control request", () => {
-    it("the handshake → ControlTimeoutError naming it (query and client)", async () => {
-      const { run, options } = setup("never-answers-handshake", {}, { controlTimeoutMs: 300 });
-      const outcome = await consume(query({ prompt: "hi", options }));
-      expect(outcome.error).toBeInstanceOf(ControlTimeoutError);
-      expect((outcome.error as ControlTimeoutError).subtype).toBe(backend.handshakeSubtype);
-      expect((outcome.error as Error).message).toContain(`"${backend.handshakeSubtype}"`);
-      const queryPids = readPids(run.pidsFile);
+    it.for(backend.handshake?.steps ?? ["handshake"])(
+      "the handshake (%s unanswered) → ControlTimeoutError naming it (query and client)",
+      async (step, ctx) => {
+        requires(ctx, "handshake");
+        const handshake = backend.handshake!;
+        const extra = { ...handshake.queryOptions, controlTimeoutMs: 300 };
+        const { run, options } = setup("never-answers-handshake", { unansweredStep: step }, extra);
+        const outcome = await consume(query({ prompt: "hi", options }));
+        expect(outcome.error).toBeInstanceOf(ControlTimeoutError);
+        expect((outcome.error as ControlTimeoutError).subtype).toBe(step);
+        expect((outcome.error as Error).message).toContain(`"${step}"`);
+        const queryPids = readPids(run.pidsFile);
 
-      const second = setup("never-answers-handshake", {}, { controlTimeoutMs: 300 });
-      const client = new AgentSdkClient(second.options);
-      const error = await client.connect().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ControlTimeoutError);
-      expect(client.isConnected).toBe(false);
-      expect(await survivors(readPids(second.run.pidsFile))).toEqual([]);
-      await done("6 handshake unanswered", "ControlTimeoutError(handshake), killed", outcome.ms, queryPids);
-    });
+        const second = setup("never-answers-handshake", { unansweredStep: step }, { controlTimeoutMs: 300 });
+        const client = new AgentSdkClient(second.options);
+        const error = await client.connect().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ControlTimeoutError);
+        expect((error as ControlTimeoutError).subtype).toBe(step);
+        expect(client.isConnected).toBe(false);
+        expect(await survivors(readPids(second.run.pidsFile))).toEqual([]);
+        await done(
+          `6 ${step} unanswered (handshake)`,
+          "ControlTimeoutError(step), killed",
+          outcome.ms,
+          queryPids,
+        );
+      },
+    );
 
-    it.each(["interrupt", "setModel"] as const)(
-      "%s → ControlTimeoutError naming the subtype; the session goes on",
-      async (method) => {
-        const subtype = backend.controlSubtypes[method];
-        if (!subtype) return;
+    it.for(["interrupt", "setModel", "getMcpStatus"] as const)(
+      "%s → ControlTimeoutError naming the request; the session goes on",
+      async (method, ctx) => {
+        requires(ctx, method);
+        const subtype = backend.controlRequests[method];
+        if (subtype === undefined) throw new Error(`${backend.name}: name the ${method} request, or skip it`);
         // The timeout covers the handshake too, which a loaded machine may answer slowly.
         const { run, options } = setup("ignores-control", {}, { controlTimeoutMs: 1_500 });
         const client = new AgentSdkClient(options);
         await client.connect();
+        // A running turn, so there is something to interrupt (the fake may hold it until asked).
+        await client.query("hold");
         const elapsed = stopwatch();
-        const error = await (method === "interrupt" ? client.interrupt() : client.setModel("other")).catch(
-          (e: unknown) => e,
-        );
+        const call = {
+          interrupt: () => client.interrupt(),
+          setModel: () => client.setModel("other"),
+          getMcpStatus: () => client.getMcpStatus(),
+        }[method];
+        const error = await call().catch((e: unknown) => e);
         const ms = elapsed();
         expect(error).toBeInstanceOf(ControlTimeoutError);
         expect((error as ControlTimeoutError).subtype).toBe(subtype);
         expect((error as Error).message).toContain(`"${subtype}"`);
         const pid = client.pid;
+        expect(await firstResult(client)).toBe("ok");
         await client.query("still there?");
         expect(await firstResult(client)).toBe("ok");
         expect(client.pid).toBe(pid);
@@ -620,12 +669,14 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
 
   // ── 9. callbacks that fail or never answer ─────────────────────────────────────────────────
 
-  describe.skipIf(!backend.callbacks)("9. a callback throws or never answers", () => {
-    const callbacks = backend.callbacks!;
+  describe("9. a callback throws or never answers", () => {
+    const callbacks = backend.callbacks;
+    const supported = callbacks?.supported ?? [];
     const aborted: string[] = [];
-    const canUseTool: CanUseTool = async (toolName, _input, { signal }) => {
-      if (toolName === "Throws") throw new Error("policy engine down");
-      if (toolName === "Never") {
+    const canUseTool: CanUseTool = async (toolName, input, { signal }) => {
+      const subject = callbacks?.subjectOf(toolName, input) ?? toolName;
+      if (subject === "Throws") throw new Error("policy engine down");
+      if (subject === "Never") {
         signal.addEventListener("abort", () => aborted.push("canUseTool"));
         return new Promise(() => {});
       }
@@ -654,7 +705,7 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
         ],
       });
 
-    type Scenario = [string, CallbackKind, Parameters<typeof callbacks.trigger>[1], (a: unknown) => void];
+    type Scenario = [string, CallbackKind, CallbackArgs, (a: unknown) => void];
     const scenarios: Scenario[] = [
       [
         "canUseTool throws",
@@ -698,33 +749,42 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       ],
     ];
 
-    it.each(scenarios.filter(([, kind]) => callbacks.supported.includes(kind)))(
+    it.for(scenarios)(
       "%s → error answer to the CLI, the session goes on",
-      async (label, kind, args, check) => {
+      async ([label, kind, args, check], ctx) => {
+        requires(ctx, kind);
+        if (!callbacks) throw new Error(`${backend.name}: describe its callbacks, or skip ${kind}`);
+        // Only what the backend supports: the others are refused before anything is spawned.
         const { run, options } = setup(
           "callback",
           {},
           {
             callbackTimeoutMs: 300,
-            canUseTool,
-            hooks: { PreToolUse: [{ hooks: [throwingHook, neverHook] }] },
-            mcpServers: { calc: calc() },
+            ...(supported.includes("canUseTool") ? { canUseTool } : {}),
+            ...(supported.includes("hook")
+              ? { hooks: { PreToolUse: [{ hooks: [throwingHook, neverHook] }] } }
+              : {}),
+            ...(supported.includes("mcpTool") ? { mcpServers: { calc: calc() } } : {}),
           },
         );
         const client = new AgentSdkClient(options);
         await client.connect();
         const elapsed = stopwatch();
         await client.query(callbacks.trigger(kind, args));
-        const answer = callbacks.answer(kind, (await firstResult(client)) ?? "");
+        const turn = await response(client);
+        const answer = callbacks.answer(kind, turn.result ?? "", turn.messages);
         const ms = elapsed();
         check(answer);
         // The same process answers the next callback normally.
         const pid = client.pid;
-        await client.query(callbacks.trigger("canUseTool", { toolName: "Fine" }));
-        expect(callbacks.answer("canUseTool", (await firstResult(client)) ?? "")).toMatchObject({
-          kind: "ok",
-          value: { behavior: "allow" },
-        });
+        if (supported.includes("canUseTool")) {
+          await client.query(callbacks.trigger("canUseTool", { toolName: "Fine" }));
+          const next = await response(client);
+          expect(callbacks.answer("canUseTool", next.result ?? "", next.messages)).toMatchObject({
+            kind: "ok",
+            value: { behavior: "allow" },
+          });
+        }
         expect(client.pid).toBe(pid);
         await client.disconnect();
         await done(
@@ -736,30 +796,35 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       },
     );
 
-    it("a callback that timed out had its signal aborted", () => {
+    it("a callback that timed out had its signal aborted", (ctx) => {
+      const withSignal = (["canUseTool", "hook"] as const).filter((kind) => backend.skip[kind] === undefined);
+      if (withSignal.length === 0) requires(ctx, "canUseTool", "hook");
       // Filled in by the "never resolves" cases above (same worker, sequential).
-      expect(aborted).toEqual(expect.arrayContaining(["canUseTool", "hook"]));
+      expect(aborted).toEqual(expect.arrayContaining([...withSignal]));
     });
   });
 
   // ── 10. concurrent control requests ────────────────────────────────────────────────────────
 
-  describe.skipIf(!backend.rawControlRequests)("10. two control requests in flight", () => {
-    it("answered out of order → each resolves with its own answer", async () => {
+  describe("10. two control requests in flight", () => {
+    it("answered out of order → each resolves with its own answer", async (ctx) => {
+      requires(ctx, "concurrentRequests");
+      const requests = backend.concurrentRequests;
+      if (!requests) throw new Error(`${backend.name}: describe concurrentRequests, or skip them`);
       const { run, options } = setup("out-of-order");
       const client = new AgentSdkClient(options);
       await client.connect();
       const order: string[] = [];
       const elapsed = stopwatch();
-      const send = (tag: string) =>
-        client.controlRequest({ subtype: "fake_echo", tag }).then((response) => {
+      const send = (tag: "A" | "B") =>
+        requests.send(client, tag).then((answer) => {
           order.push(tag);
-          return response;
+          return answer;
         });
       const [a, b] = await Promise.all([send("A"), send("B")]);
       const ms = elapsed();
-      expect(a).toEqual({ echo: { subtype: "fake_echo", tag: "A" } });
-      expect(b).toEqual({ echo: { subtype: "fake_echo", tag: "B" } });
+      expect(requests.tagOf(a)).toBe("A");
+      expect(requests.tagOf(b)).toBe("B");
       expect(order).toEqual(["B", "A"]);
       await client.disconnect();
       await done("10 two requests, answers reversed", "both resolve correctly", ms, readPids(run.pidsFile));
@@ -788,7 +853,11 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       const client = new AgentSdkClient(options);
       await client.connect();
       await client.query("hi");
+      // Mid-turn: the CLI is up and ignoring SIGTERM (where a turn is a process, query() returns
+      // as soon as it is spawned).
+      for await (const m of client.receiveResponse()) if (m.type === "assistant") break;
       const pids = readPids(run.pidsFile);
+      expect(pids && isAlive(pids.pid)).toBe(true);
       const elapsed = stopwatch();
       const goneWhenResolved: boolean[] = [];
       const calls = [1, 2, 3].map(() =>
@@ -802,7 +871,8 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       await done("11 client disconnect x3 concurrently", "all resolve after exit", ms, pids);
     });
 
-    it("client: disconnect() during a connect() stuck in the handshake aborts it at once", async () => {
+    it("client: disconnect() during a connect() stuck in the handshake aborts it at once", async (ctx) => {
+      requires(ctx, "handshake");
       // disconnect() must not wait for the handshake timeout (20 s here, 60 s by default): if it
       // did, this case would take 20 s and fail the no-hang bound.
       const { run, options } = setup("never-answers-handshake", {}, { controlTimeoutMs: 20_000 });
@@ -826,14 +896,16 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       const { run, options } = setup("ok");
       const client = new AgentSdkClient(options);
       await client.connect();
-      const first = client.pid;
+      // A turn each time: where a turn is a process (Cursor), there is none before it.
+      await client.query("hi");
+      expect(await firstResult(client)).toBe("ok");
       await client.disconnect();
       const firstPids = readPids(run.pidsFile);
       expect(await survivors(firstPids)).toEqual([]);
       await client.connect();
-      expect(client.pid).not.toBe(first);
       await client.query("hi");
       expect(await firstResult(client)).toBe("ok");
+      expect(readPids(run.pidsFile)?.pid).not.toBe(firstPids?.pid);
       const elapsed = stopwatch();
       await client[Symbol.asyncDispose]();
       await client[Symbol.asyncDispose]();
@@ -859,6 +931,7 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       const first = await q.next();
       expect(first.done).toBe(false);
       const pids = readPids(run.pidsFile);
+      expect(pids && isAlive(pids.pid)).toBe(true);
       const elapsed = stopwatch();
       const goneWhenResolved: boolean[] = [];
       await Promise.all(
@@ -871,8 +944,10 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       await done("11 query close x3 concurrently", "all resolve after exit; iteration ends", ms, pids);
     });
 
-    it("query(): close() while the handshake is stuck ends the pending next() at once", async () => {
-      const { run, options } = setup("never-answers-handshake", {}, { controlTimeoutMs: 20_000 });
+    it("query(): close() while the handshake is stuck ends the pending next() at once", async (ctx) => {
+      requires(ctx, "handshake");
+      const extra = { ...backend.handshake?.queryOptions, controlTimeoutMs: 20_000 };
+      const { run, options } = setup("never-answers-handshake", {}, extra);
       const q = query({ prompt: "hi", options });
       const pending = q.next();
       expect(await eventually(() => readPids(run.pidsFile) !== undefined)).toBe(true);
@@ -892,9 +967,12 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
 
   describe.runIf(process.platform === "linux")("process groups (Linux)", () => {
     it("the CLI leads its own process group, its grandchild is in it, and the group dies with the session", async () => {
-      const { run, options } = setup("ok", { grandchild: "sleep" });
+      // Mid-turn, so the CLI runs whether or not it outlives a turn (Cursor: a turn is a process).
+      const { run, options } = setup("stall", { grandchild: "sleep" });
       const client = new AgentSdkClient(options);
       await client.connect();
+      await client.query("hi");
+      for await (const m of client.receiveResponse()) if (m.type === "assistant") break;
       const pids = readPids(run.pidsFile);
       const cli = procStat(pids?.pid ?? 0);
       const grandchild = procStat(pids?.grandchildPid ?? 0);

@@ -16,6 +16,7 @@ import {
   AgentSdkClient,
   createSdkMcpServer,
   type Message,
+  ProcessError,
   query,
   tool,
 } from "../../src/index.js";
@@ -27,6 +28,8 @@ interface FakeRecord {
   argv: string[];
   envKeys: string[];
   users: unknown[];
+  /** Settings received other than in argv (Codex app-server: the thread/start params). */
+  settings?: Record<string, unknown> | null;
 }
 
 const PARENT_ONLY = "CAS_LIFECYCLE_PARENT_ONLY_VAR";
@@ -80,21 +83,50 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("security: $name", (backend)
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal shell expansion is the point.
       "${HOME} $PATH %s %n {} [] * ? ~ ! # -- --dangerously-skip-permissions",
       "unicode: é ü ß 中文 العربية 🚀 👩‍👩‍👧 \u200b zero-width \u202e RTL override \uFEFF bom",
-      "nul:\u0000:end",
+      // An argv element is a C string: a NUL cannot travel there (see the NUL case below).
+      ...(backend.promptVia === "stdin" ? ["nul:\u0000:end"] : []),
     ].join("\n");
-    const model = `$(${touch("argv-model")})`;
-    const systemPrompt = `\`${touch("argv-system")}\`; ${touch("argv-system-2")}\n"quoted" 'single' 🚀`;
+    const first = `$(${touch("argv-first")})`;
+    const second = `\`${touch("argv-second")}\`; ${touch("argv-second-2")}\n"quoted" 'single' 🚀`;
 
-    const record = await runAndRecord({ model, systemPrompt }, prompt);
+    const record = await runAndRecord(backend.argvOptions(first, second), prompt);
 
     expect(record.users).toHaveLength(1);
     const received = record.users[0] as string;
     expect(Buffer.from(received, "utf8").equals(Buffer.from(prompt, "utf8"))).toBe(true);
-    expect(record.argv).toContain(model);
-    expect(record.argv).toContain(systemPrompt);
-    // The prompt went over stdin, not argv.
-    expect(record.argv.some((arg) => arg.includes("dollar-paren"))).toBe(false);
+    expect(record.argv).toContain(first);
+    expect(record.argv).toContain(second);
+    if (backend.promptVia === "stdin") {
+      // The prompt went over stdin, not argv.
+      expect(record.argv.some((arg) => arg.includes("dollar-paren"))).toBe(false);
+    } else {
+      // The prompt is one argv element, the last, after `--`.
+      expect(record.argv.slice(-2)).toEqual(["--", prompt]);
+      expect(record.argv.filter((arg) => arg.includes("dollar-paren"))).toEqual([prompt]);
+    }
     expect(readdirSync(canaries)).toEqual([]);
+  });
+
+  it("a prompt that looks like flags is the prompt, never a flag", async () => {
+    const prompt = "--help -v --version --dangerously-skip-permissions --force --yolo -- -rf /";
+    const record = await runAndRecord({}, prompt);
+    expect(record.users).toEqual([prompt]);
+    if (backend.promptVia === "argv") expect(record.argv.slice(-2)).toEqual(["--", prompt]);
+    for (const flag of ["--help", "-v", "--version", "--force", "--yolo", "-rf"]) {
+      expect(record.argv).not.toContain(flag);
+    }
+  });
+
+  it("a prompt with a NUL byte, which argv cannot carry, fails before anything is spawned", async (ctx) => {
+    if (backend.promptVia !== "argv") return ctx.skip("the prompt travels on stdin: NUL is covered above");
+    const run = newRun();
+    const outcome = await drain(
+      query({ prompt: "before\u0000after", options: backend.fake("ok", run, {}, {}) }),
+    ).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(ProcessError);
+    expect((outcome as ProcessError).exitCode).toBeNull();
+    expect(readPids(run.pidsFile)).toBeUndefined();
+    expect(liveChildren()).toEqual([]);
   });
 
   it("inheritEnv: false: the CLI sees only the caller's env and the SDK's own variables", async () => {
@@ -116,9 +148,12 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("security: $name", (backend)
   });
 
   it("permissions are never bypassed by default, with or without canUseTool", async () => {
-    for (const extra of [{}, { canUseTool: async () => ({ behavior: "allow" as const }) }]) {
-      const { argv } = await runAndRecord(extra);
-      for (const forbidden of backend.permissions.neverByDefault) expect(argv).not.toContain(forbidden);
+    const allow = { canUseTool: async () => ({ behavior: "allow" as const }) };
+    const withCallback = backend.callbacks?.supported.includes("canUseTool") ? [allow] : [];
+    for (const extra of [{}, ...withCallback]) {
+      const { argv, settings } = await runAndRecord(extra);
+      const seen = [...argv, ...Object.values(settings ?? {}).map((value) => String(value))];
+      for (const forbidden of backend.permissions.neverByDefault) expect(seen).not.toContain(forbidden);
     }
     // Only when asked for, explicitly.
     const { argv } = await runAndRecord(backend.permissions.bypass);
@@ -147,8 +182,10 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("security: $name", (backend)
       await client.connect();
       const ask = async (input: object) => {
         await client.query(callbacks.trigger("mcpTool", { server: "calc", tool: "add", input }));
+        const messages: Message[] = [];
         for await (const m of client.receiveResponse()) {
-          if (m.type === "result") return callbacks.answer("mcpTool", m.result ?? "");
+          messages.push(m);
+          if (m.type === "result") return callbacks.answer("mcpTool", m.result ?? "", messages);
         }
         return undefined;
       };

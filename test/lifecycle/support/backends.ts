@@ -10,35 +10,46 @@ import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { AgentOptions, BackendKind } from "../../../src/index.js";
+import type { AgentOptions, AgentSdkClient, BackendKind, Message } from "../../../src/index.js";
 
 /**
  * What a fake CLI must do in each mode. Every mode first starts the requested grandchild, then
  * writes `{"pid","grandchildPid"}` to the pid file, then records `{argv, envKeys, users}` (users:
- * the text of every user turn received, verbatim) to the record file.
+ * the text of every user turn received, verbatim) to the record file. A backend that runs one
+ * process per turn (Cursor) does this in every turn's process, keeps the users of earlier turns,
+ * and lists earlier turns' pids as `previous` in the pid file.
+ *
+ * "Handshake" and "control request" mean the backend's own: Claude's `initialize` and control
+ * requests; Codex app-server's `initialize` → `thread/start` and its JSON-RPC requests
+ * (`turn/interrupt`, `mcpServerStatus/list`). A backend without one skips the cases about it (see
+ * {@link LifecycleBackend.skip}).
  *
  * - `ok`: completes every handshake; answers each user turn with a result "ok"; exits 0 at EOF.
  * - `exit-before-output`: writes "fatal: simulated startup failure" to stderr, exits 3, no stdout.
- * - `exit-after-handshake-stdin-closed`: completes the handshake, closes stdin in the same instant,
- *   writes the same stderr line and exits 3 ~200 ms later: the SDK's first user-turn write fails
- *   (EPIPE) before the exit status exists.
+ * - `exit-after-handshake-stdin-closed`: completes the handshake (if any), closes stdin in the same
+ *   instant, writes the same stderr line and exits 3 ~200 ms later: the SDK's next write (the user
+ *   turn; Codex exec: the prompt) fails (EPIPE) before the exit status exists.
  * - `crash-mid-stream`: on a turn, emits assistant texts "first" and "second", then SIGKILLs itself.
  * - `non-json-line`: on a turn, writes the line `this is not json`, then an assistant message and a
  *   result, both with the text "after garbage".
- * - `truncated-line`: on a turn, emits assistant "before the cut", then half a JSON line without a
- *   newline, then exits 0.
+ * - `truncated-line`: on a turn, emits assistant "before the cut", then the first half of a JSON
+ *   line (an event the backend emits) without a newline, then exits 0.
  * - `split-line`: on a turn, writes an assistant message whose text is {@link splitText} one byte per
  *   write, then a result "split ok".
  * - `big-line`: on a turn, writes one assistant line of exactly `lineBytes` bytes (text of `x`s),
- *   then a result.
- * - `never-answers-handshake`: never answers the session handshake.
- * - `ignores-control`: answers the handshake and user turns, never answers control requests.
- * - `ignores-eof`: like `ok`, but stays alive when stdin closes.
+ *   then a result "big line of <lineBytes> bytes".
+ * - `never-answers-handshake`: never answers the handshake request `knobs.unansweredStep` (default:
+ *   the first).
+ * - `ignores-control`: answers the handshake and user turns, never answers control requests. A
+ *   turn whose text is `hold` may be held (result "ok") until a control request arrives, so there
+ *   is a running turn to interrupt.
+ * - `ignores-eof`: like `ok`, but stays alive when stdin closes (Cursor, which has no stdin: stays
+ *   alive after its result).
  * - `stall`: on a turn, emits assistant "working" and then nothing, ever (ignores EOF too).
  * - `callback`: a turn's text (from {@link LifecycleBackend.callbacks}) asks the fake to make one
  *   callback request of the SDK; its result text reports the answer verbatim.
  * - `out-of-order`: holds the first control request until the second arrives, then answers the
- *   second and then the first, each with `{ echo: <request> }`.
+ *   second and then the first, each naming its request (see `concurrentRequests`).
  */
 export type Fault =
   | "ok"
@@ -78,6 +89,8 @@ export interface FakeKnobs {
   ignoreTerm?: boolean;
   /** `big-line`: exact byte length of the line. */
   lineBytes?: number;
+  /** `never-answers-handshake`: the handshake step left unanswered (default: the first). */
+  unansweredStep?: string;
 }
 
 /** Which callback a `callback` turn asks for. */
@@ -94,18 +107,36 @@ export interface CallbackArgs {
 /** What the fake CLI received in answer to a callback request. */
 export type CallbackAnswer = { kind: "error"; message: string } | { kind: "ok"; value: unknown };
 
+/** Client methods that send a control request. */
+export type ControlMethod = "interrupt" | "setModel" | "getMcpStatus";
+
+/** What a case can need that a backend may lack: a fault its fake cannot model, or a feature. */
+export type Requirement = Fault | ControlMethod | CallbackKind | "handshake" | "concurrentRequests";
+
 export interface LifecycleBackend {
   name: BackendKind;
   /** Options running this backend's fake CLI in `fault` mode; `extra` is merged in (env too). */
   fake(fault: Fault, run: FakeRun, knobs?: FakeKnobs, extra?: AgentOptions): AgentOptions;
   /** The fake CLI as a script that finds its interpreter on PATH (`#!/usr/bin/env <name>`). */
   pathDependentFake(dir: string): { cliPath: string; interpreterDir: string; interpreter: string };
-  /** Name of the handshake request (`ControlTimeoutError.subtype` when it goes unanswered). */
-  handshakeSubtype: string;
-  /** Control-request names as they appear in `ControlTimeoutError.subtype`. */
-  controlSubtypes: { interrupt?: string; setModel?: string };
-  /** Raw control requests (`client.controlRequest`) are supported. */
-  rawControlRequests: boolean;
+  /** What this backend lacks, with the reason; every case needing it is skipped with that reason. */
+  skip: Partial<Record<Requirement, string>>;
+  /** The session handshake; absent when there is none (then `skip.handshake` says why). */
+  handshake?: {
+    /** Its requests in order, as `ControlTimeoutError.subtype` names them. */
+    steps: readonly string[];
+    /** Options that make a one-shot `query()` go through the handshake (Codex: the app-server). */
+    queryOptions: AgentOptions;
+  };
+  /** The request each client method sends, as `ControlTimeoutError.subtype` names it. */
+  controlRequests: Partial<Record<ControlMethod, string>>;
+  /** Two requests of the same kind in flight at once (case 10). */
+  concurrentRequests?: {
+    /** Sends one request; `tag` is "A" for the one sent first, "B" for the second. */
+    send(client: AgentSdkClient, tag: "A" | "B"): Promise<unknown>;
+    /** The request an answer names (the fake echoes it, or names it by arrival order). */
+    tagOf(response: unknown): string | undefined;
+  };
   /** How `callback` turns are asked for and read back; absent when the backend has no callbacks. */
   callbacks?: {
     supported: readonly CallbackKind[];
@@ -114,14 +145,29 @@ export interface LifecycleBackend {
      * registered `hookIndex`-th, or MCP tool `tool` of server `server`, with `input`.
      */
     trigger(kind: CallbackKind, args: CallbackArgs): string;
-    /** Decodes the result text of a callback turn. For MCP, `value` is the tool-call result. */
-    answer(kind: CallbackKind, resultText: string): CallbackAnswer;
+    /**
+     * Decodes the result text of a callback turn (`messages`: the whole turn, for a reason the
+     * backend reports in-band). For MCP, `value` is the tool-call result; for a permission, the
+     * decision as a `PermissionResult`.
+     */
+    answer(kind: CallbackKind, resultText: string, messages: readonly Message[]): CallbackAnswer;
+    /** The `toolName` a `canUseTool` callback sees for a permission asked for `toolName`. */
+    subjectOf(toolName: string, input: Record<string, unknown>): string;
   };
+  /**
+   * A turn whose process exits 0 without a `result` ends in `ProcessError` (Cursor: a turn is a
+   * process, and its `result` is the only sign it finished) rather than a quiet end of iteration.
+   */
+  resultRequired: boolean;
+  /** How the prompt reaches the CLI: on stdin, or as one argv element after `--`. */
+  promptVia: "stdin" | "argv";
+  /** Options that put `a` and `b` into the CLI's argv, each as one element (security). */
+  argvOptions(a: string, b: string): AgentOptions;
   /** Variables the SDK itself adds to the CLI's environment (all it adds with `inheritEnv: false`). */
   sdkEnvKeys: readonly string[];
   /**
-   * Permission flags: argv entries that must never appear unless asked for, the options that ask
-   * for bypassing permissions, and the argv those must produce.
+   * Permission flags: argv entries (or handshake settings) that must never appear unless asked for,
+   * the options that ask for bypassing permissions, and the argv those must produce.
    */
   permissions: { neverByDefault: readonly string[]; bypass: AgentOptions; bypassArgs: readonly string[] };
   /** Builds a fast stand-in for the soak test in `dir`; returns options, or a reason to skip. */
@@ -132,6 +178,47 @@ export interface LifecycleBackend {
 export function splitText(bytes = 100 * 1024): string {
   const unit = "héllo wörld — ☃ 🌍 ";
   return unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit)));
+}
+
+/**
+ * A fake as an executable that needs nothing from the environment: an absolute-path shebang to
+ * this very node, so it runs with PATH removed (a `#!/usr/bin/env node` script would not).
+ */
+const launchers = new Map<string, string>();
+function launcher(name: string, script: string): string {
+  let path = launchers.get(name);
+  if (!path) {
+    const dir = mkdtempSync(join(tmpdir(), "cas-lifecycle-bin-"));
+    path = join(dir, name);
+    writeFileSync(path, `#!${process.execPath}\nimport(${JSON.stringify(pathToFileURL(script).href)});\n`);
+    chmodSync(path, 0o755);
+    launchers.set(name, path);
+  }
+  return path;
+}
+
+/** A fake as a script whose interpreter must be found on PATH. */
+function pathDependentLauncher(dir: string, name: string, script: string) {
+  const interpreter = "cas-lifecycle-node";
+  const interpreterDir = join(dir, "interp");
+  mkdirSync(interpreterDir, { recursive: true });
+  symlinkSync(process.execPath, join(interpreterDir, interpreter));
+  const cliPath = join(dir, `${name}-needs-path`);
+  writeFileSync(
+    cliPath,
+    `#!/usr/bin/env ${interpreter}\nimport(${JSON.stringify(pathToFileURL(script).href)});\n`,
+  );
+  chmodSync(cliPath, 0o755);
+  return { cliPath, interpreterDir, interpreter };
+}
+
+/** Compiles one C stand-in into `dir` for the soak, or says why it cannot. */
+function compile(dir: string, source: string, name: string): string | { skip: string } {
+  const cc = findCompiler();
+  if (!cc) return { skip: "no C compiler (cc/gcc/clang) on PATH to build the fast stand-in CLI" };
+  const binary = join(dir, name);
+  execFileSync(cc, ["-O2", "-o", binary, source], { stdio: "pipe" });
+  return binary;
 }
 
 // ── Claude ────────────────────────────────────────────────────────────────────────────────────
@@ -156,31 +243,12 @@ const CLAUDE_MODES: Record<Fault, string> = {
   "out-of-order": "out-of-order",
 };
 
-let claudeLauncher: string | undefined;
-
-/**
- * The fake as an executable that needs nothing from the environment: an absolute-path shebang to
- * this very node, so it runs with PATH removed (a `#!/usr/bin/env node` script would not).
- */
-function fakeClaudeLauncher(): string {
-  if (!claudeLauncher) {
-    const dir = mkdtempSync(join(tmpdir(), "cas-lifecycle-bin-"));
-    claudeLauncher = join(dir, "claude");
-    writeFileSync(
-      claudeLauncher,
-      `#!${process.execPath}\nimport(${JSON.stringify(pathToFileURL(FAKE_CLAUDE).href)});\n`,
-    );
-    chmodSync(claudeLauncher, 0o755);
-  }
-  return claudeLauncher;
-}
-
 export const claudeBackend: LifecycleBackend = {
   name: "claude",
   fake(fault, run, knobs = {}, extra = {}) {
     return {
       ...extra,
-      cliPath: fakeClaudeLauncher(),
+      cliPath: launcher("claude", FAKE_CLAUDE),
       env: {
         CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK: "1",
         FAKE_CLAUDE_MODE: CLAUDE_MODES[fault],
@@ -193,22 +261,17 @@ export const claudeBackend: LifecycleBackend = {
       },
     };
   },
-  pathDependentFake(dir) {
-    const interpreter = "cas-lifecycle-node";
-    const interpreterDir = join(dir, "interp");
-    mkdirSync(interpreterDir, { recursive: true });
-    symlinkSync(process.execPath, join(interpreterDir, interpreter));
-    const cliPath = join(dir, "claude-needs-path");
-    writeFileSync(
-      cliPath,
-      `#!/usr/bin/env ${interpreter}\nimport(${JSON.stringify(pathToFileURL(FAKE_CLAUDE).href)});\n`,
-    );
-    chmodSync(cliPath, 0o755);
-    return { cliPath, interpreterDir, interpreter };
+  pathDependentFake: (dir) => pathDependentLauncher(dir, "claude", FAKE_CLAUDE),
+  skip: {},
+  handshake: { steps: ["initialize"], queryOptions: {} },
+  controlRequests: { interrupt: "interrupt", setModel: "set_model", getMcpStatus: "mcp_status" },
+  concurrentRequests: {
+    send: (client, tag) => client.controlRequest({ subtype: "fake_echo", tag }),
+    tagOf(response) {
+      const echo = (response as { echo?: { subtype?: string; tag?: string } }).echo;
+      return echo?.subtype === "fake_echo" ? echo.tag : undefined;
+    },
   },
-  handshakeSubtype: "initialize",
-  controlSubtypes: { interrupt: "interrupt", setModel: "set_model" },
-  rawControlRequests: true,
   callbacks: {
     supported: ["canUseTool", "hook", "mcpTool"],
     trigger(kind, args) {
@@ -249,7 +312,11 @@ export const claudeBackend: LifecycleBackend = {
       if (kind === "mcpTool") return { kind: "ok", value: response.response?.mcp_response?.result };
       return { kind: "ok", value: response.response };
     },
+    subjectOf: (toolName) => toolName,
   },
+  resultRequired: false,
+  promptVia: "stdin",
+  argvOptions: (a, b) => ({ model: a, systemPrompt: b }),
   sdkEnvKeys: ["CLAUDE_AGENT_SDK_VERSION", "CLAUDE_CODE_ENTRYPOINT"],
   permissions: {
     neverByDefault: [
@@ -261,11 +328,155 @@ export const claudeBackend: LifecycleBackend = {
     bypassArgs: ["--permission-mode", "bypassPermissions"],
   },
   fastCli(dir) {
-    const cc = findCompiler();
-    if (!cc) return { skip: "no C compiler (cc/gcc/clang) on PATH to build the fast stand-in CLI" };
-    const binary = join(dir, "fast-claude");
-    execFileSync(cc, ["-O2", "-o", binary, FAST_CLAUDE_SRC], { stdio: "pipe" });
+    const binary = compile(dir, FAST_CLAUDE_SRC, "fast-claude");
+    if (typeof binary !== "string") return binary;
     return { options: { cliPath: binary, env: { CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK: "1" } } };
+  },
+};
+
+// ── Codex ─────────────────────────────────────────────────────────────────────────────────────
+
+const FAKE_CODEX = fileURLToPath(new URL("../../fixtures/codex/fake-codex.mjs", import.meta.url));
+const FAST_CODEX_SRC = fileURLToPath(new URL("../../fixtures/codex/fake-codex-fast.c", import.meta.url));
+
+/**
+ * Codex: a one-shot `query()` runs `codex exec --json` (prompt on stdin, no handshake, no requests);
+ * `AgentSdkClient` and the one-shot queries that need a live channel run `codex app-server`
+ * (JSON-RPC: `initialize` → `thread/start` → `turn/start`). The stand-in speaks both.
+ */
+export const codexBackend: LifecycleBackend = {
+  name: "codex",
+  fake(fault, run, knobs = {}, extra = {}) {
+    return {
+      ...extra,
+      backend: "codex",
+      cliPath: launcher("codex", FAKE_CODEX),
+      env: {
+        FAKE_CODEX_MODE: fault,
+        FAKE_CODEX_PIDS: run.pidsFile,
+        FAKE_CODEX_RECORD: run.recordFile,
+        FAKE_CODEX_GRANDCHILD: knobs.grandchild ?? "sleep",
+        ...(knobs.ignoreTerm ? { FAKE_CODEX_IGNORE_TERM: "1" } : {}),
+        ...(knobs.lineBytes !== undefined ? { FAKE_CODEX_LINE_BYTES: String(knobs.lineBytes) } : {}),
+        ...(knobs.unansweredStep !== undefined ? { FAKE_CODEX_UNANSWERED: knobs.unansweredStep } : {}),
+        ...extra.env,
+      },
+    };
+  },
+  pathDependentFake: (dir) => pathDependentLauncher(dir, "codex", FAKE_CODEX),
+  skip: {
+    setModel:
+      "setModel() sends nothing to codex: the model travels with the next turn/start, so there is no request to leave unanswered",
+    hook: "codex has no hooks (the `hooks` option is refused up front)",
+    mcpTool:
+      "codex cannot route in-process (sdk) MCP servers (refused up front); its MCP servers are processes of its own",
+  },
+  // The exec path has no handshake; `includePartialMessages` needs the live channel, so a one-shot
+  // query() with it runs the app-server.
+  handshake: { steps: ["initialize", "thread/start"], queryOptions: { includePartialMessages: true } },
+  controlRequests: { interrupt: "turn/interrupt", getMcpStatus: "mcpServerStatus/list" },
+  concurrentRequests: {
+    send: (client) => client.getMcpStatus(),
+    // The fake names each answer by the arrival order of its request: "A" first.
+    tagOf: (response) => (response as { name?: string }[])[0]?.name,
+  },
+  callbacks: {
+    supported: ["canUseTool"],
+    // A command approval (item/commandExecution/requestApproval) for the command `toolName`:
+    // canUseTool sees it as Bash with `{ command, cwd }`.
+    trigger: (_kind, args) => JSON.stringify({ approval: "command", command: args.toolName ?? "true" }),
+    answer(_kind, resultText, messages) {
+      const response = JSON.parse(resultText) as {
+        result?: { decision?: unknown };
+        error?: { message?: string };
+      };
+      if (response.error) return { kind: "error", message: String(response.error.message) };
+      const decision = response.result?.decision;
+      if (decision === "accept" || decision === "acceptForSession") {
+        return { kind: "ok", value: { behavior: "allow" } };
+      }
+      // The CLI only hears "decline"; why reaches the caller in-band (system/codex_approval_error).
+      const problem = messages.find((m) => m.type === "system" && m.subtype === "codex_approval_error");
+      const why = problem?.type === "system" ? String(problem.data.error) : `declined (${String(decision)})`;
+      return { kind: "error", message: why };
+    },
+    subjectOf: (toolName, input) =>
+      toolName === "Bash" && typeof input.command === "string" ? input.command : toolName,
+  },
+  resultRequired: false,
+  promptVia: "stdin",
+  argvOptions: (a, b) => ({ model: a, addDirs: [b] }),
+  sdkEnvKeys: [],
+  permissions: {
+    neverByDefault: ["--dangerously-bypass-approvals-and-sandbox", "--yolo", "danger-full-access"],
+    bypass: { codex: { sandboxMode: "danger-full-access" } },
+    bypassArgs: ["--sandbox", "danger-full-access"],
+  },
+  fastCli(dir) {
+    const binary = compile(dir, FAST_CODEX_SRC, "fast-codex");
+    if (typeof binary !== "string") return binary;
+    return { options: { backend: "codex", cliPath: binary } };
+  },
+};
+
+// ── Cursor ────────────────────────────────────────────────────────────────────────────────────
+
+const FAKE_CURSOR = fileURLToPath(new URL("../../fixtures/cursor/fake-cursor-agent.mjs", import.meta.url));
+const FAST_CURSOR_SRC = fileURLToPath(new URL("../../fixtures/cursor/fast-cursor-agent.c", import.meta.url));
+
+const NO_PROTOCOL =
+  "cursor-agent has no input protocol: one --print process per turn, prompt in argv, stdin unused";
+
+/** Cursor: one `cursor-agent --print` process per turn, the prompt after `--`, no stdin. */
+export const cursorBackend: LifecycleBackend = {
+  name: "cursor",
+  fake(fault, run, knobs = {}, extra = {}) {
+    return {
+      ...extra,
+      backend: "cursor",
+      cliPath: launcher("cursor-agent", FAKE_CURSOR),
+      env: {
+        CURSOR_API_KEY: "sk-cursor-lifecycle",
+        CURSOR_AGENT_SDK_SKIP_VERSION_CHECK: "1",
+        FAKE_CURSOR_FAULT: fault,
+        FAKE_CURSOR_PIDS: run.pidsFile,
+        FAKE_CURSOR_STATE: run.recordFile,
+        FAKE_CURSOR_CHATS_DIR: join(run.dir, "chats"),
+        FAKE_CURSOR_GRANDCHILD: knobs.grandchild ?? "sleep",
+        ...(knobs.ignoreTerm ? { FAKE_CURSOR_IGNORE_TERM: "1" } : {}),
+        ...(knobs.lineBytes !== undefined ? { FAKE_CURSOR_LINE_BYTES: String(knobs.lineBytes) } : {}),
+        ...extra.env,
+      },
+    };
+  },
+  pathDependentFake: (dir) => pathDependentLauncher(dir, "cursor-agent", FAKE_CURSOR),
+  skip: {
+    "exit-after-handshake-stdin-closed": `${NO_PROTOCOL}: no write can fail before the exit status exists`,
+    handshake: `${NO_PROTOCOL}: nothing to leave unanswered`,
+    interrupt: `${NO_PROTOCOL}: interrupt() ends the turn's process (covered by 8)`,
+    setModel: "cursor has no model switching (setModel throws UnsupportedFeatureError)",
+    getMcpStatus: "cursor has no MCP status (getMcpStatus throws UnsupportedFeatureError)",
+    canUseTool: "cursor-agent --print has no permission callback (canUseTool is refused up front)",
+    hook: "cursor-agent has no hooks (refused up front)",
+    mcpTool: "cursor-agent cannot route in-process MCP servers (refused up front)",
+    concurrentRequests: `${NO_PROTOCOL}: no requests to answer out of order`,
+  },
+  controlRequests: {},
+  resultRequired: true,
+  promptVia: "argv",
+  argvOptions: (a, b) => ({ model: a, extraArgs: { header: b } }),
+  sdkEnvKeys: [],
+  permissions: {
+    neverByDefault: ["--force", "-f", "--yolo", "disabled"],
+    bypass: { cursor: { forceApprove: true } },
+    bypassArgs: ["--force"],
+  },
+  fastCli(dir) {
+    const binary = compile(dir, FAST_CURSOR_SRC, "fast-cursor-agent");
+    if (typeof binary !== "string") return binary;
+    return {
+      options: { backend: "cursor", cliPath: binary, env: { CURSOR_AGENT_SDK_SKIP_VERSION_CHECK: "1" } },
+    };
   },
 };
 
@@ -287,5 +498,5 @@ function findCompiler(): string | undefined {
  */
 export const NOT_POSIX = process.platform === "win32";
 
-/** Every backend the lifecycle suite covers. Codex and Cursor rows are added by their owners. */
-export const LIFECYCLE_BACKENDS: readonly LifecycleBackend[] = [claudeBackend];
+/** Every backend the lifecycle suite covers. */
+export const LIFECYCLE_BACKENDS: readonly LifecycleBackend[] = [claudeBackend, codexBackend, cursorBackend];

@@ -88,6 +88,8 @@ export function openFdCount(): number {
 export interface FakePids {
   pid: number;
   grandchildPid: number | null;
+  /** A CLI that runs one process per turn (Cursor): the pids of the earlier turns' processes. */
+  previous?: { pid: number; grandchildPid: number | null }[];
 }
 
 /** Reads the pid file a fake CLI wrote, or `undefined` if it never started. */
@@ -101,7 +103,8 @@ export function readPids(file: string): FakePids | undefined {
 
 /**
  * Everything still running that a session started: the CLI, its grandchild, any other member of
- * the CLI's process group, and any child of this test process. Polls (bounded by `withinMs`)
+ * the CLI's process group (for each turn's process, where a turn is a process), and any child of
+ * this test process. Polls (bounded by `withinMs`)
  * because a SIGKILLed grandchild is torn down by the kernel asynchronously and we are not its
  * parent, so there is no exit event to wait on. Returns the survivors (empty = clean).
  */
@@ -109,9 +112,9 @@ export async function survivors(pids: FakePids | undefined, withinMs = 2_000): P
   const deadline = Date.now() + withinMs;
   for (;;) {
     const left = new Set<number>(liveChildren());
-    if (pids) {
-      for (const pid of [pids.pid, pids.grandchildPid]) if (pid && isAlive(pid)) left.add(pid);
-      for (const pid of liveGroupMembers(pids.pid)) left.add(pid);
+    for (const run of pids ? [pids, ...(pids.previous ?? [])] : []) {
+      for (const pid of [run.pid, run.grandchildPid]) if (pid && isAlive(pid)) left.add(pid);
+      for (const pid of liveGroupMembers(run.pid)) left.add(pid);
     }
     if (left.size === 0 || Date.now() > deadline) return [...left];
     await new Promise((resolve) => setTimeout(resolve, 10));
