@@ -2,9 +2,9 @@
  * `AgentSdkClient`: a multi-turn conversation with any backend, with capability-gated controls.
  */
 import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
-import { getBackend } from "./backends/registry.js";
+import { backendFor, getBackend } from "./backends/registry.js";
 import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
-import { combineSignals, throwIfAborted } from "./internal/abort.js";
+import { abortErrorFor, combineSignals, throwIfAborted } from "./internal/abort.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -63,18 +63,26 @@ export class AgentSdkClient implements AsyncDisposable {
     if (this.connecting) return this.connecting;
     this.connecting = (async () => {
       throwIfAborted(this.options.signal);
-      this.backend.validateOptions(this.options);
       const abort = new AbortController();
       this.connectAbort = abort;
-      const session = await this.backend
-        .openSession({
-          options: { ...this.options, signal: combineSignals(this.options.signal, abort.signal) },
+      const signal = combineSignals(this.options.signal, abort.signal);
+      let session: Session;
+      try {
+        // Loading the backend is the one wait before validation; disconnect() may come meanwhile.
+        const backend = await backendFor(this.options);
+        if (signal.aborted) throw abortErrorFor(signal.reason);
+        backend.validateOptions(this.options);
+        session = await backend.openSession({
+          options: { ...this.options, signal },
           oneShot: false,
           ...(prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {}),
-        })
-        .finally(() => {
-          if (this.connectAbort === abort) this.connectAbort = undefined;
         });
+      } finally {
+        if (this.connectAbort === abort) this.connectAbort = undefined;
+      }
+      // receiveMessages() and receiveResponse() may read side by side: a response view started late
+      // must still see its turn from the start.
+      session.retainTurns?.();
       this.session = session;
       if (prompt !== undefined && isStreamedPrompt(prompt)) {
         // A failing prompt stream ends the session; readers get its error.

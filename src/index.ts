@@ -9,7 +9,7 @@ export type {
   RewindFilesOptions,
   Session,
 } from "./backends/backend.js";
-export { getBackend } from "./backends/registry.js";
+export { getBackend, loadBackend } from "./backends/registry.js";
 export { AgentSdkClient } from "./client.js";
 export * from "./errors.js";
 export type * from "./hooks.js";

@@ -2,9 +2,10 @@
  * `query()`: one prompt in, a stream of messages out, with the session's control methods attached.
  */
 import type { RewindFilesOptions, Session } from "./backends/backend.js";
-import { getBackend } from "./backends/registry.js";
+import { backendFor } from "./backends/registry.js";
 import { AbortError, NotConnectedError } from "./errors.js";
 import { combineSignals, throwIfAborted } from "./internal/abort.js";
+import { Subscription, type SubscriptionHooks } from "./internal/message-hub.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -61,8 +62,19 @@ export function query(params: QueryParams): Query {
   return new QueryRun(params.prompt, params.options ?? {});
 }
 
+const DONE: IteratorResult<Message, void> = Object.freeze({ done: true, value: undefined });
+
 class QueryRun implements Query {
-  private generator: AsyncGenerator<Message, void, undefined> | undefined;
+  /** Set once the session is open: `next()` is the subscription's own, with no layer in between. */
+  private subscription: AsyncIterator<Message, void, undefined> | undefined;
+  /** Settles when the session is open and subscribed (or failed to open). */
+  private opening: Promise<void> | undefined;
+  /** Runs at the next `next()` call (the consumer is done with the message before). */
+  private afterNext: (() => void) | undefined;
+  /** Iteration is over without a subscription: the start failed, or the query was closed first. */
+  private ended = false;
+  /** A failed start is reported to one `next()`; later calls get done, as from a generator. */
+  private startErrorReported = false;
   private sessionPromise: Promise<Session> | undefined;
   private resolveSession!: (session: Session) => void;
   private rejectSession!: (error: unknown) => void;
@@ -86,16 +98,34 @@ class QueryRun implements Query {
   }
 
   next(): Promise<IteratorResult<Message, void>> {
-    return this.stream().next();
+    const subscription = this.subscription;
+    if (subscription) {
+      this.afterNext?.();
+      return subscription.next();
+    }
+    if (this.ended) return Promise.resolve(DONE);
+    return this.start().then(
+      () => this.next(),
+      (error: unknown) => {
+        if (this.startErrorReported) return DONE;
+        this.startErrorReported = true;
+        throw error;
+      },
+    );
   }
 
   async return(): Promise<IteratorResult<Message, void>> {
     await this.close();
-    return this.stream().return(undefined);
+    if (this.subscription) return this.subscription.return?.() ?? DONE;
+    this.ended = true;
+    return DONE;
   }
 
-  throw(error: unknown): Promise<IteratorResult<Message, void>> {
-    return this.stream().throw(error);
+  async throw(error: unknown): Promise<IteratorResult<Message, void>> {
+    if (this.subscription?.throw) return this.subscription.throw(error);
+    await this.close();
+    this.ended = true;
+    throw error;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -112,7 +142,7 @@ class QueryRun implements Query {
     this.closed = true;
     if (!this.sessionPromise) {
       // Never started: make sure a later next() does not spawn anything.
-      this.generator ??= emptyStream();
+      this.ended = true;
       return;
     }
     if (!this.session) this.startAbort.abort(new AbortError("The query was closed while starting"));
@@ -151,24 +181,26 @@ class QueryRun implements Query {
     return action(await this.sessionPromise);
   }
 
-  private stream(): AsyncGenerator<Message, void, undefined> {
-    if (!this.generator) {
+  /** Starts the session, once. Rejects with the start error, unless the query was closed meanwhile. */
+  private start(): Promise<void> {
+    if (!this.opening) {
       this.sessionPromise = new Promise<Session>((resolve, reject) => {
         this.resolveSession = resolve;
         this.rejectSession = reject;
       });
       // Control methods awaiting a session that failed to open get the same error as the iterator.
       this.sessionPromise.catch(() => undefined);
-      this.generator = this.run();
+      this.opening = this.open();
     }
-    return this.generator;
+    return this.opening;
   }
 
-  private async *run(): AsyncGenerator<Message, void, undefined> {
+  private async open(): Promise<void> {
     let session: Session;
     try {
       throwIfAborted(this.options.signal);
-      const backend = getBackend(this.options.backend);
+      const backend = await backendFor(this.options);
+      throwIfAborted(this.options.signal);
       backend.validateOptions(this.options);
       const streamed = isStreamedPrompt(this.prompt);
       session = await backend.openSession({
@@ -177,6 +209,7 @@ class QueryRun implements Query {
         ...(streamed ? {} : { initialPrompt: this.prompt }),
       });
     } catch (error) {
+      this.ended = true;
       this.rejectSession(error);
       // Closed by the caller while starting: iteration just ends, as after `break`.
       if (this.closed) return;
@@ -185,6 +218,7 @@ class QueryRun implements Query {
     this.session = session;
     this.resolveSession(session);
     if (this.closed) {
+      this.ended = true;
       await session.close();
       return;
     }
@@ -205,21 +239,53 @@ class QueryRun implements Query {
           await session.close();
         });
     }
-    try {
-      for await (const message of session.subscribe()) {
+    const hooks: Required<SubscriptionHooks<Message>> = {
+      observe: (message) => {
         exitWatch.activity();
-        yield message;
         if (!streamed && !exitWatch.isInputEnded && message.type === "result") {
-          exitWatch.inputEnded();
-          // If the process is already gone, the stream's end reports why.
-          await session.endInput().catch(() => undefined);
+          // One turn: input ends after its result, once the consumer asks for more (it may still
+          // use the session's controls while handling the result). If the process is already gone,
+          // the stream's end reports why.
+          this.afterNext = () => {
+            this.afterNext = undefined;
+            exitWatch.inputEnded();
+            session.endInput().catch(() => undefined);
+          };
         }
-      }
-      if (pumpError !== undefined) throw pumpError;
-    } finally {
-      exitWatch.stop();
-      await session.close();
+      },
+      // Iteration ends once the process is gone, with the stream's failure, else the prompt's.
+      finish: async (error) => {
+        exitWatch.stop();
+        await session.close();
+        return error ?? pumpError;
+      },
+    };
+    const subscription = session.subscribe();
+    this.subscription =
+      subscription instanceof Subscription ? subscription.intercept(hooks) : withHooks(subscription, hooks);
+  }
+}
+
+/** {@link SubscriptionHooks} around a subscription that cannot take them itself. */
+async function* withHooks<T>(
+  source: AsyncIterable<T>,
+  hooks: Required<SubscriptionHooks<T>>,
+): AsyncGenerator<T, void, undefined> {
+  let failure: unknown;
+  let ended = false;
+  try {
+    for await (const item of source) {
+      hooks.observe(item);
+      yield item;
     }
+    ended = true;
+  } catch (error) {
+    failure = error;
+    ended = true;
+  } finally {
+    const reported = await hooks.finish(failure);
+    // biome-ignore lint/correctness/noUnsafeFinally: the failure replaces the normal end, as intended.
+    if (ended && reported !== undefined) throw reported;
   }
 }
 
@@ -262,5 +328,3 @@ class ExitWatch {
     this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
   }
 }
-
-async function* emptyStream(): AsyncGenerator<Message, void, undefined> {}

@@ -52,6 +52,13 @@ export interface Session {
    * With `untilResult`, the subscription ends after the next `result`.
    */
   subscribe(opts?: { untilResult?: boolean }): AsyncGenerator<Message, void, undefined>;
+  /**
+   * Keeps the messages of the current turn that one subscription already took, so an `untilResult`
+   * subscription started later still sees the turn from its start (bounded in count and size).
+   * Costs memory and time per message, so it is off unless asked for: `AgentSdkClient` (where
+   * `receiveMessages()` and `receiveResponse()` run side by side) asks right after opening.
+   */
+  retainTurns?(): void;
   /** The pid of the CLI process currently running, when the transport is a local process. */
   pid?(): number | undefined;
   /** The backend's handshake answer (Claude: the `initialize` response), once connected. */

@@ -4,7 +4,7 @@
  * with every backend.
  */
 import { createInterface } from "node:readline";
-import { getBackend } from "../backends/registry.js";
+import { backendFor, getBackend } from "../backends/registry.js";
 import { AgentSdkClient } from "../client.js";
 import {
   AbortError,
@@ -126,7 +126,7 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
       },
     });
     const { options, soft } = buildOptions(args, demo, permissions.canUseTool, live);
-    const fitted = fitOptions(options, soft);
+    const fitted = await fitOptions(options, soft);
     const emit = (message: Message) => {
       if (human) renderer.handle(message);
       else io.stdout.write(`${JSON.stringify(message)}\n`);
@@ -355,8 +355,8 @@ const FLAG_OF: Partial<Record<keyof AgentOptions, string>> = {
  * Validates `options` for their backend, dropping the `soft` ones the backend cannot honour.
  * @throws UsageError naming the flags the backend cannot honour; InvalidOptionsError.
  */
-function fitOptions(options: AgentOptions, soft: Set<keyof AgentOptions>): AgentOptions {
-  const backend = getBackend(options.backend);
+async function fitOptions(options: AgentOptions, soft: Set<keyof AgentOptions>): Promise<AgentOptions> {
+  const backend = await backendFor(options);
   let current = options;
   for (;;) {
     try {

@@ -9,40 +9,97 @@
  * A *response* subscription (one that stops at a turn boundary, e.g. a `result`) instead starts at
  * the beginning of the current turn: the first message after the last boundary any reader has
  * received. So a `receiveResponse()` started while a `receiveMessages()` monitor is already
- * reading still gets the whole turn, including the messages the monitor took first.
+ * reading still gets the whole turn, including the messages the monitor took first. That needs the
+ * turn's already-delivered messages to be kept, which costs memory and time on every message, so it
+ * is off until {@link MessageHub.retainTurns} turns it on (the multi-reader client does; a
+ * single-reader `query()` never needs it), and bounded (see {@link TurnRetentionLimits}).
  */
 
-/** How many already-read messages of the current turn are kept for a late response view. */
-const TURN_RETENTION = 10_000;
-
-interface Cursor {
-  position: number;
-  wake: (() => void) | undefined;
+/** Bounds on the already-delivered messages of the current turn kept for a late response view. */
+export interface TurnRetentionLimits<T> {
+  /** At most this many messages. */
+  maxMessages: number;
+  /** At most about this many bytes, as `weigh` estimates them. */
+  maxBytes: number;
+  /** Estimated size of one message, in bytes. */
+  weigh: (item: T) => number;
 }
+
+/** Default retention: the last 10 000 messages of the turn, or 32 MiB of them, whichever is less. */
+export const DEFAULT_TURN_RETENTION: Omit<TurnRetentionLimits<unknown>, "weigh"> = {
+  maxMessages: 10_000,
+  maxBytes: 32 * 1024 * 1024,
+};
+
+/** Consumed log entries are dropped in slices of at least this many (one array copy per slice). */
+const TRIM_SLICE = 1024;
+
+/** Hooks of one subscription, for a consumer that must act on each message without a wrapper. */
+export interface SubscriptionHooks<T> {
+  /** Called with each item as it is handed to the reader (before the reader sees it). */
+  observe?(item: T): void;
+  /**
+   * Called once when the subscription ends (the stream ended, failed, or the reader stopped). The
+   * reader's final `next()` settles only after the returned promise does: with the error it
+   * resolves to, or done when that is `undefined`. `error` is the stream's own failure, if any.
+   */
+  finish?(error: unknown): Promise<unknown>;
+}
+
+interface Waiter<T> {
+  resolve(result: IteratorResult<T, void>): void;
+  reject(error: unknown): void;
+}
+
+const DONE: IteratorResult<never, void> = Object.freeze({ done: true, value: undefined });
 
 /** A multi-reader queue with end-of-stream and error propagation. */
 export class MessageHub<T> {
-  private log: T[] = [];
-  /** Absolute index of `log[0]`. */
-  private base = 0;
+  // The log and the end state are read by this module's Subscription (`@internal`, not API).
+  /** @internal Messages not yet passed by every reader; `log[0]` is at absolute index `base`. */
+  log: T[] = [];
+  /** @internal */
+  base = 0;
+  /** @internal */
+  ended = false;
+  /** @internal The error readers get after draining, if the stream failed. */
+  failure: unknown;
   /** Absolute index of the first message that no subscriber has received yet. */
   private unread = 0;
-  private readonly cursors = new Set<Cursor>();
-  private ended = false;
-  private failure: unknown;
+  private readonly readers = new Set<Subscription<T>>();
+  /** Readers blocked in `next()`, served as soon as something arrives. */
+  private readonly waiting = new Set<Subscription<T>>();
   /** Absolute index just after the last boundary item any reader has received. */
   private turnStart = 0;
+  private retention: TurnRetentionLimits<T> | undefined;
+  /**
+   * Sizes of the delivered messages of the current turn that are kept: `retainedSizes[retainedHead]`
+   * is the size of the message at `retainFrom`.
+   */
+  private retainedSizes: number[] = [];
+  private retainedHead = 0;
+  private retainedBytes = 0;
+  /** Absolute index of the first delivered message still kept for a response view. */
+  private retainFrom = 0;
 
   /** @param isBoundary marks the last item of a turn (a `result`); without it there are no turns. */
   constructor(private readonly isBoundary?: (item: T) => boolean) {
     if (!isBoundary) this.turnStart = Number.POSITIVE_INFINITY;
   }
 
+  /**
+   * Keeps the delivered messages of the current turn (within `limits`) so a response view started
+   * late still sees the turn from its start. Call before anything is read.
+   */
+  retainTurns(limits: TurnRetentionLimits<T>): void {
+    if (this.isBoundary) this.retention = limits;
+  }
+
   /** Appends a message and wakes readers. Ignored after `end()`. */
   push(item: T): void {
     if (this.ended) return;
     this.log.push(item);
-    this.wakeAll();
+    if (this.waiting.size > 0) this.wake();
   }
 
   /** Ends the stream; readers finish after draining. With `error`, readers throw it after draining. */
@@ -50,7 +107,7 @@ export class MessageHub<T> {
     if (this.ended) return;
     this.ended = true;
     this.failure = error;
-    this.wakeAll();
+    if (this.waiting.size > 0) this.wake();
   }
 
   get isEnded(): boolean {
@@ -59,61 +116,253 @@ export class MessageHub<T> {
 
   /**
    * Reads messages. `stopAfter` ends this subscription after the first item it matches (that item
-   * is delivered). Breaking out of the loop releases the subscription.
+   * is delivered). Stopping early (`return()`, `break`) releases the subscription.
    */
-  subscribe(stopAfter?: (item: T) => boolean): AsyncGenerator<T, void, undefined> {
-    return this.read(this.unread, stopAfter);
+  subscribe(stopAfter?: (item: T) => boolean, hooks?: SubscriptionHooks<T>): Subscription<T> {
+    return this.open(this.unread, stopAfter, hooks);
   }
 
   /** Reads the current turn from its start, up to and including its boundary item. */
-  subscribeTurn(): AsyncGenerator<T, void, undefined> {
-    return this.read(Math.max(this.base, Math.min(this.unread, this.turnStart)), this.isBoundary);
+  subscribeTurn(hooks?: SubscriptionHooks<T>): Subscription<T> {
+    const start = Math.max(this.base, this.retainFrom, Math.min(this.unread, this.turnStart));
+    return this.open(start, this.isBoundary, hooks);
   }
 
-  private async *read(start: number, stopAfter?: (item: T) => boolean): AsyncGenerator<T, void, undefined> {
-    const cursor: Cursor = { position: start, wake: undefined };
-    this.cursors.add(cursor);
-    try {
-      for (;;) {
-        if (cursor.position < this.base + this.log.length) {
-          const item = this.log[cursor.position - this.base] as T;
-          cursor.position += 1;
-          if (cursor.position > this.unread) this.unread = cursor.position;
-          if (cursor.position > this.turnStart && this.isBoundary?.(item)) this.turnStart = cursor.position;
-          this.trim();
-          yield item;
-          if (stopAfter?.(item)) return;
-          continue;
-        }
-        if (this.ended) {
-          if (this.failure !== undefined) throw this.failure;
-          return;
-        }
-        await new Promise<void>((resolve) => {
-          cursor.wake = resolve;
-        });
-        cursor.wake = undefined;
-      }
-    } finally {
-      this.cursors.delete(cursor);
-      this.trim();
+  private open(
+    start: number,
+    stopAfter?: (item: T) => boolean,
+    hooks?: SubscriptionHooks<T>,
+  ): Subscription<T> {
+    const reader = new Subscription(this, start, stopAfter, hooks);
+    this.readers.add(reader);
+    return reader;
+  }
+
+  /** @internal A reader took the item at absolute index `position - 1`. */
+  advanced(position: number, item: T): void {
+    if (position > this.unread) {
+      this.unread = position;
+      if (this.retention) this.retain(item);
+    }
+    if (position > this.turnStart && this.isBoundary?.(item)) this.newTurn(position);
+    // Trim when the reader caught up (usually: once per stdout chunk) or is far ahead.
+    if (position - this.base > TRIM_SLICE || position === this.base + this.log.length) this.trim();
+  }
+
+  /** @internal */
+  blocked(reader: Subscription<T>): void {
+    this.waiting.add(reader);
+  }
+
+  /** @internal */
+  release(reader: Subscription<T>): void {
+    this.readers.delete(reader);
+    this.waiting.delete(reader);
+    this.trim();
+  }
+
+  /**
+   * Serves the blocked readers. The rest of a batch pushed in the same tick (a whole stdout chunk)
+   * waits in the log, where their next `next()` takes it without waiting.
+   */
+  private wake(): void {
+    const readers = [...this.waiting];
+    this.waiting.clear();
+    for (const reader of readers) reader.serveWaiters();
+  }
+
+  /** A message was delivered for the first time: keep it for response views, within the limits. */
+  private retain(item: T): void {
+    const limits = this.retention!;
+    const sizes = this.retainedSizes;
+    const size = limits.weigh(item);
+    sizes.push(size);
+    this.retainedBytes += size;
+    while (
+      this.retainedHead < sizes.length &&
+      (sizes.length - this.retainedHead > limits.maxMessages || this.retainedBytes > limits.maxBytes)
+    ) {
+      this.retainedBytes -= sizes[this.retainedHead]!;
+      this.retainedHead += 1;
+      this.retainFrom += 1;
+    }
+    if (this.retainedHead >= TRIM_SLICE && this.retainedHead * 2 >= sizes.length) {
+      this.retainedSizes = sizes.slice(this.retainedHead);
+      this.retainedHead = 0;
     }
   }
 
-  private wakeAll(): void {
-    for (const cursor of this.cursors) cursor.wake?.();
+  /** A reader passed a boundary first: the next turn starts at `position`. */
+  private newTurn(position: number): void {
+    this.turnStart = position;
+    // The first reader past a boundary is the furthest one, so nothing after it is delivered yet.
+    this.retainFrom = position;
+    this.retainedSizes = [];
+    this.retainedHead = 0;
+    this.retainedBytes = 0;
   }
 
   /** Drops messages every reader (present and future) has passed. */
   private trim(): void {
-    // The current turn is kept for late response views, but never more than TURN_RETENTION
-    // messages of it (a long turn with partial events must not grow without bound).
-    let keepFrom = Math.min(this.unread, Math.max(this.turnStart, this.unread - TURN_RETENTION));
-    for (const cursor of this.cursors) keepFrom = Math.min(keepFrom, cursor.position);
+    let keepFrom = this.retention
+      ? Math.min(this.unread, Math.max(this.turnStart, this.retainFrom))
+      : this.unread;
+    for (const reader of this.readers) keepFrom = Math.min(keepFrom, reader.position);
     const drop = keepFrom - this.base;
-    if (drop > 1024 || (drop > 0 && drop === this.log.length)) {
-      this.log = this.log.slice(drop);
-      this.base = keepFrom;
+    if (drop <= 0) return;
+    if (drop === this.log.length) this.log = [];
+    else if (drop >= TRIM_SLICE) this.log = this.log.slice(drop);
+    else return;
+    this.base = keepFrom;
+  }
+}
+
+/**
+ * One reader of a {@link MessageHub}: an async iterator written by hand, so a buffered message
+ * costs one resolved promise and no generator machinery. Concurrent `next()` calls are served in
+ * order.
+ */
+export class Subscription<T> implements AsyncGenerator<T, void, undefined> {
+  /** @internal Absolute index of the next item to read. */
+  position: number;
+  private done = false;
+  private waiters: Waiter<T>[] = [];
+  /** Once ended: what the first `next()` after the end gets (done, or the failure)... */
+  private final: Promise<IteratorResult<T, void>> | undefined;
+  /** ...and what every later one gets. */
+  private afterFinal: Promise<IteratorResult<T, void>> | undefined;
+
+  /** @internal */
+  constructor(
+    private readonly hub: MessageHub<T>,
+    start: number,
+    private readonly stopAfter: ((item: T) => boolean) | undefined,
+    private hooks: SubscriptionHooks<T> | undefined,
+  ) {
+    this.position = start;
+  }
+
+  /**
+   * Installs hooks (see {@link SubscriptionHooks}) on a subscription nothing has read yet, so its
+   * owner can act on each message without wrapping the iterator.
+   */
+  intercept(hooks: SubscriptionHooks<T>): this {
+    this.hooks = hooks;
+    return this;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T, void>> {
+    if (this.waiters.length === 0) {
+      const ready = this.take();
+      if (ready !== undefined) return ready instanceof Promise ? ready : Promise.resolve(ready);
     }
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.hub.blocked(this);
+    });
+  }
+
+  /** Stops reading (as `break` does): resolves done once the subscription's `finish` hook has run. */
+  return(): Promise<IteratorResult<T, void>> {
+    const result = this.done ? this.afterFinal! : this.stop("return", undefined);
+    this.cancelWaiters();
+    return result;
+  }
+
+  /** Stops reading and rejects with `error`, as a generator that does not catch it. */
+  throw(error: unknown): Promise<IteratorResult<T, void>> {
+    const result = this.done ? this.afterFinal!.then(() => Promise.reject(error)) : this.stop("throw", error);
+    this.cancelWaiters();
+    return result;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
+
+  /** @internal The hub has something new (or ended): serve blocked `next()` calls in order. */
+  serveWaiters(): void {
+    while (this.waiters.length > 0) {
+      const ready = this.take();
+      if (ready === undefined) {
+        this.hub.blocked(this);
+        return;
+      }
+      const waiter = this.waiters.shift()!;
+      if (ready instanceof Promise) ready.then(waiter.resolve, waiter.reject);
+      else waiter.resolve(ready);
+    }
+  }
+
+  /** The next result if one is available now, else `undefined` (the caller waits). */
+  private take(): IteratorResult<T, void> | Promise<IteratorResult<T, void>> | undefined {
+    if (this.done) return this.taken();
+    const hub = this.hub;
+    if (this.position < hub.base + hub.log.length) {
+      const item = hub.log[this.position - hub.base] as T;
+      this.position += 1;
+      hub.advanced(this.position, item);
+      this.hooks?.observe?.(item);
+      if (this.stopAfter?.(item)) this.stop("end", undefined);
+      return { done: false, value: item };
+    }
+    if (hub.ended) {
+      this.stop("end", hub.failure);
+      return this.taken();
+    }
+    return undefined;
+  }
+
+  /** The final result, for the first caller after the end; done (once it has settled) for the others. */
+  private taken(): Promise<IteratorResult<T, void>> {
+    const final = this.final!;
+    this.final = this.afterFinal;
+    return final;
+  }
+
+  /**
+   * Ends the subscription (once): releases its place in the log and runs `hooks.finish`. `end`:
+   * the stream ended, with `error` when it failed; `return`: the reader stopped; `throw`: the reader
+   * stopped with `error`. Returns the final result (for `end`, kept for the next `next()`).
+   */
+  private stop(how: "end" | "return" | "throw", error: unknown): Promise<IteratorResult<T, void>> {
+    this.done = true;
+    this.hub.release(this);
+    const finish = this.hooks?.finish;
+    let final: Promise<IteratorResult<T, void>>;
+    if (finish) {
+      final = finish(how === "end" ? error : undefined).then((reported) => {
+        if (how === "throw") throw error;
+        if (how === "end" && reported !== undefined) throw reported;
+        return DONE;
+      });
+    } else if (how === "throw" || (how === "end" && error !== undefined)) {
+      final = Promise.reject(error);
+    } else {
+      final = Promise.resolve(DONE);
+    }
+    this.afterFinal = final.then(
+      () => DONE,
+      () => DONE,
+    );
+    if (how === "end") {
+      // Kept for the next `next()`; until then, a failure must not count as unhandled.
+      final.catch(() => undefined);
+      this.final = final;
+    } else {
+      this.final = this.afterFinal;
+    }
+    return final;
+  }
+
+  /** Resolves `next()` calls still waiting once the reader stopped. */
+  private cancelWaiters(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter.resolve(DONE);
   }
 }

@@ -7,6 +7,7 @@
 import { AbortError, CliConnectionError, ControlTimeoutError, JsonDecodeError } from "../errors.js";
 import type { RawObject } from "../messages.js";
 import type { Transport } from "../transport/transport.js";
+import { readTransport } from "./read-transport.js";
 
 /** What the channel reports to the dialect on top of it. */
 export interface PeerChannelEvents {
@@ -207,13 +208,10 @@ export class PeerChannel<Id extends string | number> {
   private async consume(): Promise<void> {
     let failure: unknown;
     try {
-      for await (const item of this.transport.readMessages()) {
-        if (item instanceof JsonDecodeError) {
-          this.events.onMalformedLine(item);
-          continue;
-        }
-        this.events.onLine(item);
-      }
+      await readTransport(this.transport, (item) => {
+        if (item instanceof JsonDecodeError) this.events.onMalformedLine(item);
+        else this.events.onLine(item);
+      });
     } catch (error) {
       failure = error;
     }

@@ -5,7 +5,7 @@
 import type { JsonDecodeError } from "../errors.js";
 import type { Message } from "../messages.js";
 import { abortErrorFor } from "./abort.js";
-import { MessageHub } from "./message-hub.js";
+import { DEFAULT_TURN_RETENTION, MessageHub, type Subscription } from "./message-hub.js";
 
 /**
  * Owned by each session. The session counts what it sends ({@link turnSent}) and the results it
@@ -52,8 +52,18 @@ export class SessionLifecycle {
   }
 
   /** `Session.subscribe`: with `untilResult`, the current turn from its start through its `result`. */
-  subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
+  subscribe(opts: { untilResult?: boolean } = {}): Subscription<Message> {
     return opts.untilResult ? this.hub.subscribeTurn() : this.hub.subscribe();
+  }
+
+  /**
+   * `Session.retainTurns`: from now on, the messages of the current turn stay available to a
+   * response view (`subscribe({ untilResult: true })`) even after another reader took them, within
+   * {@link DEFAULT_TURN_RETENTION}. For sessions with several readers (`AgentSdkClient`); call it
+   * before anything is read.
+   */
+  retainTurns(): void {
+    this.hub.retainTurns({ ...DEFAULT_TURN_RETENTION, weigh: approximateSize });
   }
 
   /** `Session.close`: runs the shutdown once; every call returns the same promise. */
@@ -133,4 +143,23 @@ export function malformedLineMessage(error: JsonDecodeError): Message {
     data: { error: error.message, line_head: error.lineHead, line_length: error.lineLength },
     raw: { type: "system", subtype: "sdk_malformed_line", line_head: error.lineHead },
   };
+}
+
+/** Roughly how many bytes a message holds: what its wire object holds (strings by length). */
+export function approximateSize(message: Message): number {
+  return sizeOf(message.raw, 0);
+}
+
+function sizeOf(value: unknown, depth: number): number {
+  if (typeof value === "string") return 16 + value.length;
+  if (typeof value !== "object" || value === null) return 8;
+  // Deeper structure is rare in CLI output; it counts as a fixed amount rather than a long walk.
+  if (depth >= 8) return 64;
+  let size = 16;
+  if (Array.isArray(value)) {
+    for (const item of value) size += sizeOf(item, depth + 1);
+  } else {
+    for (const key in value) size += key.length + sizeOf((value as Record<string, unknown>)[key], depth + 1);
+  }
+  return size;
 }

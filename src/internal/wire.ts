@@ -26,10 +26,15 @@ export function num(value: unknown): number | undefined {
 }
 
 /**
- * Deletes the keys of `value` whose value is `undefined` and returns the same object, so a parsed
- * message only carries what the wire carried (and `toEqual` against a fixture stays exact).
+ * A copy of `value` without its `undefined` fields, so a parsed message only carries what the wire
+ * carried (and `toEqual` against a fixture stays exact). Copies rather than deleting: a `delete`
+ * turns an object into a slow dictionary-mode object.
  */
 export function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
-  return value;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const field = value[key];
+    if (field !== undefined) out[key] = field;
+  }
+  return out as T;
 }

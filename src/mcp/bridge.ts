@@ -8,6 +8,7 @@ import type { Transport as McpTransport } from "@modelcontextprotocol/sdk/shared
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { RawObject } from "../messages.js";
 import type { McpSdkServerConfig, McpServerConfig } from "./config.js";
+import { loadMcpServer } from "./tool.js";
 
 type JsonRpcId = string | number;
 
@@ -77,6 +78,7 @@ export class SdkMcpBridge {
 
   /** Connects every SDK server to its in-memory transport. */
   async start(configs: Map<string, McpSdkServerConfig>): Promise<void> {
+    if (configs.size > 0) await loadMcpServer();
     for (const [key, config] of configs) {
       const server = config.createInstance ? config.createInstance() : config.instance;
       const transport = new InProcessTransport();

@@ -2,7 +2,8 @@
  * Define in-process MCP tools with zod schemas and bundle them into a server the CLI can call.
  * Built on `@modelcontextprotocol/sdk`'s `McpServer`: the MCP protocol is not re-implemented here.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createRequire } from "node:module";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { McpSdkServerConfig } from "./config.js";
@@ -51,6 +52,36 @@ export interface SdkMcpServer extends McpSdkServerConfig {
   createInstance: () => McpServer;
 }
 
+type McpServerClass = typeof McpServer;
+
+/** `@modelcontextprotocol/sdk`'s `McpServer`, once loaded; see {@link loadMcpServer}. */
+let mcpServerClass: McpServerClass | undefined;
+let mcpServerLoading: Promise<McpServerClass> | undefined;
+
+/**
+ * Loads `@modelcontextprotocol/sdk`'s `McpServer` (once per process). The MCP SDK is large, so it is
+ * loaded when in-process MCP servers are first needed, not when this package is imported: every
+ * path that starts a session with one awaits this first.
+ */
+export function loadMcpServer(): Promise<McpServerClass> {
+  mcpServerLoading ??= import("@modelcontextprotocol/sdk/server/mcp.js").then(({ McpServer }) => {
+    mcpServerClass ??= McpServer;
+    return mcpServerClass;
+  });
+  return mcpServerLoading;
+}
+
+/**
+ * `McpServer` for a synchronous use: the loaded one, or, for a server built before any session
+ * loaded it (reading `instance` right after `createSdkMcpServer()`), the package's CommonJS build.
+ */
+function mcpServer(): McpServerClass {
+  mcpServerClass ??= (
+    createRequire(import.meta.url)("@modelcontextprotocol/sdk/server/mcp.js") as { McpServer: McpServerClass }
+  ).McpServer;
+  return mcpServerClass;
+}
+
 /**
  * Creates an in-process MCP server. Put it in `options.mcpServers` under any key; the model sees its
  * tools as `mcp__<name>__<tool>`.
@@ -62,6 +93,7 @@ export function createSdkMcpServer(options: {
   tools?: SdkMcpToolDefinition<any>[];
 }): SdkMcpServer {
   const build = (): McpServer => {
+    const McpServer = mcpServer();
     const server = new McpServer(
       { name: options.name, version: options.version ?? "1.0.0" },
       { capabilities: { tools: {} } },
@@ -80,5 +112,17 @@ export function createSdkMcpServer(options: {
     }
     return server;
   };
-  return { type: "sdk", name: options.name, instance: build(), createInstance: build };
+  // The MCP SDK is needed from here on; start loading it now so it is there when a session starts.
+  loadMcpServer().catch(() => undefined);
+  let instance: McpServer | undefined;
+  return {
+    type: "sdk",
+    name: options.name,
+    /** Built on first use (sessions use `createInstance`). */
+    get instance(): McpServer {
+      instance ??= build();
+      return instance;
+    },
+    createInstance: build,
+  };
 }

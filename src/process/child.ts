@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { accessSync, constants, type Stats, statSync } from "node:fs";
-import { PassThrough, type Readable, type Writable } from "node:stream";
+import { Readable, type Writable } from "node:stream";
 import { CliConnectionError, ProcessError } from "../errors.js";
 import { registerGroup, signalGroup, unregisterGroup } from "./group-registry.js";
 import { StderrTail } from "./stderr-tail.js";
@@ -52,9 +52,11 @@ export interface ExitInfo {
 export interface ChildHandle {
   readonly pid: number | undefined;
   /**
-   * stdout as a Node Readable (for the line reader). It ends when the child's stdout closes, or
-   * when stdout is forcibly closed (after {@link close}, or after the idle timeout once the child
-   * has exited).
+   * The child's stdout pipe, for the line reader (`readJsonLineBatches`), which should read it
+   * through its `data` events: then no chunks are copied together. It ends when the child's stdout
+   * closes; when it is forcibly closed instead (after {@link close}, or after the idle timeout once
+   * the child has exited) it is destroyed, and a `close` without `end` is its end. An already ended
+   * stream if the process never started.
    */
   readonly stdout: Readable;
   /**
@@ -101,7 +103,6 @@ export function spawnChild(spec: ChildSpec): ChildHandle {
 }
 
 class Child implements ChildHandle {
-  readonly stdout: Readable;
   readonly spawned: Promise<void>;
   readonly exited: Promise<ExitInfo>;
 
@@ -117,17 +118,15 @@ class Child implements ChildHandle {
   private stdioClosed = false;
   private closing: Promise<ExitInfo> | undefined;
   private stdioTimer: NodeJS.Timeout | undefined;
-  /** Bytes seen on stdout + stderr; lets the post-exit watchdog tell "idle" from "still flowing". */
-  private stdioBytes = 0;
+  /** Bytes seen on stderr (stdout counts its own, see {@link stdioBytes}). */
+  private stderrBytes = 0;
+  private noStdout: Readable | undefined;
   private resolveExited!: (info: ExitInfo) => void;
 
   constructor(private readonly spec: ChildSpec) {
     this.name = spec.name ?? spec.command;
     this.stdioIdleMs = spec.stdioIdleMs ?? DEFAULT_STDIO_IDLE_MS;
     this.tail = new StderrTail({ onLine: spec.onStderrLine });
-    // Our own stream in front of the child's stdout, so we can end it cleanly (readers see EOF, not
-    // a premature-close error) when the real pipe is held open by an escaped grandchild.
-    this.stdout = new PassThrough({ highWaterMark: 64 * 1024 });
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
@@ -163,6 +162,14 @@ class Child implements ChildHandle {
 
   get pid(): number | undefined {
     return this.proc?.pid;
+  }
+
+  get stdout(): Readable {
+    const stdout = this.proc?.stdout;
+    if (stdout) return stdout;
+    // spawn() threw: there is no pipe, and nothing will ever be read.
+    this.noStdout ??= Readable.from([]);
+    return this.noStdout;
   }
 
   exitInfo(): ExitInfo | undefined {
@@ -246,19 +253,11 @@ class Child implements ChildHandle {
   ): void {
     const stdout = proc.stdout!;
     const stderr = proc.stderr!;
-    const out = this.stdout as PassThrough;
-    stdout.pipe(out);
-    stdout.on("data", (chunk: Buffer) => {
-      this.stdioBytes += chunk.length;
-    });
-    // pipe() does not forward errors; without this a read error would leave readers hanging.
-    stdout.on("error", (err) =>
-      out.destroy(
-        new CliConnectionError(`Reading stdout of ${this.name} failed: ${errorCode(err)}`, { cause: err }),
-      ),
-    );
+    // stdout is not read here: a `data` listener would start the flow before the reader is there.
+    // A read error goes to the reader's own listener; with none, it must not crash the process.
+    stdout.on("error", () => undefined);
     stderr.on("data", (chunk: Buffer) => {
-      this.stdioBytes += chunk.length;
+      this.stderrBytes += chunk.length;
       this.tail.push(chunk);
     });
     stderr.on("end", () => this.tail.end());
@@ -329,7 +328,6 @@ class Child implements ChildHandle {
     });
     this.info = NOT_STARTED;
     rejectSpawned(this.spawnError);
-    (this.stdout as PassThrough).end();
     // Node emits 'close' after a failed async spawn, but not when spawn() threw synchronously.
     if (this.proc === undefined) this.resolveExited(NOT_STARTED);
   }
@@ -340,10 +338,10 @@ class Child implements ChildHandle {
    * (reader applying backpressure) is not idle: its data is still wanted.
    */
   private watchStdioAfterExit(stdout: Readable): void {
-    let seen = this.stdioBytes;
+    let seen = this.stdioBytes(stdout);
     const tick = (): void => {
       if (this.stdioClosed) return;
-      const flowed = this.stdioBytes;
+      const flowed = this.stdioBytes(stdout);
       const backpressured = stdout.readableFlowing === false || stdout.readableLength > 0;
       if (flowed === seen && !backpressured) {
         this.forceCloseStdio();
@@ -355,6 +353,11 @@ class Child implements ChildHandle {
     this.stdioTimer = setTimeout(tick, this.stdioIdleMs);
   }
 
+  /** Bytes read from stdout + stderr so far: lets the post-exit watchdog tell "idle" from "still flowing". */
+  private stdioBytes(stdout: Readable): number {
+    return ((stdout as Readable & { bytesRead?: number }).bytesRead ?? 0) + this.stderrBytes;
+  }
+
   private scheduleStdioClose(afterMs: number): void {
     if (this.stdioClosed) return;
     clearTimeout(this.stdioTimer);
@@ -364,13 +367,8 @@ class Child implements ChildHandle {
   private forceCloseStdio(): void {
     const proc = this.proc;
     if (!proc || this.stdioClosed) return;
-    const out = this.stdout as PassThrough;
-    if (proc.stdout) {
-      proc.stdout.unpipe(out);
-      proc.stdout.destroy();
-    }
-    // What is already buffered stays readable; then readers see a normal end.
-    if (!out.writableEnded && !out.destroyed) out.end();
+    // The reader sees `close` without `end`, which readJsonLineBatches takes as the end.
+    proc.stdout?.destroy();
     proc.stderr?.destroy();
   }
 
@@ -437,7 +435,7 @@ export function describeExit(info: ExitInfo): string {
 }
 
 /** Why `cwd` cannot be a working directory (names it), or `undefined` if it can. */
-function describeBadCwd(cwd: string): string | undefined {
+export function describeBadCwd(cwd: string): string | undefined {
   let stats: Stats;
   try {
     stats = statSync(cwd);

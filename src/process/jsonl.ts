@@ -1,14 +1,24 @@
 /**
  * Reads a stream of JSON lines (one JSON object per line), as every supported agent CLI emits.
  */
+import { Readable } from "node:stream";
 import { BufferOverflowError, JsonDecodeError } from "../errors.js";
-import { LineSplitter } from "./line-splitter.js";
+import { LineSplitter, type SplitItem } from "./line-splitter.js";
 
-/** Options for {@link readJsonLines}. */
+/** Options for {@link readJsonLines} and {@link readJsonLineBatches}. */
 export interface ReadJsonLinesOptions {
   /** Longest accepted line, in bytes. A longer line throws {@link BufferOverflowError}. */
   maxLineBytes: number;
 }
+
+/** One line read: a JSON object, or the {@link JsonDecodeError} saying why the line is not one. */
+export type JsonLineItem = Record<string, unknown> | JsonDecodeError;
+
+/**
+ * How many bytes of parsed lines may wait for the reader before the stream is paused (the process
+ * writing it then blocks on a full pipe).
+ */
+const BATCH_HIGH_WATER_MARK = 1024 * 1024;
 
 /**
  * Yields each line of `stdout` parsed as a JSON object, as soon as its newline arrives.
@@ -18,18 +28,41 @@ export interface ReadJsonLinesOptions {
  * stream is out of sync with the protocol at that point. A final line without a trailing newline
  * is still parsed when the stream ends.
  *
- * Stopping iteration early destroys the underlying stream.
+ * Stopping iteration early destroys the underlying stream. A Node `Readable` is read as
+ * {@link readJsonLineBatches} reads it.
  */
 export async function* readJsonLines(
   stdout: AsyncIterable<Buffer | string>,
   options: ReadJsonLinesOptions,
-): AsyncGenerator<Record<string, unknown> | JsonDecodeError, void, undefined> {
+): AsyncGenerator<JsonLineItem, void, undefined> {
+  if (stdout instanceof Readable) {
+    for await (const batch of readJsonLineBatches(stdout, options)) for (const item of batch) yield item;
+    return;
+  }
   const splitter = new LineSplitter({ maxLineBytes: options.maxLineBytes });
   for await (const chunk of stdout) {
     const items = splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
     for (const item of items) yield toMessage(item);
   }
   for (const item of splitter.end()) yield toMessage(item);
+}
+
+/**
+ * Reads `stream` as {@link readJsonLines} does, but yields the lines in batches: every line that
+ * arrived since the reader last asked (at least one), so a reader that keeps up awaits once per
+ * chunk of output rather than once per line.
+ *
+ * The stream is read through its `data` events (no chunks are copied together) and paused while
+ * more than 1 MiB of read lines wait for the reader. It ends at `end`, and also at a `close`
+ * without `end` (the stream was destroyed because its writer went away, see `ChildHandle.stdout`).
+ * A stream `error` is thrown after the lines before it. Stopping iteration early destroys the
+ * stream.
+ */
+export function readJsonLineBatches(
+  stream: Readable,
+  options: ReadJsonLinesOptions,
+): AsyncIterableIterator<JsonLineItem[]> {
+  return new JsonLineBatches(stream, new LineSplitter({ maxLineBytes: options.maxLineBytes }));
 }
 
 /** Parses one line into a JSON object, or a {@link JsonDecodeError} explaining why it is not one. */
@@ -47,7 +80,152 @@ export function parseJsonLine(line: string): Record<string, unknown> | JsonDecod
   return value as Record<string, unknown>;
 }
 
-function toMessage(item: string | BufferOverflowError): Record<string, unknown> | JsonDecodeError {
+function toMessage(item: SplitItem): JsonLineItem {
   if (item instanceof BufferOverflowError) throw item;
   return parseJsonLine(item);
 }
+
+interface Waiter {
+  resolve(result: IteratorResult<JsonLineItem[], undefined>): void;
+  reject(error: unknown): void;
+}
+
+const DONE: IteratorResult<never, undefined> = Object.freeze({ done: true, value: undefined });
+/** {@link JsonLineBatches.take}'s answer when the reader is to get the stream's failure. */
+const FAILED = Symbol("failed");
+
+class JsonLineBatches implements AsyncIterableIterator<JsonLineItem[]> {
+  /** Lines read and not yet taken by the reader. */
+  private ready: JsonLineItem[] = [];
+  /** Bytes of the chunks that brought the lines in `ready`, for backpressure. */
+  private readyBytes = 0;
+  private paused = false;
+  /** No more lines will come: the stream ended or failed, or the reader stopped. */
+  private sourceDone = false;
+  private failed = false;
+  private failure: unknown;
+  /** The reader has had everything, including the failure: every `next()` is done. */
+  private finished = false;
+  private readonly waiters: Waiter[] = [];
+
+  constructor(
+    private readonly stream: Readable,
+    private readonly splitter: LineSplitter,
+  ) {
+    stream.on("data", this.onData);
+    stream.on("end", this.onEnd);
+    stream.on("close", this.onEnd);
+    stream.on("error", this.onError);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<JsonLineItem[], undefined>> {
+    if (this.waiters.length === 0) {
+      const result = this.take();
+      if (result === FAILED) return Promise.reject(this.failure);
+      if (result !== undefined) return Promise.resolve(result);
+    }
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  async return(): Promise<IteratorResult<JsonLineItem[], undefined>> {
+    this.finished = true;
+    this.detach();
+    this.ready = [];
+    this.stream.destroy();
+    this.serveWaiters();
+    return DONE;
+  }
+
+  /** What the reader gets now: a result, {@link FAILED} (once), or `undefined` if it has to wait. */
+  private take(): IteratorResult<JsonLineItem[], undefined> | typeof FAILED | undefined {
+    if (this.ready.length > 0) {
+      const batch = this.ready;
+      this.ready = [];
+      this.readyBytes = 0;
+      if (this.paused && !this.sourceDone) {
+        this.paused = false;
+        this.stream.resume();
+      }
+      return { done: false, value: batch };
+    }
+    if (this.finished) return DONE;
+    if (!this.sourceDone) return undefined;
+    this.finished = true;
+    return this.failed ? FAILED : DONE;
+  }
+
+  private serveWaiters(): void {
+    while (this.waiters.length > 0) {
+      const result = this.take();
+      if (result === undefined) return;
+      const waiter = this.waiters.shift()!;
+      if (result === FAILED) waiter.reject(this.failure);
+      else waiter.resolve(result);
+    }
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    if (this.sourceDone) return;
+    const items = this.splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+    for (const item of items) {
+      if (item instanceof BufferOverflowError) {
+        // The stream is out of sync with the protocol: nothing after this line can be trusted, so
+        // nothing more is read.
+        this.fail(item);
+        this.stream.destroy();
+        return;
+      }
+      this.ready.push(parseJsonLine(item));
+    }
+    // Only lines waiting for the reader count: a long line still arriving is not waiting on it.
+    if (this.ready.length === 0) return;
+    this.readyBytes += chunk.length;
+    if (this.readyBytes > BATCH_HIGH_WATER_MARK && !this.paused) {
+      this.paused = true;
+      this.stream.pause();
+    }
+    if (this.waiters.length > 0) this.serveWaiters();
+  };
+
+  private readonly onEnd = (): void => {
+    if (this.sourceDone) return;
+    for (const item of this.splitter.end()) {
+      if (item instanceof BufferOverflowError) {
+        this.fail(item);
+        return;
+      }
+      this.ready.push(parseJsonLine(item));
+    }
+    this.sourceDone = true;
+    this.detach();
+    this.serveWaiters();
+  };
+
+  private readonly onError = (error: Error): void => {
+    if (!this.sourceDone) this.fail(error);
+  };
+
+  private fail(error: unknown): void {
+    this.sourceDone = true;
+    this.failed = true;
+    this.failure = error;
+    this.detach();
+    this.serveWaiters();
+  }
+
+  private detach(): void {
+    this.stream.off("data", this.onData);
+    this.stream.off("end", this.onEnd);
+    this.stream.off("close", this.onEnd);
+    // An error after the end (or after we stopped) must not crash the process as an unhandled
+    // 'error' event; it changes nothing for the reader.
+    this.stream.off("error", this.onError);
+    this.stream.on("error", ignore);
+  }
+}
+
+function ignore(): void {}

@@ -2,6 +2,7 @@
  * Turns a byte stream into complete text lines. Works on Buffers rather than strings so a
  * multi-byte UTF-8 character split across two chunks is only decoded once the whole line is in.
  */
+import { StringDecoder } from "node:string_decoder";
 import { AgentSdkError, BufferOverflowError, InvalidOptionsError } from "../errors.js";
 
 const NEWLINE = 0x0a;
@@ -22,17 +23,31 @@ export interface LineSplitterOptions {
 export type SplitItem = string | BufferOverflowError;
 
 /**
+ * A pending line longer than this is decoded as it arrives (see {@link LineSplitter}), so a huge
+ * line is held once as text instead of as chunks, then a joined copy, then text.
+ */
+const DECODE_PENDING_ABOVE_BYTES = 1024 * 1024;
+
+/**
  * Incremental line splitter for `\n` / `\r\n` delimited text.
  *
  * Results come back in stream order from {@link push} and {@link end}; an overflow is returned in
  * place of the line it replaces, so the caller decides whether it is fatal. Empty and
  * whitespace-only lines are skipped.
+ *
+ * A line that completes inside one chunk is decoded straight from it. A line spanning chunks is
+ * kept as its chunks and decoded once complete; once it grows past 1 MiB it is decoded chunk by
+ * chunk instead (a multi-byte character split between chunks is carried over by a
+ * `StringDecoder`), so its bytes can be released as it arrives.
  */
 export class LineSplitter {
   private readonly maxLineBytes: number;
   /** The pending (incomplete) line as the chunks it arrived in; joined once, when it completes. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** A long pending line, decoded so far (then `pending` is empty); `undefined` until then. */
+  private decoder: StringDecoder | undefined;
+  private decoded: string[] = [];
   /** Set after an overflow: bytes are dropped until the next newline so reading can resync. */
   private discarding = false;
   private ended = false;
@@ -47,8 +62,9 @@ export class LineSplitter {
   push(chunk: Buffer): SplitItem[] {
     if (this.ended) throw new AgentSdkError("LineSplitter.push() called after end()");
     const out: SplitItem[] = [];
+    const length = chunk.length;
     let start = 0;
-    while (start < chunk.length) {
+    while (start < length) {
       const nl = chunk.indexOf(NEWLINE, start);
       if (nl === -1) {
         this.appendPending(chunk.subarray(start), out);
@@ -57,8 +73,16 @@ export class LineSplitter {
       if (this.discarding) {
         this.discarding = false;
       } else if (this.pendingBytes === 0) {
-        // Fast path: the whole line sits in this chunk, no copy needed.
-        this.emit(chunk.subarray(start, nl), out);
+        // Fast path: the whole line sits in this chunk; decoded from it directly.
+        const end = nl > start && chunk[nl - 1] === CARRIAGE_RETURN ? nl - 1 : nl;
+        if (end - start > this.maxLineBytes) {
+          out.push(
+            new BufferOverflowError(this.maxLineBytes, headOf([chunk.subarray(start, end)]), end - start),
+          );
+        } else if (end > start) {
+          const text = chunk.toString("utf8", start, end);
+          if (!isBlank(text)) out.push(text);
+        }
       } else {
         this.pending.push(chunk.subarray(start, nl));
         this.pendingBytes += nl - start;
@@ -90,12 +114,33 @@ export class LineSplitter {
     this.pendingBytes += part.length;
     // One byte of slack: the pending line may end in the `\r` of a `\r\n` that is not counted.
     // The exact check happens when the line completes.
-    if (this.pendingBytes > this.maxLineBytes + 1) this.overflow(out);
+    if (this.pendingBytes > this.maxLineBytes + 1) {
+      this.overflow(out);
+      return;
+    }
+    if (this.decoder !== undefined || this.pendingBytes > DECODE_PENDING_ABOVE_BYTES) this.decodePending();
+  }
+
+  /** Decodes the pending chunks onto the decoded text of the line, releasing them. */
+  private decodePending(): void {
+    this.decoder ??= new StringDecoder("utf8");
+    for (const part of this.pending) this.decoded.push(this.decoder.write(part));
+    this.pending = [];
   }
 
   private flushPending(out: SplitItem[]): void {
-    const line =
-      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const bytes = this.pendingBytes;
+    if (this.decoder !== undefined) {
+      this.decodePending();
+      this.decoded.push(this.decoder.end());
+      const parts = this.decoded;
+      this.decoder = undefined;
+      this.decoded = [];
+      this.pendingBytes = 0;
+      this.emitText(parts.join(""), bytes, out);
+      return;
+    }
+    const line = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, bytes);
     this.pending = [];
     this.pendingBytes = 0;
     this.emit(line, out);
@@ -108,15 +153,45 @@ export class LineSplitter {
       return;
     }
     const text = line.toString("utf8");
-    if (text.trim() !== "") out.push(text);
+    if (!isBlank(text)) out.push(text);
+  }
+
+  /** {@link emit} for a line decoded as it arrived: `bytes` is its length on the wire. */
+  private emitText(raw: string, bytes: number, out: SplitItem[]): void {
+    const cr = raw.endsWith("\r");
+    const text = cr ? raw.slice(0, -1) : raw;
+    const length = cr ? bytes - 1 : bytes;
+    if (length > this.maxLineBytes) {
+      out.push(new BufferOverflowError(this.maxLineBytes, headOfText([text]), length));
+      return;
+    }
+    if (!isBlank(text)) out.push(text);
   }
 
   private overflow(out: SplitItem[]): void {
-    out.push(new BufferOverflowError(this.maxLineBytes, headOf(this.pending), this.pendingBytes));
+    const head = this.decoder !== undefined ? headOfText(this.decoded) : headOf(this.pending);
+    out.push(new BufferOverflowError(this.maxLineBytes, head, this.pendingBytes));
     this.pending = [];
     this.pendingBytes = 0;
+    this.decoder = undefined;
+    this.decoded = [];
     this.discarding = true;
   }
+}
+
+/** True for an empty or whitespace-only line; cheap for a line that starts a JSON object. */
+function isBlank(text: string): boolean {
+  return text.charCodeAt(0) !== 0x7b /* { */ && text.trim() === "";
+}
+
+/** The first bytes of an already decoded line, for error messages. */
+function headOfText(parts: readonly string[]): string {
+  let head = "";
+  for (const part of parts) {
+    if (head.length >= OVERFLOW_HEAD_BYTES) break;
+    head += part.slice(0, OVERFLOW_HEAD_BYTES - head.length);
+  }
+  return Buffer.from(head).subarray(0, OVERFLOW_HEAD_BYTES).toString("utf8");
 }
 
 /** Decodes the first bytes of a line for error messages (a split character becomes U+FFFD). */

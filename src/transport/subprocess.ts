@@ -16,7 +16,7 @@ import {
   type ExitInfo,
   spawnChild,
 } from "../process/child.js";
-import { readJsonLines } from "../process/jsonl.js";
+import { readJsonLineBatches } from "../process/jsonl.js";
 import type { Transport, TransportItem } from "./transport.js";
 
 /** Default {@link SubprocessTransportOptions.maxBufferSize}: 64 MiB. */
@@ -118,9 +118,20 @@ export class SubprocessTransport implements Transport {
    * not send, and {@link BufferOverflowError} (after closing the process) for an over-long line.
    */
   readMessages(): AsyncGenerator<TransportItem, void, undefined> {
+    return flatten(this.readBatches());
+  }
+
+  /**
+   * {@link readMessages}, in batches: every line read since the caller last asked (at least one),
+   * so a caller that keeps up awaits once per chunk of output instead of once per line. Call once;
+   * `readMessages()` and `readBatches()` exclude each other.
+   */
+  readBatches(): AsyncGenerator<TransportItem[], void, undefined> {
     const child = this.requireChild("readMessages()");
     if (this.readStarted) {
-      throw new CliConnectionError(`readMessages() can only be called once per ${this.name} transport`);
+      throw new CliConnectionError(
+        `readMessages() (or readBatches()) can only be called once per ${this.name} transport`,
+      );
     }
     this.readStarted = true;
     return this.read(child);
@@ -169,10 +180,10 @@ export class SubprocessTransport implements Transport {
     });
   }
 
-  private async *read(child: ChildHandle): AsyncGenerator<TransportItem, void, undefined> {
+  private async *read(child: ChildHandle): AsyncGenerator<TransportItem[], void, undefined> {
     const maxLineBytes = this.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
     try {
-      yield* readJsonLines(child.stdout, { maxLineBytes });
+      yield* readJsonLineBatches(child.stdout, { maxLineBytes });
     } catch (err) {
       if (err instanceof BufferOverflowError) {
         // The stream is desynchronised; nothing after this point can be trusted.
@@ -209,4 +220,8 @@ async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | un
   } finally {
     clearTimeout(timer);
   }
+}
+
+async function* flatten<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T, void, undefined> {
+  for await (const batch of batches) for (const item of batch) yield item;
 }

@@ -25,6 +25,12 @@ export interface Transport {
    * Lines that are not valid JSON are yielded as `JsonDecodeError` values and reading continues.
    */
   readMessages(): AsyncIterable<TransportItem>;
+  /**
+   * Optional: the same messages in batches (each batch non-empty, in order), for a transport that
+   * receives many at once. The SDK reads through this when it exists, instead of `readMessages()`:
+   * one await per batch rather than per message. Call one of the two, once.
+   */
+  readBatches?(): AsyncIterable<TransportItem[]>;
   /** Closes the input side (stdin). The agent sees EOF. */
   endInput(): Promise<void>;
   /** Terminates the channel and whatever runs behind it. Safe to call more than once. */

@@ -9,24 +9,13 @@ import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
-import type { Backend, Capabilities, OpenSessionParams, Session } from "../backend.js";
+import type { Backend, OpenSessionParams, Session } from "../backend.js";
+import { CLAUDE_CAPABILITIES } from "../capabilities.js";
 import { buildClaudeArgs } from "./command.js";
 import { checkClaudeVersion, findClaudeCli } from "./discovery.js";
 import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
 import { validateClaudeOptions } from "./validate.js";
-
-const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
-  controlProtocol: true,
-  toolApproval: true,
-  hooks: true,
-  sdkMcpRouting: true,
-  persistentSession: true,
-  interrupt: true,
-  runtimeConfigChanges: true,
-  modelSwitching: true,
-  mcpStatus: true,
-});
 
 const checkVersionOnce = checkVersionOncePerBinary(checkClaudeVersion);
 
@@ -59,7 +48,9 @@ export class ClaudeBackend implements Backend {
     const cliPath = await findOrInstallCli("claude", options, () =>
       findClaudeCli({ cliPath: options.cliPath, env }),
     );
-    await checkVersionOnce(cliPath, env);
+    // Advisory only (it may warn, never fails), so it runs alongside the handshake instead of in
+    // front of it: started once the session's own process is spawned (spawning is synchronous).
+    setImmediate(() => void checkVersionOnce(cliPath, env));
     const user = resolveUser(options.user);
     return cliTransport(options, {
       command: cliPath,

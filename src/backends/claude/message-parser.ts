@@ -43,7 +43,7 @@ export function parseClaudeMessage(raw: Record<string, unknown>): Message {
     case "stream_event":
       return parseStreamEvent(raw);
     default:
-      return compact<UnknownMessage>({ type: "unknown", wireType: raw.type, ...ids(raw), raw });
+      return withIds<UnknownMessage>({ type: "unknown", wireType: raw.type, raw }, raw);
   }
 }
 
@@ -77,44 +77,43 @@ export function parseClaudeContentBlock(block: unknown): ContentBlock {
   }
 }
 
+// The parsers below build each message in one fixed field order and set an optional field only
+// when the wire has it (rather than deleting `undefined` ones afterwards, which would turn every
+// message into a slow dictionary-mode object): messages of one type share one shape.
+
 function parseUser(raw: RawObject): UserMessage {
-  const message = asObject(raw.message);
-  const content = message.content;
-  return compact<UserMessage>({
+  const content = asObject(raw.message).content;
+  const out: UserMessage = {
     type: "user",
     content: typeof content === "string" ? content : blocks(content),
     parentToolUseId: str(raw.parent_tool_use_id) ?? null,
-    // Kept only when present: `undefined` and "no tool output" must stay distinguishable.
-    ...("tool_use_result" in raw ? { toolUseResult: raw.tool_use_result } : {}),
-    isReplay: typeof raw.isReplay === "boolean" ? raw.isReplay : undefined,
-    ...ids(raw),
     raw,
-  });
+  };
+  // Kept only when present: `undefined` and "no tool output" must stay distinguishable.
+  if ("tool_use_result" in raw) out.toolUseResult = raw.tool_use_result;
+  if (typeof raw.isReplay === "boolean") out.isReplay = raw.isReplay;
+  return withIds(out, raw);
 }
 
 function parseAssistant(raw: RawObject): AssistantMessage {
   const message = asObject(raw.message);
-  return compact<AssistantMessage>({
+  const out: AssistantMessage = {
     type: "assistant",
     content: blocks(message.content),
     model: str(message.model) ?? "",
-    messageId: str(message.id),
     parentToolUseId: str(raw.parent_tool_use_id) ?? null,
-    error: str(raw.error),
-    usage: isObject(message.usage) ? message.usage : undefined,
-    ...ids(raw),
     raw,
-  });
+  };
+  const messageId = str(message.id);
+  if (messageId !== undefined) out.messageId = messageId;
+  const error = str(raw.error);
+  if (error !== undefined) out.error = error;
+  if (isObject(message.usage)) out.usage = message.usage;
+  return withIds(out, raw);
 }
 
 function parseSystem(raw: RawObject): SystemMessage {
-  return compact<SystemMessage>({
-    type: "system",
-    subtype: str(raw.subtype) ?? "",
-    data: raw,
-    ...ids(raw),
-    raw,
-  });
+  return withIds<SystemMessage>({ type: "system", subtype: str(raw.subtype) ?? "", data: raw, raw }, raw);
 }
 
 function parseResult(raw: RawObject): ResultMessage {
@@ -147,19 +146,24 @@ function parseResult(raw: RawObject): ResultMessage {
 }
 
 function parseStreamEvent(raw: RawObject): StreamEventMessage {
-  return compact<StreamEventMessage>({
+  const out: StreamEventMessage = {
     type: "stream_event",
     event: asObject(raw.event),
     parentToolUseId: str(raw.parent_tool_use_id) ?? null,
-    ...ids(raw),
     raw,
-  });
+  };
+  return withIds(out, raw);
 }
 
 function blocks(content: unknown): ContentBlock[] {
   return Array.isArray(content) ? content.map(parseClaudeContentBlock) : [];
 }
 
-function ids(raw: RawObject): { sessionId: string | undefined; uuid: string | undefined } {
-  return { sessionId: str(raw.session_id), uuid: str(raw.uuid) };
+/** Sets `sessionId` and `uuid` on `message` when the wire has them. */
+function withIds<M extends Message>(message: M, raw: RawObject): M {
+  const sessionId = str(raw.session_id);
+  if (sessionId !== undefined) message.sessionId = sessionId;
+  const uuid = str(raw.uuid);
+  if (uuid !== undefined) message.uuid = uuid;
+  return message;
 }

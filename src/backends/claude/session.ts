@@ -115,6 +115,10 @@ export class ClaudeSession implements Session {
     return this.life.subscribe(opts);
   }
 
+  retainTurns(): void {
+    this.life.retainTurns();
+  }
+
   async interrupt(): Promise<void> {
     await this.protocol.request({ subtype: "interrupt" });
   }

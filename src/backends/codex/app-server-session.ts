@@ -202,6 +202,10 @@ export class CodexAppServerSession implements Session {
     return this.life.subscribe(opts);
   }
 
+  retainTurns(): void {
+    this.life.retainTurns();
+  }
+
   /** Interrupts the running turn (`turn/interrupt`); its result has `terminalReason: "interrupted"`. */
   async interrupt(): Promise<void> {
     const turn = this.running;

@@ -11,7 +11,8 @@ import { findOrInstallCli } from "../../install/auto.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
-import type { Backend, Capabilities, OpenSessionParams, Session } from "../backend.js";
+import type { Backend, OpenSessionParams, Session } from "../backend.js";
+import { CODEX_CAPABILITIES } from "../capabilities.js";
 import { CodexAppServerSession } from "./app-server-session.js";
 import { buildAppServerArgs, buildCodexEnv, buildExecArgs } from "./command.js";
 import { type CodexCli, findCodexCli } from "./discovery.js";
@@ -19,18 +20,6 @@ import { ExecEventMapper } from "./exec-events.js";
 import { CodexExecSession } from "./exec-session.js";
 import { type PromptParts, promptParts, TempFiles, writeImages } from "./prompt-input.js";
 import { validateCodexOptions } from "./validate.js";
-
-const CODEX_CAPABILITIES: Capabilities = Object.freeze({
-  controlProtocol: false,
-  toolApproval: true,
-  hooks: false,
-  sdkMcpRouting: false,
-  persistentSession: true,
-  interrupt: true,
-  runtimeConfigChanges: false,
-  modelSwitching: true,
-  mcpStatus: true,
-});
 
 /** Drives the OpenAI Codex CLI (`codex exec --json` and `codex app-server`). */
 export class CodexBackend implements Backend {

@@ -2,6 +2,7 @@
  * A one-shot Codex run: one `codex exec --json` process, one prompt on stdin, one turn.
  */
 import { JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { readTransport } from "../../internal/read-transport.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
@@ -77,6 +78,10 @@ export class CodexExecSession implements Session {
     return this.life.subscribe(opts);
   }
 
+  retainTurns(): void {
+    this.life.retainTurns();
+  }
+
   serverInfo(): Record<string, unknown> | undefined {
     const threadId = this.mapper.threadId;
     return threadId === undefined ? undefined : { threadId, mode: "exec" };
@@ -131,17 +136,17 @@ export class CodexExecSession implements Session {
   private async consume(): Promise<void> {
     let failure: unknown;
     try {
-      for await (const item of this.transport.readMessages()) {
-        if (this.interrupted) continue;
+      await readTransport(this.transport, (item) => {
+        if (this.interrupted) return;
         if (item instanceof JsonDecodeError) {
           this.life.push(malformedLineMessage(item));
-          continue;
+          return;
         }
         for (const message of this.mapper.map(item)) {
           if (message.type === "result") this.onResult(message);
           else this.life.push(message);
         }
-      }
+      });
     } catch (error) {
       failure = error;
     }

@@ -2,31 +2,20 @@
  * The Cursor Agent backend: discovery, option checks, and spawn-per-turn sessions over the
  * `cursor-agent` CLI.
  */
+import { ProcessError } from "../../errors.js";
 import { throwIfAborted } from "../../internal/abort.js";
 import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
-import type { Backend, Capabilities, OpenSessionParams, Session } from "../backend.js";
+import { describeBadCwd } from "../../process/child.js";
+import type { Backend, OpenSessionParams, Session } from "../backend.js";
+import { CURSOR_CAPABILITIES } from "../capabilities.js";
 import { buildCursorEnv, cursorPromptText } from "./command.js";
 import { checkCursorVersion, findCursorCli } from "./discovery.js";
 import { CursorSession } from "./session.js";
 import { validateCursorOptions } from "./validate.js";
 
-/**
- * What Cursor's print mode offers: no control protocol, so no permission callback, hooks, SDK MCP
- * routing or runtime changes; one process per turn. Interrupting works, by ending the turn's process.
- */
-export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
-  controlProtocol: false,
-  toolApproval: false,
-  hooks: false,
-  sdkMcpRouting: false,
-  persistentSession: false,
-  interrupt: true,
-  runtimeConfigChanges: false,
-  modelSwitching: false,
-  mcpStatus: false,
-});
+export { CURSOR_CAPABILITIES };
 
 const checkVersionOnce = checkVersionOncePerBinary(checkCursorVersion);
 
@@ -53,6 +42,14 @@ export class CursorBackend implements Backend {
     throwIfAborted(options.signal);
     const env = buildCursorEnv(options);
     const cliPath = findCursorCli({ cliPath: options.cliPath, env });
+    // No process runs before the first turn, so a bad `cwd` is refused here, as on every other
+    // backend, rather than by the first query().
+    const cwdProblem = options.cwd === undefined ? undefined : describeBadCwd(options.cwd);
+    if (cwdProblem !== undefined) {
+      throw new ProcessError(`Failed to start cursor-agent ("${cliPath}"): ${cwdProblem}`, {
+        exitCode: null,
+      });
+    }
     const version = await checkVersionOnce(cliPath, env);
     throwIfAborted(options.signal);
     const session = new CursorSession({

@@ -8,6 +8,7 @@
  * Cursor is interrupted) and delivers a `result` marked as interrupted.
  */
 import { CliConnectionError, JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { readTransport } from "../../internal/read-transport.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
@@ -120,6 +121,10 @@ export class CursorSession implements Session {
     return this.life.subscribe(opts);
   }
 
+  retainTurns(): void {
+    this.life.retainTurns();
+  }
+
   /**
    * Ends the running turn's process; its `result` is then `isError` with
    * `terminalReason: "interrupted"`. Resolves once that result is delivered. Queued turns still
@@ -223,17 +228,17 @@ export class CursorSession implements Session {
   private async consume(turn: Turn): Promise<void> {
     let failure: unknown;
     try {
-      for await (const item of turn.transport.readMessages()) {
+      await readTransport(turn.transport, (item) => {
         if (item instanceof JsonDecodeError) {
           // Cursor prints some errors as plain text; they are reported, and the turn goes on.
           this.deliver(malformedLineMessage(item));
-          continue;
+          return;
         }
         for (const message of turn.parser.parse(item)) this.deliver(message);
         if (turn.parser.sawResult && turn.exitTimer === undefined) {
           turn.exitTimer = setTimeout(() => void turn.transport.close(), this.exitAfterResultMs);
         }
-      }
+      });
     } catch (error) {
       failure = error;
     } finally {

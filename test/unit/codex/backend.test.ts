@@ -5,10 +5,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CodexBackend, execCanRun } from "../../../src/backends/codex/backend.js";
 import { promptParts, TempFiles, turnInput, writeImages } from "../../../src/backends/codex/prompt-input.js";
-import { CliNotFoundError, getBackend, image, text, UnsupportedOptionsError } from "../../../src/index.js";
+import {
+  CliNotFoundError,
+  getBackend,
+  image,
+  loadBackend,
+  text,
+  UnsupportedOptionsError,
+} from "../../../src/index.js";
 
 describe("CodexBackend", () => {
-  it("declares what Codex can do", () => {
+  it("declares what Codex can do, before and after it is loaded", async () => {
+    expect(getBackend("codex").capabilities).toBe(new CodexBackend().capabilities);
+    expect(await loadBackend("codex")).toBeInstanceOf(CodexBackend);
     expect(getBackend("codex")).toBeInstanceOf(CodexBackend);
     expect(new CodexBackend().capabilities).toEqual({
       controlProtocol: false,

@@ -8,6 +8,7 @@ import {
   createSdkMcpServer,
   getBackend,
   InvalidOptionsError,
+  loadBackend,
   UnsupportedOptionsError,
 } from "../../../src/index.js";
 import { inertTransport } from "../support/scripted-transport.js";
@@ -125,11 +126,12 @@ describe("validateCodexOptions", () => {
     expect(() => validateCodexOptions({ codex: { config: { a: null as never } } })).toThrow(/TOML value/);
   });
 
-  it("is what the registered codex backend runs", () => {
-    const backend = getBackend("codex");
+  it("is what the registered codex backend runs, once it is loaded", async () => {
+    const backend = await loadBackend("codex");
     expect(backend.name).toBe("codex");
     expect(() => backend.validateOptions({ systemPrompt: "x", maxTurns: 1 })).toThrow(
       UnsupportedOptionsError,
     );
+    expect(() => getBackend("codex").validateOptions({ systemPrompt: "x" })).toThrow(UnsupportedOptionsError);
   });
 });

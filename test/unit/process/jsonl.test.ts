@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { BufferOverflowError, JsonDecodeError } from "../../../src/errors.js";
-import { parseJsonLine, readJsonLines } from "../../../src/process/jsonl.js";
+import { parseJsonLine, readJsonLineBatches, readJsonLines } from "../../../src/process/jsonl.js";
 import { collect } from "./helpers.js";
 
 describe("readJsonLines", () => {
@@ -36,6 +36,78 @@ describe("readJsonLines", () => {
   it("accepts string chunks", async () => {
     const stream = Readable.from(['{"s":"é"}\n'], { objectMode: true });
     expect(await collect(readJsonLines(stream, { maxLineBytes: 1024 }))).toEqual([{ s: "é" }]);
+  });
+});
+
+describe("readJsonLineBatches", () => {
+  it("yields every line read since the reader last asked, in one batch", async () => {
+    const stream = new PassThrough();
+    const reader = readJsonLineBatches(stream, { maxLineBytes: 1024 });
+    stream.write('{"n":1}\n{"n":2}\n');
+    expect(await reader.next()).toEqual({ done: false, value: [{ n: 1 }, { n: 2 }] });
+    stream.write('{"n":3}\n{"n"');
+    stream.write(":4}\nnope\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    const { value } = await reader.next();
+    expect(value?.slice(0, 2)).toEqual([{ n: 3 }, { n: 4 }]);
+    expect(value?.[2]).toBeInstanceOf(JsonDecodeError);
+    stream.end('{"n":5}');
+    expect(await reader.next()).toEqual({ done: false, value: [{ n: 5 }] });
+    expect(await reader.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("pauses the stream while more than 1 MiB of lines wait for the reader", async () => {
+    const stream = new PassThrough();
+    const reader = readJsonLineBatches(stream, { maxLineBytes: 1 << 20 });
+    const line = `{"s":"${"x".repeat(64 * 1024)}"}\n`;
+    for (let i = 0; i < 20; i++) stream.write(line);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stream.readableFlowing).toBe(false);
+    const { value } = await reader.next();
+    expect(value?.length).toBeGreaterThan(15);
+    expect(stream.readableFlowing).toBe(true);
+    stream.end();
+    let total = value?.length ?? 0;
+    for await (const batch of reader) total += batch.length;
+    expect(total).toBe(20);
+  });
+
+  it("ends at a close without end (the stream was destroyed), after the lines before it", async () => {
+    const stream = new PassThrough();
+    const reader = readJsonLineBatches(stream, { maxLineBytes: 1024 });
+    stream.write('{"a":1}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    stream.destroy();
+    expect(await reader.next()).toEqual({ done: false, value: [{ a: 1 }] });
+    expect(await reader.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("throws a stream error after the lines before it", async () => {
+    const stream = new PassThrough();
+    const reader = readJsonLineBatches(stream, { maxLineBytes: 1024 });
+    stream.write('{"a":1}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    stream.destroy(new Error("boom"));
+    expect(await reader.next()).toEqual({ done: false, value: [{ a: 1 }] });
+    await expect(reader.next()).rejects.toThrow("boom");
+    expect(await reader.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("throws BufferOverflowError after the lines before it, and stops reading", async () => {
+    const stream = new PassThrough();
+    const reader = readJsonLineBatches(stream, { maxLineBytes: 20 });
+    stream.write(`{"ok":true}\n{"x":"${"a".repeat(100)}"}\n{"late":1}\n`);
+    expect(await reader.next()).toEqual({ done: false, value: [{ ok: true }] });
+    await expect(reader.next()).rejects.toBeInstanceOf(BufferOverflowError);
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it("destroys the stream when the reader stops early", async () => {
+    const stream = new PassThrough();
+    const reader = readJsonLineBatches(stream, { maxLineBytes: 1024 });
+    stream.write('{"a":1}\n');
+    for await (const _batch of reader) break;
+    expect(stream.destroyed).toBe(true);
   });
 });
 

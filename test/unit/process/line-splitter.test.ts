@@ -107,6 +107,38 @@ describe("LineSplitter", () => {
     expect((err as BufferOverflowError).lineLength).toBe(100_000);
   });
 
+  it("decodes a line over 1 MiB as it arrives, characters split between chunks included", () => {
+    const text = `{"s":"${"é世🎉∑ ".repeat(200_000)}"}`;
+    const bytes = Buffer.from(`${text}\r\nnext\n`);
+    expect(bytes.length).toBeGreaterThan(2 * 1024 * 1024);
+    const chunks: Buffer[] = [];
+    // 64 KiB + 1: chunk boundaries fall inside multi-byte characters.
+    for (let at = 0; at < bytes.length; at += 65_537) chunks.push(bytes.subarray(at, at + 65_537));
+    expect(split(chunks)).toEqual([text, "next"]);
+  });
+
+  it("keeps a line of exactly maxLineBytes that was decoded as it arrived, \r\n split off", () => {
+    const max = 1536 * 1024;
+    const text = "a".repeat(max);
+    expect(
+      split([Buffer.from(text.slice(0, 1000)), Buffer.from(`${text.slice(1000)}\r`), Buffer.from("\n")], max),
+    ).toEqual([text]);
+    const [err] = split([Buffer.from(text.slice(0, 1000)), Buffer.from(`${text.slice(1000)}b\n`)], max);
+    expect(err).toBeInstanceOf(BufferOverflowError);
+  });
+
+  it("reports a line that overflows while it is decoded as it arrives, then resyncs", () => {
+    const splitter = new LineSplitter({ maxLineBytes: 2 * 1024 * 1024 });
+    const piece = Buffer.from("é".repeat(256 * 1024)); // 512 KiB
+    const out: SplitItem[] = [];
+    for (let i = 0; i < 5; i++) out.push(...splitter.push(piece));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toBeInstanceOf(BufferOverflowError);
+    expect((out[0] as BufferOverflowError).lineHead.startsWith("éé")).toBe(true);
+    expect(splitter.bufferedBytes).toBe(0);
+    expect(splitter.push(Buffer.from("rest\nok\n"))).toEqual(["ok"]);
+  });
+
   it("rejects a non-positive limit", () => {
     expect(() => new LineSplitter({ maxLineBytes: 0 })).toThrow(/maxLineBytes/);
   });

@@ -150,7 +150,22 @@ describe("SubprocessTransport", () => {
     await expect(t.write('{"a":\n1}')).rejects.toThrow(/single line/);
     const messages = t.readMessages();
     expect(() => t.readMessages()).toThrow(/only be called once/);
+    expect(() => t.readBatches()).toThrow(/only be called once/);
     await t.endInput();
     expect(await collect(messages)).toEqual([]);
+  });
+
+  it("reads in batches: the lines of a chunk arrive together, and the exit status still counts", async () => {
+    const t = transport("garbage.mjs");
+    await t.connect();
+    const batches = await collect(t.readBatches());
+    expect(batches.every((b) => Array.isArray(b) && b.length > 0)).toBe(true);
+    const items = batches.flat();
+    expect(items.filter((i) => !(i instanceof JsonDecodeError))).toEqual([{ ok: 1 }, { ok: 2 }]);
+    expect(items.filter((i) => i instanceof JsonDecodeError)).toHaveLength(4);
+
+    const failing = transport("exit-with-stderr.mjs", ["3", "1"]);
+    await failing.connect();
+    await expect(collect(failing.readBatches())).rejects.toBeInstanceOf(ProcessError);
   });
 });
