@@ -4,7 +4,7 @@
  * built in a staging directory and renamed into place), so a half-done install is never picked up.
  */
 
-import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { isExecutableFile } from "../internal/cli-discovery.js";

@@ -89,7 +89,6 @@ function mcpServer(): McpServerClass {
 export function createSdkMcpServer(options: {
   name: string;
   version?: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes live in one list.
   tools?: SdkMcpToolDefinition<any>[];
 }): SdkMcpServer {
   const build = (): McpServer => {
@@ -106,7 +105,7 @@ export function createSdkMcpServer(options: {
           inputSchema: def.inputSchema,
           ...(def.annotations ? { annotations: def.annotations } : {}),
         },
-        // biome-ignore lint/suspicious/noExplicitAny: the MCP SDK has already validated args against the shape.
+        // The MCP SDK has already validated args against the shape.
         (async (args: any, extra: unknown) => def.handler(args, extra)) as any,
       );
     }

@@ -49,11 +49,24 @@ describe("control protocol over a custom transport", () => {
     const client = new AgentSdkClient({
       transport,
       hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [async () => (calls.push("pre"), {})] }],
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              async () => {
+                calls.push("pre");
+                return {};
+              },
+            ],
+          },
+        ],
         Stop: [
           {
             hooks: [
-              async (input) => (calls.push(`stop:${input.hook_event_name}`), { continue_: false } as never),
+              async (input) => {
+                calls.push(`stop:${input.hook_event_name}`);
+                return { continue_: false } as never;
+              },
             ],
           },
         ],
