@@ -1,8 +1,8 @@
 /**
  * Picks the backend for `options.backend`.
  *
- * A backend is loaded on first use, not when this package is imported: each one is dozens of
- * modules, and its option checks bring in zod. `getBackend` answers at once (name, capabilities);
+ * A backend is loaded on first use, not when this package is imported: each one is its own chunk
+ * of the bundle, with its option checks (zod/mini), which only a query on that backend needs. `getBackend` answers at once (name, capabilities);
  * `loadBackend` (which `query()` and `AgentSdkClient.connect()` await) loads the implementation.
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";

@@ -1,11 +1,13 @@
 /**
  * The published executable: package.json `bin` points at the compiled `dist/cli/main.js`, which
- * must start with a shebang and run under plain Node (no tsx). Built here into a scratch directory
- * so the test does not depend on (or disturb) the working tree's dist/.
+ * must start with a shebang and run under plain Node (no tsx). Built here, by the same script as
+ * `npm run build` (tsc declarations + an esbuild bundle), into a scratch directory so the test does
+ * not depend on (or disturb) the working tree's dist/.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./support/harness.js";
 
@@ -21,17 +23,7 @@ beforeAll(() => {
   // Inside the project, so the compiled files resolve the project's node_modules.
   mkdirSync(join(ROOT, ".tmp"), { recursive: true });
   outDir = mkdtempSync(join(ROOT, ".tmp", "bin-dist-"));
-  execFileSync(
-    process.execPath,
-    [
-      join(ROOT, "node_modules", "typescript", "bin", "tsc"),
-      "-p",
-      join(ROOT, "tsconfig.build.json"),
-      "--outDir",
-      outDir,
-    ],
-    { cwd: ROOT, stdio: "pipe" },
-  );
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), outDir], { cwd: ROOT, stdio: "pipe" });
 }, 180_000);
 
 afterAll(() => {
@@ -54,5 +46,26 @@ describe("the code-agent executable", () => {
     expect(execFileSync(process.execPath, [main, "--help"], { encoding: "utf8" })).toContain(
       "Usage: code-agent",
     );
+  });
+
+  it("the bundle exports exactly what the sources export, with error classes keeping their names", async () => {
+    const source = await import("../../src/index.js");
+    const built = (await import(pathToFileURL(join(outDir, "index.js")).href)) as Record<string, unknown>;
+    expect(Object.keys(built).sort()).toEqual(Object.keys(source).sort());
+    for (const [name, value] of Object.entries(built)) {
+      if (typeof value === "function" && /Error$/.test(name)) {
+        expect((value as { name: string }).name).toBe(name);
+      }
+    }
+    const { InvalidOptionsError, query } = built as unknown as typeof source;
+    // Options are checked in a lazily loaded chunk (the bundled zod/mini validator).
+    const run = query({ prompt: "x", options: { maxTurns: 0, modle: "x" } as never });
+    const failure = await run.next().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(InvalidOptionsError);
+    expect((failure as InstanceType<typeof InvalidOptionsError>).name).toBe("InvalidOptionsError");
+    expect(String((failure as Error).message)).toContain("maxTurns: must be greater than 0");
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { claudeOptionIssues, validateClaudeOptions } from "../../../src/backends/claude/validate.js";
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../../src/errors.js";
 import type { AgentOptions } from "../../../src/options.js";
@@ -255,6 +256,19 @@ describe("validateAgentOptions", () => {
     const run = () => validateAgentOptions({ maxTurns: 0, modle: "x" });
     expect(run).toThrow("maxTurns: must be greater than 0");
     expect(run).toThrow("modle: unknown option 'modle'");
+  });
+
+  it("keeps English messages when the application configured another zod locale, and leaves it set", () => {
+    const french = z.locales.fr();
+    z.config(french);
+    try {
+      expect(issuesOf(validateAgentOptions, { model: 1 })).toEqual([
+        "model: Invalid input: expected string, received number",
+      ]);
+      expect(z.string().safeParse(1).error?.issues[0]?.message).toMatch(/attendu/);
+    } finally {
+      z.config(z.locales.en());
+    }
   });
 
   it("exports the schema itself", () => {
