@@ -138,6 +138,22 @@ function controlRoundTrip(reps: number): Scenario {
   };
 }
 
+/**
+ * The same session as the second query of a process (after an N = 1 warm-up query): the targets
+ * apply to the first-query scenarios above; this one separates the per-message cost from the
+ * one-time cost of a first query.
+ */
+function warmThroughput(backend: Backend, n: number, size: number, label: string, reps: number): Scenario {
+  const base = throughput(backend, n, size, label, reps);
+  return {
+    ...base,
+    id: `warm-${base.id}`,
+    title: `${base.title}, 2nd query`,
+    params: { warmup: true },
+    targets: [],
+  };
+}
+
 export function scenarios(quick: boolean): Scenario[] {
   const reps = (full: number): number => (quick ? 1 : full);
   return [
@@ -145,6 +161,10 @@ export function scenarios(quick: boolean): Scenario[] {
     throughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(7)),
     throughput("codex", 100_000, 200, "100 000 × 200 B", reps(7)),
     throughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(7)),
+    warmThroughput("claude", 100_000, 200, "100 000 × 200 B", reps(5)),
+    warmThroughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
+    warmThroughput("codex", 100_000, 200, "100 000 × 200 B", reps(5)),
+    warmThroughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
     timeToFirstMessage("claude", reps(7)),
     timeToFirstMessage("codex", reps(7)),
     importCost("claude", reps(9), true),
