@@ -15,7 +15,8 @@
  *   FAKE_LOG     file that receives argv and the first bytes of each stdin line (debugging)
  *
  * Claude: answers every control_request (initialize gets a plausible payload), and on each user
- * message runs one turn: K round trips, N assistant messages, one result. Exits 0 at stdin EOF.
+ * message runs one turn: system/init, K round trips, N assistant messages, one result. Exits 0 at
+ * stdin EOF.
  * Codex: reads stdin to EOF (the SDKs write the prompt there and close it), then writes
  * thread.started, turn.started, N item.completed agent_message events, turn.completed.
  * Both answer their version flag the way the real CLIs do and ignore every other flag.
@@ -241,6 +242,10 @@ static int run_claude(void) {
     if (strstr(line, "\"type\":\"control_request\"")) {
       answer_control_request(line);
     } else if (strstr(line, "\"type\":\"user\"")) {
+      /* Like the real CLI, each turn opens with system/init, which carries the CLI's version. */
+      write_str("{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/\",\"session_id\":\"fake-session\","
+                "\"tools\":[],\"mcp_servers\":[],\"model\":\"fake\",\"permissionMode\":\"default\","
+                "\"claude_code_version\":\"2.1.330\",\"uuid\":\"00000000-0000-4000-8000-000000000000\"}\n");
       if (k > 0) permission_round_trips(k);
       write_all(batch, batch_len);
       write_str("{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"duration_ms\":1,\"duration_api_ms\":1,"

@@ -207,26 +207,41 @@ export interface VersionCheck {
   warning?: string;
 }
 
+/** A backend's version check, done at most once per executable for the life of the process. */
+export interface VersionCheckOnce {
+  /** Runs the check for `cliPath` unless it has been done; resolves with the version found. */
+  run(cliPath: string, env: Record<string, string>): Promise<string | undefined>;
+  /**
+   * Records the outcome for a version the CLI reported by itself (no process is run), unless
+   * `cliPath` was checked already; its warning is emitted like {@link run}'s.
+   */
+  learned(cliPath: string, outcome: VersionCheck): void;
+  /** True once `cliPath` has been checked, or its check is under way. */
+  has(cliPath: string): boolean;
+}
+
 /**
  * Wraps a version check so it runs once per executable for the life of the process, and its
  * warning (if any) is emitted once, as a `CODE_AGENT_SDK_CLI_VERSION` process warning: opening many
  * sessions must neither re-run the CLI each time nor repeat the same warning.
- *
- * @returns A function resolving with the version the check found.
  */
 export function checkVersionOncePerBinary(
   check: (cliPath: string, env: Record<string, string>) => Promise<VersionCheck>,
-): (cliPath: string, env: Record<string, string>) => Promise<string | undefined> {
+): VersionCheckOnce {
   const checks = new Map<string, Promise<string | undefined>>();
-  return (cliPath, env) => {
-    let once = checks.get(cliPath);
-    if (!once) {
-      once = check(cliPath, env).then(({ version, warning }) => {
-        if (warning) process.emitWarning(warning, { code: "CODE_AGENT_SDK_CLI_VERSION" });
-        return version;
-      });
-      checks.set(cliPath, once);
-    }
+  const settle = (cliPath: string, outcome: Promise<VersionCheck>): Promise<string | undefined> => {
+    const once = outcome.then(({ version, warning }) => {
+      if (warning) process.emitWarning(warning, { code: "CODE_AGENT_SDK_CLI_VERSION" });
+      return version;
+    });
+    checks.set(cliPath, once);
     return once;
+  };
+  return {
+    run: (cliPath, env) => checks.get(cliPath) ?? settle(cliPath, check(cliPath, env)),
+    learned: (cliPath, outcome) => {
+      if (!checks.has(cliPath)) void settle(cliPath, Promise.resolve(outcome));
+    },
+    has: (cliPath) => checks.has(cliPath),
   };
 }

@@ -12,12 +12,18 @@ import { SDK_VERSION } from "../../version.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { CLAUDE_CAPABILITIES } from "../capabilities.js";
 import { buildClaudeArgs } from "./command.js";
-import { checkClaudeVersion, findClaudeCli } from "./discovery.js";
+import {
+  checkClaudeVersion,
+  claudeVersionCheck,
+  findClaudeCli,
+  parseClaudeVersion,
+  SKIP_VERSION_CHECK_ENV,
+} from "./discovery.js";
 import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
 import { validateClaudeOptions } from "./validate.js";
 
-const checkVersionOnce = checkVersionOncePerBinary(checkClaudeVersion);
+const versionCheck = checkVersionOncePerBinary(checkClaudeVersion);
 
 /** Drives Claude Code (`claude`) over stream-json with the control protocol. */
 export class ClaudeBackend implements Backend {
@@ -32,9 +38,12 @@ export class ClaudeBackend implements Backend {
     const { options } = params;
     this.validateOptions(options);
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
-    const transport = options.transport ?? (await this.spawnTransport(options, [...sdkConfigs.keys()]));
+    const spawned = options.transport
+      ? undefined
+      : await this.spawnTransport(options, [...sdkConfigs.keys()]);
+    const transport = options.transport ?? spawned!.transport;
     const bridge = new SdkMcpBridge();
-    const session = new ClaudeSession({ options, transport, bridge });
+    const session = new ClaudeSession({ options, transport, bridge, onCliVersion: spawned?.onCliVersion });
     const prompt = singleInitialPrompt(params);
     return openOrClose(session, async () => {
       await bridge.start(sdkConfigs);
@@ -43,21 +52,41 @@ export class ClaudeBackend implements Backend {
     });
   }
 
-  private async spawnTransport(options: AgentOptions, sdkMcpServerNames: string[]): Promise<Transport> {
+  private async spawnTransport(
+    options: AgentOptions,
+    sdkMcpServerNames: string[],
+  ): Promise<{ transport: Transport; onCliVersion: ((reported: unknown) => void) | undefined }> {
     const env = buildClaudeEnv(options, SDK_VERSION);
     const cliPath = await findOrInstallCli("claude", options, () =>
       findClaudeCli({ cliPath: options.cliPath, env }),
     );
-    // Advisory only (it may warn, never fails), so it runs alongside the handshake instead of in
-    // front of it: started once the session's own process is spawned (spawning is synchronous).
-    setImmediate(() => void checkVersionOnce(cliPath, env));
     const user = resolveUser(options.user);
-    return cliTransport(options, {
+    const transport = cliTransport(options, {
       command: cliPath,
       args: buildClaudeArgs(options, { sdkMcpServerNames }),
       env,
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
       cliName: "claude",
     });
+    return { transport, onCliVersion: versionWatch(cliPath, env) };
   }
+}
+
+/**
+ * The version check (advisory: it may warn, never fails) for a session on `cliPath`, or
+ * `undefined` when it is skipped or was done for this executable already. The CLI reports its own
+ * version in `system/init` (`claude_code_version`), so the check costs nothing; only a CLI that does
+ * not (or a session that ends before its init) is asked with `claude -v`, the way the other SDKs
+ * always do it: that is a second Claude Code process starting next to the session's own.
+ */
+function versionWatch(
+  cliPath: string,
+  env: Record<string, string>,
+): ((reported: unknown) => void) | undefined {
+  if (env[SKIP_VERSION_CHECK_ENV] || versionCheck.has(cliPath)) return undefined;
+  return (reported) => {
+    const version = typeof reported === "string" ? parseClaudeVersion(reported) : undefined;
+    if (version !== undefined) versionCheck.learned(cliPath, claudeVersionCheck(version, cliPath));
+    else void versionCheck.run(cliPath, env);
+  };
 }

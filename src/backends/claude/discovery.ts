@@ -127,6 +127,14 @@ export async function checkClaudeVersion(
       warning: `Could not determine the Claude Code version of ${cliPath} (${versionFailureReason(output)}).`,
     };
   }
+  return claudeVersionCheck(version, cliPath);
+}
+
+/**
+ * Compares a known Claude Code `version` with {@link MIN_CLAUDE_VERSION}: the warning is set when
+ * it is older. For a version learned without running `-v`, e.g. from a session's `system/init`.
+ */
+export function claudeVersionCheck(version: string, cliPath: string): ClaudeVersionCheck {
   if (compareVersions(version, MIN_CLAUDE_VERSION) < 0) {
     return {
       version,

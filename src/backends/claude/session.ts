@@ -24,6 +24,11 @@ export interface ClaudeSessionParams {
   bridge: SdkMcpBridge;
   /** Extra fields for the initialize request (e.g. agents). */
   initializeExtras?: RawObject;
+  /**
+   * Called once with the CLI's self-reported version: `claude_code_version` of the first
+   * `system/init`, or `undefined` when the session ends before one arrives.
+   */
+  onCliVersion?: ((reported: unknown) => void) | undefined;
 }
 
 /** One Claude Code process and its control protocol. */
@@ -36,11 +41,13 @@ export class ClaudeSession implements Session {
   private readonly options: AgentOptions;
   private initResponse: RawObject | undefined;
   private lastResultWasError = false;
+  private onCliVersion: ((reported: unknown) => void) | undefined;
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
     this.transport = params.transport;
     this.bridge = params.bridge;
+    this.onCliVersion = params.onCliVersion;
     this.hooks = new HookRegistry(params.options.hooks);
     const canUseTool = params.options.canUseTool;
     this.protocol = new ControlProtocol(
@@ -176,6 +183,9 @@ export class ClaudeSession implements Session {
     } catch {
       message = { type: "unknown", wireType: String(raw.type), raw };
     }
+    if (this.onCliVersion !== undefined && raw.type === "system" && raw.subtype === "init") {
+      this.reportCliVersion(raw.claude_code_version);
+    }
     this.life.push(message);
     if (message.type === "result") {
       this.lastResultWasError = message.isError;
@@ -187,7 +197,14 @@ export class ClaudeSession implements Session {
     this.life.push(malformedLineMessage(error));
   }
 
+  private reportCliVersion(reported: unknown): void {
+    const report = this.onCliVersion;
+    this.onCliVersion = undefined;
+    report?.(reported);
+  }
+
   private onEnd(error: unknown): void {
+    if (this.onCliVersion !== undefined) this.reportCliVersion(undefined);
     // Claude Code exits 1 after a session whose last turn failed at the API; that failure already
     // reached the caller as `result.isError`, so the exit code adds nothing.
     const alreadyReported = this.lastResultWasError && isExitCodeOne(error);

@@ -17,7 +17,7 @@ import { validateCursorOptions } from "./validate.js";
 
 export { CURSOR_CAPABILITIES };
 
-const checkVersionOnce = checkVersionOncePerBinary(checkCursorVersion);
+const versionCheck = checkVersionOncePerBinary(checkCursorVersion);
 
 /** Drives Cursor Agent (`cursor-agent` / `agent`): one `--print` process per turn, `--resume` between turns. */
 export class CursorBackend implements Backend {
@@ -50,7 +50,7 @@ export class CursorBackend implements Backend {
         exitCode: null,
       });
     }
-    const version = await checkVersionOnce(cliPath, env);
+    const version = await versionCheck.run(cliPath, env);
     throwIfAborted(options.signal);
     const session = new CursorSession({
       options,
