@@ -136,6 +136,12 @@ export class SubprocessTransport implements Transport {
    * from the pipe's `data` event. Settles as reading {@link readBatches} to its end does.
    */
   async [READ_INTO](onItem: (item: TransportItem) => void): Promise<void> {
+    const own = SubprocessTransport.prototype;
+    if (this.readBatches !== own.readBatches || this.readMessages !== own.readMessages) {
+      // A subclass changed what reading yields: honour it.
+      for await (const batch of this.readBatches()) for (const item of batch) onItem(item);
+      return;
+    }
     const child = this.startReading();
     const maxLineBytes = this.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
     try {
