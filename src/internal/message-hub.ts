@@ -64,12 +64,18 @@ export class MessageHub<T> {
   ended = false;
   /** @internal The error readers get after draining, if the stream failed. */
   failure: unknown;
-  /** Absolute index of the first message that no subscriber has received yet. */
-  private unread = 0;
+  /** @internal Absolute index of the first message that no subscriber has received yet. */
+  unread = 0;
   private readonly readers = new Set<Subscription<T>>();
   /** Readers blocked in `next()`, served as soon as something arrives. */
   private readonly waiting = new Set<Subscription<T>>();
-  /** Absolute index just after the last boundary item any reader has received. */
+  /** `waiting.size`, as a plain field: `push()` reads it for every message. */
+  private waitingCount = 0;
+  /**
+   * With retention on: absolute index just after the last boundary item any reader has received.
+   * Without it, the turn start is found when a response view asks for it (see {@link currentTurnStart}),
+   * so reading costs no boundary check per message.
+   */
   private turnStart = 0;
   private retention: TurnRetentionLimits<T> | undefined;
   /**
@@ -92,14 +98,18 @@ export class MessageHub<T> {
    * late still sees the turn from its start. Call before anything is read.
    */
   retainTurns(limits: TurnRetentionLimits<T>): void {
-    if (this.isBoundary) this.retention = limits;
+    if (!this.isBoundary || this.retention) return;
+    // From now on the turn start is tracked as readers pass boundaries.
+    this.turnStart = this.currentTurnStart();
+    this.retainFrom = this.turnStart;
+    this.retention = limits;
   }
 
   /** Appends a message and wakes readers. Ignored after `end()`. */
   push(item: T): void {
     if (this.ended) return;
     this.log.push(item);
-    if (this.waiting.size > 0) this.wake();
+    if (this.waitingCount > 0) this.wake();
   }
 
   /** Ends the stream; readers finish after draining. With `error`, readers throw it after draining. */
@@ -107,7 +117,7 @@ export class MessageHub<T> {
     if (this.ended) return;
     this.ended = true;
     this.failure = error;
-    if (this.waiting.size > 0) this.wake();
+    if (this.waitingCount > 0) this.wake();
   }
 
   get isEnded(): boolean {
@@ -124,8 +134,24 @@ export class MessageHub<T> {
 
   /** Reads the current turn from its start, up to and including its boundary item. */
   subscribeTurn(hooks?: SubscriptionHooks<T>): Subscription<T> {
-    const start = Math.max(this.base, this.retainFrom, Math.min(this.unread, this.turnStart));
+    const start = this.retention
+      ? Math.max(this.base, this.retainFrom, Math.min(this.unread, this.turnStart))
+      : this.currentTurnStart();
     return this.open(start, this.isBoundary, hooks);
+  }
+
+  /**
+   * Without retention: the first message after the last boundary any reader has received, or the
+   * first message still in the log if that boundary was dropped (or there are no turns: the first
+   * message no reader has received).
+   */
+  private currentTurnStart(): number {
+    const isBoundary = this.isBoundary;
+    if (!isBoundary) return this.unread;
+    for (let position = this.unread; position > this.base; position--) {
+      if (isBoundary(this.log[position - 1 - this.base] as T)) return position;
+    }
+    return this.base;
   }
 
   private open(
@@ -138,26 +164,30 @@ export class MessageHub<T> {
     return reader;
   }
 
-  /** @internal A reader took the item at absolute index `position - 1`. */
-  advanced(position: number, item: T): void {
-    if (position > this.unread) {
-      this.unread = position;
-      if (this.retention) this.retain(item);
-    }
-    if (position > this.turnStart && this.isBoundary?.(item)) this.newTurn(position);
-    // Trim when the reader caught up (usually: once per stdout chunk) or is far ahead.
-    if (position - this.base > TRIM_SLICE || position === this.base + this.log.length) this.trim();
+  /**
+   * @internal A reader took the item at absolute index `position - 1`, the first reader to take it
+   * (`position > unread`): only the furthest reader gets here.
+   */
+  firstTaken(position: number, item: T): void {
+    this.unread = position;
+    const retention = this.retention;
+    if (retention === undefined) return;
+    this.retain(item);
+    // Only the first reader past a boundary can move the turn start (turnStart <= unread).
+    if (this.isBoundary!(item)) this.newTurn(position);
   }
 
   /** @internal */
   blocked(reader: Subscription<T>): void {
     this.waiting.add(reader);
+    this.waitingCount = this.waiting.size;
   }
 
   /** @internal */
   release(reader: Subscription<T>): void {
     this.readers.delete(reader);
     this.waiting.delete(reader);
+    this.waitingCount = this.waiting.size;
     this.trim();
   }
 
@@ -166,8 +196,17 @@ export class MessageHub<T> {
    * waits in the log, where their next `next()` takes it without waiting.
    */
   private wake(): void {
-    const readers = [...this.waiting];
-    this.waiting.clear();
+    const waiting = this.waiting;
+    if (waiting.size === 1) {
+      const [reader] = waiting;
+      waiting.clear();
+      this.waitingCount = 0;
+      reader!.serveWaiters();
+      return;
+    }
+    const readers = [...waiting];
+    waiting.clear();
+    this.waitingCount = 0;
     for (const reader of readers) reader.serveWaiters();
   }
 
@@ -202,8 +241,8 @@ export class MessageHub<T> {
     this.retainedBytes = 0;
   }
 
-  /** Drops messages every reader (present and future) has passed. */
-  private trim(): void {
+  /** @internal Drops messages every reader (present and future) has passed. */
+  trim(): void {
     let keepFrom = this.retention
       ? Math.min(this.unread, Math.max(this.turnStart, this.retainFrom))
       : this.unread;
@@ -257,6 +296,12 @@ export class Subscription<T> implements AsyncGenerator<T, void, undefined> {
 
   next(): Promise<IteratorResult<T, void>> {
     if (this.waiters.length === 0) {
+      // The common case first: a message is waiting in the log.
+      if (!this.done) {
+        const hub = this.hub;
+        const index = this.position - hub.base;
+        if (index < hub.log.length) return Promise.resolve(this.deliver(hub, index));
+      }
       const ready = this.take();
       if (ready !== undefined) return ready instanceof Promise ? ready : Promise.resolve(ready);
     }
@@ -302,19 +347,28 @@ export class Subscription<T> implements AsyncGenerator<T, void, undefined> {
   private take(): IteratorResult<T, void> | Promise<IteratorResult<T, void>> | undefined {
     if (this.done) return this.taken();
     const hub = this.hub;
-    if (this.position < hub.base + hub.log.length) {
-      const item = hub.log[this.position - hub.base] as T;
-      this.position += 1;
-      hub.advanced(this.position, item);
-      this.hooks?.observe?.(item);
-      if (this.stopAfter?.(item)) this.stop("end", undefined);
-      return { done: false, value: item };
-    }
+    const index = this.position - hub.base;
+    if (index < hub.log.length) return this.deliver(hub, index);
     if (hub.ended) {
       this.stop("end", hub.failure);
       return this.taken();
     }
     return undefined;
+  }
+
+  /** Hands out the log entry at `index` (which exists) and moves past it. */
+  private deliver(hub: MessageHub<T>, index: number): IteratorResult<T, void> {
+    const log = hub.log;
+    const item = log[index] as T;
+    const position = this.position + 1;
+    this.position = position;
+    if (position > hub.unread) hub.firstTaken(position, item);
+    // Trim when the reader caught up (usually: once per stdout chunk) or is far ahead.
+    if (index + 1 === log.length || index >= TRIM_SLICE) hub.trim();
+    const hooks = this.hooks;
+    if (hooks !== undefined && hooks.observe !== undefined) hooks.observe(item);
+    if (this.stopAfter?.(item)) this.stop("end", undefined);
+    return { done: false, value: item };
   }
 
   /** The final result, for the first caller after the end; done (once it has settled) for the others. */

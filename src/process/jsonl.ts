@@ -65,6 +65,78 @@ export function readJsonLineBatches(
   return new JsonLineBatches(stream, new LineSplitter({ maxLineBytes: options.maxLineBytes }));
 }
 
+/**
+ * Reads `stream` as {@link readJsonLineBatches} does, but hands each line to `onItem` as soon as it
+ * is parsed, from the stream's `data` event: no batch, no promise, no await between the pipe and
+ * the caller. For a reader that handles every line at once (a session's read loop), which never
+ * lags, so the stream is never paused here.
+ *
+ * Resolves at `end` (or a `close` without `end`) after the last line; rejects with a stream
+ * `error` or a {@link BufferOverflowError} (the stream is then destroyed), and with a
+ * {@link ReaderThrew} holding what `onItem` threw (the stream is then destroyed too; nothing more
+ * is delivered).
+ */
+export function readJsonLinesInto(
+  stream: Readable,
+  options: ReadJsonLinesOptions,
+  onItem: (item: JsonLineItem) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const splitter = new LineSplitter({ maxLineBytes: options.maxLineBytes });
+    let done = false;
+    const finish = (error?: unknown): void => {
+      if (done) return;
+      done = true;
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("close", onEnd);
+      stream.off("error", onError);
+      // An error after the end must not crash the process as an unhandled 'error' event.
+      stream.on("error", ignore);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    /** Delivers `items`; false once reading has to stop (an overflow, or `onItem` threw). */
+    const deliver = (items: SplitItem[]): boolean => {
+      try {
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i]!;
+          if (typeof item !== "string") {
+            // The stream is out of sync with the protocol: nothing after this line can be trusted.
+            finish(item);
+            return false;
+          }
+          onItem(parseJsonLine(item));
+          if (done) return false;
+        }
+      } catch (error) {
+        finish(new ReaderThrew(error));
+        return false;
+      }
+      return true;
+    };
+    const onData = (chunk: Buffer | string): void => {
+      if (done) return;
+      const items = splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+      if (!deliver(items)) stream.destroy();
+    };
+    const onEnd = (): void => {
+      if (done) return;
+      if (deliver(splitter.end())) finish();
+    };
+    const onError = (error: Error): void => finish(error);
+    stream.on("data", onData);
+    stream.on("end", onEnd);
+    stream.on("close", onEnd);
+    stream.on("error", onError);
+  });
+}
+
+/** {@link readJsonLinesInto}'s rejection when the reader's own `onItem` threw `error`. */
+export class ReaderThrew {
+  constructor(readonly error: unknown) {}
+}
+
 /** Parses one line into a JSON object, or a {@link JsonDecodeError} explaining why it is not one. */
 export function parseJsonLine(line: string): Record<string, unknown> | JsonDecodeError {
   let value: unknown;

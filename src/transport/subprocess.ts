@@ -8,6 +8,7 @@ import {
   NotConnectedError,
   ProcessError,
 } from "../errors.js";
+import { READ_INTO } from "../internal/read-transport.js";
 import {
   type ChildHandle,
   type ChildSpec,
@@ -16,7 +17,7 @@ import {
   type ExitInfo,
   spawnChild,
 } from "../process/child.js";
-import { readJsonLineBatches } from "../process/jsonl.js";
+import { ReaderThrew, readJsonLineBatches, readJsonLinesInto } from "../process/jsonl.js";
 import type { Transport, TransportItem } from "./transport.js";
 
 /** Default {@link SubprocessTransportOptions.maxBufferSize}: 64 MiB. */
@@ -127,6 +128,33 @@ export class SubprocessTransport implements Transport {
    * `readMessages()` and `readBatches()` exclude each other.
    */
   readBatches(): AsyncGenerator<TransportItem[], void, undefined> {
+    return this.read(this.startReading());
+  }
+
+  /**
+   * @internal The SDK's own read loop (see `readTransport`): each item goes to `onItem` straight
+   * from the pipe's `data` event. Settles as reading {@link readBatches} to its end does.
+   */
+  async [READ_INTO](onItem: (item: TransportItem) => void): Promise<void> {
+    const own = SubprocessTransport.prototype;
+    if (this.readBatches !== own.readBatches || this.readMessages !== own.readMessages) {
+      // A subclass changed what reading yields: honour it.
+      for await (const batch of this.readBatches()) for (const item of batch) onItem(item);
+      return;
+    }
+    const child = this.startReading();
+    const maxLineBytes = this.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+    try {
+      await readJsonLinesInto(child.stdout, { maxLineBytes }, onItem);
+    } catch (err) {
+      // The reader's own failure is its to report, as when it stops iterating `readBatches()`.
+      if (err instanceof ReaderThrew) throw err.error;
+      if (await this.readFailed(err)) return;
+    }
+    await this.checkExit(child);
+  }
+
+  private startReading(): ChildHandle {
     const child = this.requireChild("readMessages()");
     if (this.readStarted) {
       throw new CliConnectionError(
@@ -134,7 +162,7 @@ export class SubprocessTransport implements Transport {
       );
     }
     this.readStarted = true;
-    return this.read(child);
+    return child;
   }
 
   /** Closes stdin so the process sees EOF. Resolves even if the process is already gone. */
@@ -185,15 +213,28 @@ export class SubprocessTransport implements Transport {
     try {
       yield* readJsonLineBatches(child.stdout, { maxLineBytes });
     } catch (err) {
-      if (err instanceof BufferOverflowError) {
-        // The stream is desynchronised; nothing after this point can be trusted.
-        await this.close();
-        throw err;
-      }
-      if (this.closeRequested) return;
-      if (err instanceof AgentSdkError) throw err;
-      throw new CliConnectionError(`Reading output of ${this.name} failed: ${String(err)}`, { cause: err });
+      if (await this.readFailed(err)) return;
     }
+    await this.checkExit(child);
+  }
+
+  /**
+   * Reading stdout failed with `err`: throws what the reader gets, or resolves true when reading
+   * just ends (we closed the process ourselves).
+   */
+  private async readFailed(err: unknown): Promise<true> {
+    if (err instanceof BufferOverflowError) {
+      // The stream is desynchronised; nothing after this point can be trusted.
+      await this.close();
+      throw err;
+    }
+    if (this.closeRequested) return true;
+    if (err instanceof AgentSdkError) throw err;
+    throw new CliConnectionError(`Reading output of ${this.name} failed: ${String(err)}`, { cause: err });
+  }
+
+  /** After the end of stdout: throws a {@link ProcessError} when the process failed. */
+  private async checkExit(child: ChildHandle): Promise<void> {
     const info = await child.exited;
     if (this.closeRequested || (info.code === 0 && info.signal === null)) return;
     throw new ProcessError(`${this.name} process failed: ${describeExit(info)}`, {

@@ -54,8 +54,10 @@ export function parseClaudeMessage(raw: Record<string, unknown>): Message {
 export function parseClaudeContentBlock(block: unknown): ContentBlock {
   if (!isObject(block)) return { type: "unknown", wireType: "", raw: { value: block } };
   switch (block.type) {
-    case "text":
-      return { type: "text", text: str(block.text) ?? "" };
+    case "text": {
+      const text = block.text;
+      return { type: "text", text: typeof text === "string" ? text : "" };
+    }
     case "thinking":
       return { type: "thinking", thinking: str(block.thinking) ?? "", signature: str(block.signature) ?? "" };
     case "tool_use":
@@ -96,18 +98,21 @@ function parseUser(raw: RawObject): UserMessage {
 }
 
 function parseAssistant(raw: RawObject): AssistantMessage {
-  const message = asObject(raw.message);
+  const wire = raw.message;
+  const message = isObject(wire) ? wire : EMPTY;
+  const model = message.model;
+  const parent = raw.parent_tool_use_id;
   const out: AssistantMessage = {
     type: "assistant",
     content: blocks(message.content),
-    model: str(message.model) ?? "",
-    parentToolUseId: str(raw.parent_tool_use_id) ?? null,
+    model: typeof model === "string" ? model : "",
+    parentToolUseId: typeof parent === "string" ? parent : null,
     raw,
   };
-  const messageId = str(message.id);
-  if (messageId !== undefined) out.messageId = messageId;
-  const error = str(raw.error);
-  if (error !== undefined) out.error = error;
+  const messageId = message.id;
+  if (typeof messageId === "string") out.messageId = messageId;
+  const error = raw.error;
+  if (typeof error === "string") out.error = error;
   if (isObject(message.usage)) out.usage = message.usage;
   return withIds(out, raw);
 }
@@ -155,15 +160,23 @@ function parseStreamEvent(raw: RawObject): StreamEventMessage {
   return withIds(out, raw);
 }
 
+/** Stands in for an absent or ill-typed `message` object; only ever read. */
+const EMPTY: RawObject = Object.freeze({}) as RawObject;
+
 function blocks(content: unknown): ContentBlock[] {
-  return Array.isArray(content) ? content.map(parseClaudeContentBlock) : [];
+  if (!Array.isArray(content)) return [];
+  // Most messages carry a single block: one exact-size array, no callback.
+  if (content.length === 1) return [parseClaudeContentBlock(content[0])];
+  const out: ContentBlock[] = [];
+  for (const block of content) out.push(parseClaudeContentBlock(block));
+  return out;
 }
 
 /** Sets `sessionId` and `uuid` on `message` when the wire has them. */
 function withIds<M extends Message>(message: M, raw: RawObject): M {
-  const sessionId = str(raw.session_id);
-  if (sessionId !== undefined) message.sessionId = sessionId;
-  const uuid = str(raw.uuid);
-  if (uuid !== undefined) message.uuid = uuid;
+  const sessionId = raw.session_id;
+  if (typeof sessionId === "string") message.sessionId = sessionId;
+  const uuid = raw.uuid;
+  if (typeof uuid === "string") message.uuid = uuid;
   return message;
 }

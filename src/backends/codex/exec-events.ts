@@ -65,14 +65,29 @@ export class ExecEventMapper {
       case "turn.started":
         this.messages.beginTurn();
         return [];
-      case "item.started":
-      case "item.updated":
       case "item.completed": {
         const item = asObject(raw.item);
-        const view = viewExecItem(item, raw.type === "item.completed");
-        if (raw.type === "item.started") return this.messages.started(view, raw);
-        if (raw.type === "item.updated") return this.messages.updated(view, raw);
-        return this.messages.completed(view, raw, item);
+        // The common event, mapped without the item view (as `viewExecItem` + `completed` would).
+        if (item.type === "agent_message") {
+          const id = item.id;
+          const text = item.text;
+          return [
+            this.messages.agentText(
+              typeof id === "string" ? id : "",
+              typeof text === "string" ? text : "",
+              raw,
+            ),
+          ];
+        }
+        return this.messages.completed(viewExecItem(item, true), raw, item);
+      }
+      case "item.started":
+      case "item.updated": {
+        const item = asObject(raw.item);
+        const view = viewExecItem(item, false);
+        return raw.type === "item.started"
+          ? this.messages.started(view, raw)
+          : this.messages.updated(view, raw);
       }
       case "turn.completed":
         return [

@@ -74,8 +74,7 @@ export class TurnMessages {
   completed(view: ItemView, raw: RawObject, item: RawObject): Message[] {
     switch (view.kind) {
       case "text":
-        this.lastText = view.text;
-        return [this.assistant([{ type: "text", text: view.text }], view.id, raw)];
+        return [this.agentText(view.id, view.text, raw)];
       case "reasoning":
         return [this.assistant([{ type: "thinking", thinking: view.text, signature: "" }], view.id, raw)];
       case "tool": {
@@ -96,6 +95,12 @@ export class TurnMessages {
       case "other":
         return [this.system("codex_item", { item_type: view.type, item }, raw)];
     }
+  }
+
+  /** A completed agent message: assistant `text`, and the turn's final text so far. */
+  agentText(id: string, text: string, raw: RawObject): AssistantMessage {
+    this.lastText = text;
+    return this.assistant([{ type: "text", text }], id, raw);
   }
 
   /** A system message in this session. */

@@ -1,7 +1,13 @@
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { BufferOverflowError, JsonDecodeError } from "../../../src/errors.js";
-import { parseJsonLine, readJsonLineBatches, readJsonLines } from "../../../src/process/jsonl.js";
+import {
+  parseJsonLine,
+  ReaderThrew,
+  readJsonLineBatches,
+  readJsonLines,
+  readJsonLinesInto,
+} from "../../../src/process/jsonl.js";
 import { collect } from "./helpers.js";
 
 describe("readJsonLines", () => {
@@ -107,6 +113,63 @@ describe("readJsonLineBatches", () => {
     const reader = readJsonLineBatches(stream, { maxLineBytes: 1024 });
     stream.write('{"a":1}\n');
     for await (const _batch of reader) break;
+    expect(stream.destroyed).toBe(true);
+  });
+});
+
+describe("readJsonLinesInto", () => {
+  it("hands over each line as it is read, bad lines as JsonDecodeError, the last one at the end", async () => {
+    const stream = new PassThrough();
+    const items: unknown[] = [];
+    const done = readJsonLinesInto(stream, { maxLineBytes: 1024 }, (item) => items.push(item));
+    stream.write('{"a":1}\nnope\n{"b"');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(items).toHaveLength(2);
+    expect(items[0]).toEqual({ a: 1 });
+    expect(items[1]).toBeInstanceOf(JsonDecodeError);
+    stream.end(":2}");
+    await done;
+    expect(items[2]).toEqual({ b: 2 });
+  });
+
+  it("ends at a close without end, and rejects with a stream error after the lines before it", async () => {
+    const closed = new PassThrough();
+    const seen: unknown[] = [];
+    const ended = readJsonLinesInto(closed, { maxLineBytes: 1024 }, (item) => seen.push(item));
+    closed.write('{"a":1}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    closed.destroy();
+    await ended;
+    expect(seen).toEqual([{ a: 1 }]);
+
+    const failing = new PassThrough();
+    const failed = readJsonLinesInto(failing, { maxLineBytes: 1024 }, () => undefined);
+    failing.destroy(new Error("boom"));
+    await expect(failed).rejects.toThrow("boom");
+  });
+
+  it("rejects with BufferOverflowError after the lines before it, and stops reading", async () => {
+    const stream = new PassThrough();
+    const seen: unknown[] = [];
+    const done = readJsonLinesInto(stream, { maxLineBytes: 20 }, (item) => seen.push(item));
+    stream.write(`{"ok":true}\n{"x":"${"a".repeat(100)}"}\n{"late":1}\n`);
+    await expect(done).rejects.toBeInstanceOf(BufferOverflowError);
+    expect(seen).toEqual([{ ok: true }]);
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it("rejects with ReaderThrew when the reader throws, and stops reading", async () => {
+    const stream = new PassThrough();
+    const seen: unknown[] = [];
+    const done = readJsonLinesInto(stream, { maxLineBytes: 1024 }, (item) => {
+      seen.push(item);
+      throw new Error("reader bug");
+    });
+    stream.write('{"a":1}\n{"b":2}\n');
+    const error = await done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReaderThrew);
+    expect((error as ReaderThrew).error).toEqual(new Error("reader bug"));
+    expect(seen).toEqual([{ a: 1 }]);
     expect(stream.destroyed).toBe(true);
   });
 });
