@@ -28,15 +28,15 @@ function throughput(backend: Backend, n: number, size: number, label: string, re
   };
 }
 
-function timeToFirstMessage(backend: Backend, reps: number): Scenario {
+function timeToFirstMessage(backend: Backend, reps: number, preload = false): Scenario {
   return {
-    id: `ttfm-${backend}`,
-    title: `${backend} first message (N=1)`,
+    id: preload ? `ttfm-preloaded-${backend}` : `ttfm-${backend}`,
+    title: preload ? `${backend} first message, backend preloaded` : `${backend} first message (N=1)`,
     backend,
     worker: "ttfm.mjs",
     reps,
     env: { FAKE_N: "1", FAKE_S: "200" },
-    params: { warmup: 3, sessions: 20 },
+    params: { warmup: 3, sessions: 20, preload },
     metrics: [
       { key: "ms", label: "first msg ms (warm)" },
       { key: "coldMs", label: "first msg ms (1st query)" },
@@ -59,6 +59,8 @@ function importCost(backend: Backend, reps: number, withTargets: boolean): Scena
     metrics: [
       { key: "ms", label: "import() ms", noFloorRatio: true },
       { key: "rssMB", label: "RSS after import MiB" },
+      { key: "readyMs", label: "import + loadBackend ms", noFloorRatio: true },
+      { key: "readyRssMB", label: "RSS after loadBackend MiB" },
     ],
     targets: withTargets ? [atMost("ms", 30, "ms"), overFloor("rssMB", 10, "MiB")] : [],
     timeoutMs: 30_000,
@@ -167,6 +169,8 @@ export function scenarios(quick: boolean): Scenario[] {
     warmThroughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
     timeToFirstMessage("claude", reps(7)),
     timeToFirstMessage("codex", reps(7)),
+    timeToFirstMessage("claude", reps(5), true),
+    timeToFirstMessage("codex", reps(5), true),
     importCost("claude", reps(9), true),
     importCost("codex", reps(3), false),
     {
