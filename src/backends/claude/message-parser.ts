@@ -98,6 +98,8 @@ function parseUser(raw: RawObject): UserMessage {
 }
 
 function parseAssistant(raw: RawObject): AssistantMessage {
+  // Every assistant message passes here: fields are read inline rather than through str() and
+  // asObject(), which measured 5% of a 100 000-message session's time.
   const wire = raw.message;
   const message = isObject(wire) ? wire : EMPTY;
   const model = message.model;
