@@ -38,12 +38,11 @@ export class ClaudeBackend implements Backend {
     const { options } = params;
     this.validateOptions(options);
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
-    const spawned = options.transport
-      ? undefined
+    const { transport, onCliVersion } = options.transport
+      ? { transport: options.transport, onCliVersion: undefined }
       : await this.spawnTransport(options, [...sdkConfigs.keys()]);
-    const transport = options.transport ?? spawned!.transport;
     const bridge = new SdkMcpBridge();
-    const session = new ClaudeSession({ options, transport, bridge, onCliVersion: spawned?.onCliVersion });
+    const session = new ClaudeSession({ options, transport, bridge, onCliVersion });
     const prompt = singleInitialPrompt(params);
     return openOrClose(session, async () => {
       await bridge.start(sdkConfigs);
