@@ -148,6 +148,13 @@ class Child implements ChildHandle {
       this.failSpawn(new Error(cwdProblem), rejectSpawned);
       return;
     }
+    // Node's own error for a NUL byte quotes the whole value: a prompt or a secret would end up in
+    // the error message (and in logs), so the check names the argument instead.
+    const nulProblem = describeNulBytes(spec);
+    if (nulProblem !== undefined) {
+      this.failSpawn(new Error(nulProblem), rejectSpawned);
+      return;
+    }
     let proc: ChildProcess;
     try {
       proc = spawn(spec.command, spec.args, this.spawnOptions());
@@ -432,6 +439,25 @@ export function describeExit(info: ExitInfo): string {
   if (info.signal) return `killed by signal ${info.signal}`;
   if (info.code === null) return "never started";
   return `exit code ${info.code}`;
+}
+
+/**
+ * Which part of `spec` holds a NUL byte, which no argument, environment entry or path of a process
+ * can carry; `undefined` if none does. Names the part, never its content.
+ */
+function describeNulBytes(spec: ChildSpec): string | undefined {
+  const nul = "\u0000";
+  if (spec.command.includes(nul)) return "the command path contains a NUL byte";
+  const arg = spec.args.findIndex((a) => a.includes(nul));
+  if (arg !== -1) {
+    return `command-line argument ${arg + 1} of ${spec.args.length} contains a NUL byte, which a process argument cannot carry`;
+  }
+  for (const [key, value] of Object.entries(spec.env ?? {})) {
+    if (key.includes(nul)) return "an environment variable name contains a NUL byte";
+    if (value?.includes(nul)) return `environment variable ${key} contains a NUL byte`;
+  }
+  if (spec.cwd?.includes(nul)) return "the working directory contains a NUL byte";
+  return undefined;
 }
 
 /** Why `cwd` cannot be a working directory (names it), or `undefined` if it can. */

@@ -125,6 +125,9 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("security: $name", (backend)
     ).catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(ProcessError);
     expect((outcome as ProcessError).exitCode).toBeNull();
+    // The error names the argument; the prompt itself is not repeated in it.
+    expect((outcome as ProcessError).message).toMatch(/argument \d+ of \d+ contains a NUL byte/);
+    expect((outcome as ProcessError).message).not.toContain("before");
     expect(readPids(run.pidsFile)).toBeUndefined();
     expect(liveChildren()).toEqual([]);
   });

@@ -70,6 +70,22 @@ describe("spawnChild", () => {
     expect(await child.exited).toEqual({ code: null, signal: null });
   });
 
+  it("a NUL byte in an argument or the environment is named, and its value (a prompt, a secret) never quoted", async () => {
+    const inArg = spawnChild({ command: process.execPath, args: ["-e", "0", "my-prompt\0rest"] });
+    const argError = await inArg.spawned.catch((error: unknown) => error as ProcessError);
+    expect(argError).toBeInstanceOf(ProcessError);
+    expect(argError?.message).toContain("command-line argument 3 of 3 contains a NUL byte");
+    expect(argError?.message).not.toContain("my-prompt");
+
+    const env = { PATH: process.env.PATH ?? "", API_KEY: "sk-secret\0tail" };
+    const inEnv = spawnChild({ command: process.execPath, args: ["-e", "0"], env });
+    const envError = await inEnv.spawned.catch((error: unknown) => error as ProcessError);
+    expect(envError).toBeInstanceOf(ProcessError);
+    expect(envError?.message).toContain("environment variable API_KEY contains a NUL byte");
+    expect(envError?.message).not.toContain("sk-secret");
+    expect(await inEnv.exited).toEqual({ code: null, signal: null });
+  });
+
   it("rejects a write after the child exited with CliConnectionError, without crashing", async () => {
     const child = node("exit-with-stderr.mjs", ["0", "1"]);
     await collect(child.stdout);
