@@ -93,7 +93,9 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
   const control: TurnControl = { interrupted: false, quit: false };
 
   let prompt = args.prompt;
-  if (prompt === undefined && !args.interactive && io.stdin.isTTY !== true) {
+  // The demo has a prompt of its own, so it never waits on a stdin that nobody closes (a parent
+  // process, a CI runner): `code-agent --demo [PROMPT]` takes its prompt as an argument only.
+  if (prompt === undefined && !args.interactive && !args.demo && io.stdin.isTTY !== true) {
     prompt = (await readAll(io.stdin)).trim() || undefined;
   }
   if (prompt === undefined && !args.interactive) {

@@ -4,12 +4,12 @@
  * `npm run build` (tsc declarations + an esbuild bundle), into a scratch directory so the test does
  * not depend on (or disturb) the working tree's dist/.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "./support/harness.js";
+import { cliEnv, plain, ROOT } from "./support/harness.js";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   bin: Record<string, string>;
@@ -68,4 +68,20 @@ describe("the code-agent executable", () => {
     expect((failure as InstanceType<typeof InvalidOptionsError>).name).toBe("InvalidOptionsError");
     expect(String((failure as Error).message)).toContain("maxTurns: must be greater than 0");
   });
+
+  it("the bundled command runs the offline demo: lazy backend chunk, bundled validator, MCP SDK and testing kit from dist", async () => {
+    const main = join(outDir, "cli", "main.js");
+    const child = spawn(process.execPath, [main, "--demo", "--allow", "Bash", "--cwd", outDir], {
+      env: cliEnv({ NO_COLOR: "1" }),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      stdout += text;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    expect(plain(stdout)).toMatch(/↳ get_weather\("Paris"\) handled in-process/);
+    expect(plain(stdout)).toContain("Created hello.txt.");
+  }, 150_000);
 });

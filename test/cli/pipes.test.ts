@@ -195,6 +195,22 @@ describe("code-agent --demo without a terminal", () => {
   });
 });
 
+describe("code-agent --demo with a stdin nobody closes", () => {
+  it("does not wait for stdin: the demo's prompt is its own", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "code-agent-cwd-"));
+    try {
+      // stdin stays open, as under a parent process or a CI runner that never closes it.
+      const proc = startPiped(["--demo", "--allow", "Bash", "--cwd", cwd]);
+      const code = await proc.exitCode(30_000);
+      proc.child.stdin.end();
+      expect(code).toBe(0);
+      expect(proc.stdout).toContain("Created hello.txt.");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("code-agent with the other backends", () => {
   it("--backend codex --demo: the real codex CLI and the scripted Responses API; --allow covers the command", async () => {
     const { code, stdout, stderr } = await run(["--backend", "codex", "--demo", "--allow", "Bash"]);
