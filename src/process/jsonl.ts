@@ -87,12 +87,7 @@ export function readJsonLinesInto(
     const finish = (error?: unknown): void => {
       if (done) return;
       done = true;
-      stream.off("data", onData);
-      stream.off("end", onEnd);
-      stream.off("close", onEnd);
-      stream.off("error", onError);
-      // An error after the end must not crash the process as an unhandled 'error' event.
-      stream.on("error", ignore);
+      stopListening();
       if (error === undefined) resolve();
       else reject(error);
     };
@@ -124,12 +119,32 @@ export function readJsonLinesInto(
       if (done) return;
       if (deliver(splitter.end())) finish();
     };
-    const onError = (error: Error): void => finish(error);
-    stream.on("data", onData);
-    stream.on("end", onEnd);
-    stream.on("close", onEnd);
-    stream.on("error", onError);
+    const stopListening = listen(stream, onData, onEnd, (error) => finish(error));
   });
+}
+
+/**
+ * Listens to `stream`'s data, its end (`end`, or a `close` without one: the stream was destroyed
+ * because its writer went away) and its errors. Returns the function that stops listening; an error
+ * after that changes nothing for the reader and must not crash the process as an unhandled 'error'.
+ */
+function listen(
+  stream: Readable,
+  onData: (chunk: Buffer | string) => void,
+  onEnd: () => void,
+  onError: (error: Error) => void,
+): () => void {
+  stream.on("data", onData);
+  stream.on("end", onEnd);
+  stream.on("close", onEnd);
+  stream.on("error", onError);
+  return () => {
+    stream.off("data", onData);
+    stream.off("end", onEnd);
+    stream.off("close", onEnd);
+    stream.off("error", onError);
+    stream.on("error", ignore);
+  };
 }
 
 /** {@link readJsonLinesInto}'s rejection when the reader's own `onItem` threw `error`. */
@@ -179,15 +194,13 @@ class JsonLineBatches implements AsyncIterableIterator<JsonLineItem[]> {
   /** The reader has had everything, including the failure: every `next()` is done. */
   private finished = false;
   private readonly waiters: Waiter[] = [];
+  private readonly detach: () => void;
 
   constructor(
     private readonly stream: Readable,
     private readonly splitter: LineSplitter,
   ) {
-    stream.on("data", this.onData);
-    stream.on("end", this.onEnd);
-    stream.on("close", this.onEnd);
-    stream.on("error", this.onError);
+    this.detach = listen(stream, this.onData, this.onEnd, this.onError);
   }
 
   [Symbol.asyncIterator](): this {
@@ -287,16 +300,6 @@ class JsonLineBatches implements AsyncIterableIterator<JsonLineItem[]> {
     this.failure = error;
     this.detach();
     this.serveWaiters();
-  }
-
-  private detach(): void {
-    this.stream.off("data", this.onData);
-    this.stream.off("end", this.onEnd);
-    this.stream.off("close", this.onEnd);
-    // An error after the end (or after we stopped) must not crash the process as an unhandled
-    // 'error' event; it changes nothing for the reader.
-    this.stream.off("error", this.onError);
-    this.stream.on("error", ignore);
   }
 }
 
