@@ -53,4 +53,6 @@ export { image, text } from "./prompt.js";
 export { type Query, type QueryParams, query } from "./query.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
+export type * from "./tools.js";
+export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
 export { SDK_VERSION } from "./version.js";

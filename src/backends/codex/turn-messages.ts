@@ -5,7 +5,9 @@
  * - agent message → assistant `text`; reasoning → assistant `thinking` (empty signature);
  * - tool item started → assistant `tool_use`; tool item completed → user `tool_result` (preceded by
  *   the `tool_use` if the start was never reported, e.g. a declined command);
- * - todo list → system `todo_list` (`data.items`, `data.phase`: started / updated / completed);
+ * - todo list → a `TodoWrite` tool_use and its tool_result each time the list is reported with a
+ *   change (started, updated, completed), as Claude Code reports its todo list; the tool_use id is
+ *   the item id, suffixed `#2`, `#3`… for later versions of the same list;
  * - non-fatal error item → system `codex_warning`; context compaction → system `compact_boundary`;
  * - any other item → system `codex_item` when it completes (`data.item` holds it).
  *
@@ -20,7 +22,7 @@ import type {
   SystemMessage,
   UserMessage,
 } from "../../messages.js";
-import type { ItemView } from "./items.js";
+import { type ItemView, todoInput } from "./items.js";
 
 /** What the builder needs to know about the session. */
 export interface TurnMessageContext {
@@ -46,6 +48,8 @@ export interface TurnEnd {
 export class TurnMessages {
   private toolUsesSent = new Set<string>();
   private lastText: string | undefined;
+  /** Per todo list item: how many versions were reported, and the last one's JSON. */
+  private todoVersions = new Map<string, { count: number; json: string }>();
 
   constructor(private readonly ctx: TurnMessageContext) {}
 
@@ -53,6 +57,7 @@ export class TurnMessages {
   beginTurn(): void {
     this.toolUsesSent.clear();
     this.lastText = undefined;
+    this.todoVersions.clear();
   }
 
   /** The last agent message of the current turn. */
@@ -62,12 +67,12 @@ export class TurnMessages {
 
   started(view: ItemView, raw: RawObject): Message[] {
     if (view.kind === "tool") return [this.toolUse(view.id, view.name, view.input, raw)];
-    if (view.kind === "todo") return [this.todo(view.items, "started", raw)];
+    if (view.kind === "todo") return this.todoList(view.id, view.items, raw);
     return [];
   }
 
   updated(view: ItemView, raw: RawObject): Message[] {
-    if (view.kind === "todo") return [this.todo(view.items, "updated", raw)];
+    if (view.kind === "todo") return this.todoList(view.id, view.items, raw);
     return [];
   }
 
@@ -85,7 +90,7 @@ export class TurnMessages {
         return out;
       }
       case "todo":
-        return [this.todo(view.items, "completed", raw)];
+        return this.todoList(view.id, view.items, raw);
       case "warning":
         return [this.system("codex_warning", { message: view.message, item }, raw)];
       case "compaction":
@@ -168,8 +173,16 @@ export class TurnMessages {
     return withSession(message, this.ctx.sessionId());
   }
 
-  private todo(items: unknown[], phase: string, raw: RawObject): SystemMessage {
-    return this.system("todo_list", { items, phase }, raw);
+  /** A `TodoWrite` call and its result, unless this version of the list was already reported. */
+  todoList(itemId: string, items: unknown[], raw: RawObject): Message[] {
+    const input = todoInput(items);
+    const json = JSON.stringify(input);
+    const seen = this.todoVersions.get(itemId);
+    if (seen?.json === json) return [];
+    const count = (seen?.count ?? 0) + 1;
+    this.todoVersions.set(itemId, { count, json });
+    const id = count === 1 ? itemId : `${itemId}#${count}`;
+    return [this.toolUse(id, "TodoWrite", input, raw), this.toolResult(id, "", false, raw, raw)];
   }
 }
 

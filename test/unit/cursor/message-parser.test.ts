@@ -274,7 +274,7 @@ describe("CursorTurnParser: tool calls in every encoding", () => {
     session_id: SID,
   });
 
-  it("one-of encoding: shellToolCall → Shell tool_use, then a tool_result keyed by call_id", () => {
+  it("one-of encoding: shellToolCall → Bash tool_use (unified), then a tool_result keyed by call_id", () => {
     const args = { command: "echo hi", workingDirectory: "", timeout: 30000 };
     const result = { case: "success", value: { exitCode: 0, stdout: "hi\n", stderr: "" } };
     const messages = parseAll([
@@ -284,7 +284,9 @@ describe("CursorTurnParser: tool calls in every encoding", () => {
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatchObject({
       type: "assistant",
-      content: [{ type: "tool_use", id: "call_1\nfc_1", name: "Shell", input: args }],
+      content: [
+        { type: "tool_use", id: "call_1\nfc_1", name: "Bash", input: { ...args, command: "echo hi" } },
+      ],
     });
     expect(messages[1]).toMatchObject({
       type: "user",
