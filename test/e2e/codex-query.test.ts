@@ -93,8 +93,8 @@ describe(`query() against codex ${CODEX_CLI_VERSION} (codex exec)`, () => {
     expect(readFileSync(join(bed.cwd, "greeting.txt"), "utf8")).toBe("hello patch\n");
     const blocks = toolBlocks(messages);
     expect(blocks.find((b) => b.type === "tool_use")).toMatchObject({
-      name: "apply_patch",
-      input: { changes: [{ path: join(bed.cwd, "greeting.txt"), kind: "add" }] },
+      name: "Write",
+      input: { file_path: join(bed.cwd, "greeting.txt"), changes: [{ path: join(bed.cwd, "greeting.txt"), kind: "add" }] },
     });
     expect(blocks.find((b) => b.type === "tool_result")).toMatchObject({ isError: false });
     expect(results(messages)[0]).toMatchObject({ isError: false, result: "patched" });
