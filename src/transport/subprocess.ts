@@ -97,6 +97,18 @@ export class SubprocessTransport implements Transport {
   }
 
   /** Sends one message; `data` must be a single line (serialized JSON), the newline is added here. */
+  /** Writes `text` as is (no newline added); see {@link Transport.writeText}. */
+  async writeText(text: string): Promise<void> {
+    const child = this.requireChild("writeText()");
+    if (this.state === "closed")
+      throw new CliConnectionError(`Cannot write to ${this.name}: transport is closed`);
+    try {
+      await child.write(text);
+    } catch (error) {
+      throw await this.explainWriteFailure(child, error);
+    }
+  }
+
   async write(data: string): Promise<void> {
     const child = this.requireChild("write()");
     if (this.state === "closed")

@@ -108,7 +108,10 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
       const { bed, calls, messages, created } = await runApproval(() => ({ behavior: "allow" }));
       await using _ = bed;
       expect(calls).toEqual([
-        ["Bash", { command: expect.stringMatching(/^touch approved\.txt/), cwd: bed.cwd, argv: expect.any(Array) }],
+        [
+          "Bash",
+          { command: expect.stringMatching(/^touch approved\.txt/), cwd: bed.cwd, argv: expect.any(Array) },
+        ],
       ]);
       expect(created).toBe(true);
       expect(blocks(messages).find((b) => b.type === "tool_result")).toMatchObject({ isError: false });

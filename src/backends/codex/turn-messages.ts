@@ -13,6 +13,8 @@
  *
  * Every message keeps the wire line it came from in `raw`.
  */
+
+import { tokenUsage } from "../../internal/token-usage.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -123,9 +125,12 @@ export class TurnMessages {
       subtype: isError ? "error_during_execution" : "success",
       isError,
       durationMs: end.durationMs,
-      durationApiMs: 0,
-      numTurns: 1,
+      // Codex reports neither API time, round trips nor cost: null, not a made-up number.
+      durationApiMs: null,
+      numTurns: null,
       sessionId: this.ctx.sessionId() ?? "",
+      totalCostUsd: null,
+      tokenUsage: tokenUsage(end.usage),
       stopReason: null,
       terminalReason: end.status,
       raw: end.raw,

@@ -60,8 +60,9 @@ describe("app-server notifications → messages (codex 0.169.0 capture)", () => 
     expect(result(messages)).toMatchObject({
       subtype: "success",
       isError: false,
-      numTurns: 1,
+      numTurns: null,
       sessionId: THREAD,
+      tokenUsage: { inputTokens: 7089, outputTokens: 7, reasoningOutputTokens: 2 },
       terminalReason: "completed",
       result: "Hello from fake model (user messages seen: 2). You said: say hi",
       usage: { input_tokens: 7089, output_tokens: 7, reasoning_output_tokens: 2, total_tokens: 7096 },

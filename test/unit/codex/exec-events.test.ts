@@ -54,9 +54,18 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
         subtype: "success",
         isError: false,
         durationMs: 50,
-        durationApiMs: 0,
-        numTurns: 1,
+        // Codex reports no API time, round trips or cost: null, never a made-up number.
+        durationApiMs: null,
+        numTurns: null,
         sessionId: thread,
+        totalCostUsd: null,
+        tokenUsage: {
+          inputTokens: 6912,
+          outputTokens: 7,
+          cacheReadInputTokens: 0,
+          cacheCreationInputTokens: 0,
+          reasoningOutputTokens: 2,
+        },
         stopReason: null,
         terminalReason: "completed",
         result: "Hello from fake model (user messages seen: 2). You said: say hi",
@@ -199,7 +208,7 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
         result: text,
         errors: [text],
         terminalReason: "failed",
-        numTurns: 1,
+        numTurns: null,
       },
     ]);
   });

@@ -93,7 +93,7 @@ describe("CursorTurnParser: one message per event", () => {
       isError: false,
       durationMs: 1234,
       durationApiMs: 1200,
-      numTurns: 0,
+      numTurns: null,
       sessionId: SID,
       result: "done",
       raw: RESULT,
@@ -116,7 +116,11 @@ describe("CursorTurnParser: one message per event", () => {
       durationMs: 0,
       sessionId: "",
     });
-    expect((result as ResultMessage).totalCostUsd).toBeUndefined();
+    expect(result).toMatchObject({
+      totalCostUsd: null,
+      numTurns: null,
+      tokenUsage: { inputTokens: 3, outputTokens: 5, cacheReadInputTokens: null },
+    });
   });
 
   it("unknown events and subtypes pass through as unknown, never as an exception", () => {
@@ -417,8 +421,10 @@ describe("CursorTurnParser: error events", () => {
       subtype: "error_during_execution",
       isError: true,
       durationMs: 12,
-      durationApiMs: 0,
-      numTurns: 0,
+      durationApiMs: null,
+      numTurns: null,
+      totalCostUsd: null,
+      tokenUsage: null,
       sessionId: SID,
       result: "Rate limit exceeded",
       errors: ["Rate limit exceeded"],
