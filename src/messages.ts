@@ -34,6 +34,8 @@ export interface ToolResultBlock {
   /** A string, or an array of content blocks as the wire carried them. */
   content: unknown;
   isError: boolean;
+  /** A command's exit code, when the wire reports one (Codex, Cursor; Claude Code puts it in the text). */
+  exitCode?: number;
 }
 
 /** A block type this SDK version does not know. Passed through untouched, never an exception. */

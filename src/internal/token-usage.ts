@@ -22,7 +22,11 @@ export function tokenUsage(usage: unknown): TokenUsage | null {
     inputTokens: count("input_tokens", "inputTokens"),
     outputTokens: count("output_tokens", "outputTokens"),
     cacheReadInputTokens: count("cache_read_input_tokens", "cached_input_tokens", "cacheReadTokens"),
-    cacheCreationInputTokens: count("cache_creation_input_tokens", "cache_write_input_tokens", "cacheWriteTokens"),
+    cacheCreationInputTokens: count(
+      "cache_creation_input_tokens",
+      "cache_write_input_tokens",
+      "cacheWriteTokens",
+    ),
     reasoningOutputTokens: count("reasoning_output_tokens", "reasoningTokens"),
   };
 }

@@ -178,7 +178,7 @@ describe("query() on cursor: what a turn can contain", () => {
     expect(uses[0]).toMatchObject({ input: { command: "echo hi" } });
     expect(uses[1]).toMatchObject({ input: { file_path: "README.md", path: "README.md" } });
     expect(outcomes).toEqual([
-      { type: "tool_result", toolUseId: "call_shell\nfc_1", content: "hi\n", isError: false },
+      { type: "tool_result", toolUseId: "call_shell\nfc_1", content: "hi\n", isError: false, exitCode: 0 },
       { type: "tool_result", toolUseId: "call_read", content: "# Title\n", isError: false },
       { type: "tool_result", toolUseId: "call_write", content: "EACCES: permission denied", isError: true },
       { type: "tool_result", toolUseId: "call_fn", content: "a.txt\nb.txt", isError: false },
@@ -194,6 +194,7 @@ describe("query() on cursor: what a turn can contain", () => {
       toolUseId: "call_shell\nfc_1",
       content: "nope: command not found",
       isError: true,
+      exitCode: 127,
     });
   });
 

@@ -24,6 +24,8 @@ export type FileChangeEntry = FileChange;
 export interface ToolOutcome {
   content: unknown;
   isError: boolean;
+  /** A command's exit code. */
+  exitCode?: number;
 }
 
 /** An item, reduced to what the message model needs. */
@@ -223,7 +225,7 @@ function commandOutcome(status: unknown, output: unknown, exitCode: unknown): To
   const isError = failedStatus(status) || (typeof exitCode === "number" && exitCode !== 0);
   const text = str(output) ?? "";
   const content = text === "" && status === "declined" ? "The command was declined" : text;
-  return { content, isError };
+  return typeof exitCode === "number" ? { content, isError, exitCode } : { content, isError };
 }
 
 function patchOutcome(status: unknown, changes: FileChangeEntry[]): ToolOutcome {

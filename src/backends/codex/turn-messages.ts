@@ -22,6 +22,7 @@ import type {
   RawObject,
   ResultMessage,
   SystemMessage,
+  ToolResultBlock,
   UserMessage,
 } from "../../messages.js";
 import { type ItemView, todoInput } from "./items.js";
@@ -88,7 +89,7 @@ export class TurnMessages {
         const out: Message[] = [];
         if (!this.toolUsesSent.has(view.id)) out.push(this.toolUse(view.id, view.name, view.input, raw));
         const outcome = view.outcome ?? { content: "", isError: false };
-        out.push(this.toolResult(view.id, outcome.content, outcome.isError, item, raw));
+        out.push(this.toolResult(view.id, outcome.content, outcome.isError, item, raw, outcome.exitCode));
         return out;
       }
       case "todo":
@@ -167,10 +168,19 @@ export class TurnMessages {
     return this.assistant([{ type: "tool_use", id, name, input }], id, raw);
   }
 
-  private toolResult(id: string, content: unknown, isError: boolean, item: RawObject, raw: RawObject) {
+  private toolResult(
+    id: string,
+    content: unknown,
+    isError: boolean,
+    item: RawObject,
+    raw: RawObject,
+    exitCode?: number,
+  ) {
+    const block: ToolResultBlock = { type: "tool_result", toolUseId: id, content, isError };
+    if (exitCode !== undefined) block.exitCode = exitCode;
     const message: UserMessage = {
       type: "user",
-      content: [{ type: "tool_result", toolUseId: id, content, isError }],
+      content: [block],
       parentToolUseId: null,
       toolUseResult: item,
       raw,

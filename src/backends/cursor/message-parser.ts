@@ -173,7 +173,15 @@ export class CursorTurnParser {
       compact<UserMessage>({
         type: "user",
         content: [
-          { type: "tool_result", toolUseId: callId, content: outcome.content, isError: outcome.isError },
+          outcome.exitCode === undefined
+            ? { type: "tool_result", toolUseId: callId, content: outcome.content, isError: outcome.isError }
+            : {
+                type: "tool_result",
+                toolUseId: callId,
+                content: outcome.content,
+                isError: outcome.isError,
+                exitCode: outcome.exitCode,
+              },
         ],
         parentToolUseId: null,
         toolUseResult: outcome.value,

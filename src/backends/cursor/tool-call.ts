@@ -31,6 +31,8 @@ export interface CursorToolOutcome {
   content: string;
   /** The outcome's payload as the wire carried it. */
   value: unknown;
+  /** A shell command's exit code, when the outcome carries one. */
+  exitCode?: number;
 }
 
 /** One decoded tool call. */
@@ -161,7 +163,7 @@ function withOutcome(name: string, args: unknown, outcome: CursorToolOutcome | u
 function oneOfOutcome(result: unknown): CursorToolOutcome | undefined {
   if (!isObject(result) || typeof result.case !== "string") return undefined;
   const isError = result.case !== "success";
-  return { isError, content: outcomeText(result.value, isError), value: result };
+  return withExitCode({ isError, content: outcomeText(result.value, isError), value: result }, result.value);
 }
 
 /** `{ success: {…} }`, `{ failure: {…} }`, … possibly beside plain flags. */
@@ -169,12 +171,23 @@ function keyedOutcome(result: unknown): CursorToolOutcome | undefined {
   if (result === undefined || result === null) return undefined;
   if (!isObject(result)) return { isError: false, content: outcomeText(result, false), value: result };
   if (isObject(result.success) || "success" in result) {
-    return { isError: false, content: outcomeText(result.success, false), value: result };
+    return withExitCode(
+      { isError: false, content: outcomeText(result.success, false), value: result },
+      result.success,
+    );
   }
   const failure = Object.keys(result).find((k) => isObject(result[k]));
   if (failure !== undefined)
-    return { isError: true, content: outcomeText(result[failure], true), value: result };
+    return withExitCode(
+      { isError: true, content: outcomeText(result[failure], true), value: result },
+      result[failure],
+    );
   return { isError: false, content: "", value: result };
+}
+
+function withExitCode(outcome: CursorToolOutcome, payload: unknown): CursorToolOutcome {
+  if (isObject(payload) && typeof payload.exitCode === "number") outcome.exitCode = payload.exitCode;
+  return outcome;
 }
 
 /** The readable part of an outcome: a string as is; file content; command output; an error message. */

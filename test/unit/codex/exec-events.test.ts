@@ -106,7 +106,9 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
       },
       {
         type: "user",
-        content: [{ type: "tool_result", toolUseId: "item_1", content: "hello\n", isError: false }],
+        content: [
+          { type: "tool_result", toolUseId: "item_1", content: "hello\n", isError: false, exitCode: 0 },
+        ],
         parentToolUseId: null,
         toolUseResult: { type: "command_execution", exit_code: 0, status: "completed" },
       },

@@ -341,7 +341,7 @@ describe("CursorTurnParser: tool calls in every encoding", () => {
       }),
     ]);
     expect(only(shell, "user")[0]?.content).toEqual([
-      { type: "tool_result", toolUseId: "s1", content: "", isError: false },
+      { type: "tool_result", toolUseId: "s1", content: "", isError: false, exitCode: 0 },
     ]);
 
     const write = parseAll([
