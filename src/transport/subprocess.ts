@@ -96,7 +96,6 @@ export class SubprocessTransport implements Transport {
     if (this.state === "connecting") this.state = "connected";
   }
 
-  /** Sends one message; `data` must be a single line (serialized JSON), the newline is added here. */
   /** Writes `text` as is (no newline added); see {@link Transport.writeText}. */
   async writeText(text: string): Promise<void> {
     const child = this.requireChild("writeText()");
@@ -109,6 +108,7 @@ export class SubprocessTransport implements Transport {
     }
   }
 
+  /** Sends one message; `data` must be a single line (serialized JSON), the newline is added here. */
   async write(data: string): Promise<void> {
     const child = this.requireChild("write()");
     if (this.state === "closed")
