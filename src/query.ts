@@ -18,6 +18,18 @@ export interface QueryParams {
 }
 
 /**
+ * Where a query or client gets its session instead of opening a new one: a process started ahead
+ * of time (`startup()`, `WarmPool`). Given the query's options, its combined abort signal, and the
+ * initial prompt when it is one turn; resolves with a session that has sent that prompt.
+ * @internal
+ */
+export type SessionSource = (params: {
+  options: AgentOptions;
+  signal: AbortSignal;
+  initialPrompt?: Prompt;
+}) => Promise<Session>;
+
+/**
  * A running query: consume it with `for await`; call the control methods while it runs.
  * Breaking out of the loop, `close()`, or `await using` ends the CLI process.
  */
@@ -62,6 +74,11 @@ export function query(params: QueryParams): Query {
   return new QueryRun(params.prompt, params.options ?? {});
 }
 
+/** {@link query} on a session from `source` instead of a new process. @internal */
+export function queryOn(source: SessionSource, params: QueryParams): Query {
+  return new QueryRun(params.prompt, params.options ?? {}, source);
+}
+
 const DONE: IteratorResult<Message, void> = Object.freeze({ done: true, value: undefined });
 
 class QueryRun implements Query {
@@ -87,6 +104,7 @@ class QueryRun implements Query {
   constructor(
     private readonly prompt: Prompt,
     private readonly options: AgentOptions,
+    private readonly source?: SessionSource,
   ) {}
 
   get pid(): number | undefined {
@@ -199,15 +217,24 @@ class QueryRun implements Query {
     let session: Session;
     try {
       throwIfAborted(this.options.signal);
-      const backend = await backendFor(this.options);
-      throwIfAborted(this.options.signal);
-      backend.validateOptions(this.options);
       const streamed = isStreamedPrompt(this.prompt);
-      session = await backend.openSession({
-        options: { ...this.options, signal: combineSignals(this.options.signal, this.startAbort.signal) },
-        oneShot: !streamed,
-        ...(streamed ? {} : { initialPrompt: this.prompt }),
-      });
+      const signal = combineSignals(this.options.signal, this.startAbort.signal);
+      if (this.source) {
+        session = await this.source({
+          options: this.options,
+          signal,
+          ...(streamed ? {} : { initialPrompt: this.prompt }),
+        });
+      } else {
+        const backend = await backendFor(this.options);
+        throwIfAborted(this.options.signal);
+        backend.validateOptions(this.options);
+        session = await backend.openSession({
+          options: { ...this.options, signal },
+          oneShot: !streamed,
+          ...(streamed ? {} : { initialPrompt: this.prompt }),
+        });
+      }
     } catch (error) {
       this.ended = true;
       this.rejectSession(error);
