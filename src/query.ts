@@ -2,7 +2,7 @@
  * `query()`: one prompt in, a stream of messages out, with the session's control methods attached.
  */
 import type { RewindFilesOptions, Session } from "./backends/backend.js";
-import { backendFor } from "./backends/registry.js";
+import { backendFor, loadBackend } from "./backends/registry.js";
 import { AbortError, NotConnectedError } from "./errors.js";
 import { combineSignals, throwIfAborted } from "./internal/abort.js";
 import { Subscription, type SubscriptionHooks } from "./internal/message-hub.js";
@@ -71,7 +71,18 @@ export interface Query extends AsyncGenerator<Message, void, undefined> {
  * }
  */
 export function query(params: QueryParams): Query {
-  return new QueryRun(params.prompt, params.options ?? {});
+  const options = params.options ?? {};
+  preload(options);
+  return new QueryRun(params.prompt, options);
+}
+
+/**
+ * Starts loading the backend a query will need as soon as the query exists, so the load overlaps
+ * whatever the caller does before iterating. A failure is reported by the iteration itself.
+ */
+function preload(options: AgentOptions): void {
+  if (typeof options.backend === "string" || options.backend === undefined)
+    loadBackend(options.backend).catch(() => undefined);
 }
 
 /** {@link query} on a session from `source` instead of a new process. @internal */
