@@ -17,7 +17,8 @@ describe("conflictingOptions", () => {
   });
 
   it("a different value, callback or nested field conflicts, named by its option", () => {
-    const warm = { model: "a", env: { A: "1" }, canUseTool, hooks: { Stop: [{ hooks: [canUseTool] }] } };
+    const hook = async () => ({});
+    const warm = { model: "a", env: { A: "1" }, canUseTool, hooks: { Stop: [{ hooks: [hook] }] } };
     expect(
       conflictingOptions(warm, {
         model: "b",
