@@ -56,3 +56,12 @@ export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
 export { SDK_VERSION } from "./version.js";
+export { WarmPool, type WarmPoolOptions, type WarmPoolStats } from "./warm/warm-pool.js";
+export {
+  DEFAULT_WARM_IDLE_TIMEOUT_MS,
+  DEFAULT_WARM_STARTUP_TIMEOUT_MS,
+  type StartupParams,
+  startup,
+  WarmSession,
+  type WarmSessionState,
+} from "./warm/warm-session.js";

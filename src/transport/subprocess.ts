@@ -70,6 +70,11 @@ export class SubprocessTransport implements Transport {
     return this.child?.exited;
   }
 
+  /** See {@link Transport.setKeepAlive}. */
+  setKeepAlive(keep: boolean): void {
+    this.child?.setKeepAlive(keep);
+  }
+
   /** The last lines the process wrote to stderr (bounded). */
   stderrTail(): string {
     return this.child?.stderrTail() ?? "";

@@ -26,6 +26,11 @@ export interface Transport {
    */
   writeText?(text: string): Promise<void>;
   /**
+   * Whether the channel keeps the host's event loop alive (default: it does). A warm session
+   * parked for later use turns it off; claiming it turns it back on.
+   */
+  setKeepAlive?(keep: boolean): void;
+  /**
    * The messages from the agent, in order. Owned by the caller: call once. Ends when the agent
    * closes its output; throws a typed error (`ProcessError`, `BufferOverflowError`, …) on failure.
    * Lines that are not valid JSON are yielded as `JsonDecodeError` values and reading continues.
