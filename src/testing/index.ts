@@ -13,6 +13,24 @@
  * @module
  */
 
+export type {
+  AcpAgentCommand,
+  AcpAgentEnv,
+  AcpAgentEnvOptions,
+  AcpAgentModelApi,
+  AcpAgentName,
+  AcpAgentPreset,
+  AgentToolCall,
+} from "./acp-agents.js";
+export {
+  ACP_AGENT_NAMES,
+  ACP_AGENTS,
+  acpAgentUnavailableReason,
+  createAcpAgentEnv,
+  resolveAcpAgentCommand,
+} from "./acp-agents.js";
+export type { AgentModelOptions, AgentModelRequest, AgentModelServer, AgentTurn } from "./acp-model.js";
+export { startFakeModelForAgent, toAgentApiTurn, toolResultTexts } from "./acp-model.js";
 export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
 export type {
   FakeAnthropicOptions,
