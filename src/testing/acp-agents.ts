@@ -171,7 +171,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     chatSideCalls: qwenSideCalls,
     geminiSideCalls: [],
     notes: [
-      "ACP sessions start in mode 'auto' (an LLM classifier runs before tools); set mode 'default' for permission prompts.",
+      "ACP sessions start in mode 'auto' (an LLM classifier runs before tools) unless settings say tools.approvalMode 'default' (createAcpAgentEnv writes that).",
       "Sends the non-standard request craft/drainMidTurnQueue (answer -32601) and qwen/notify/* notifications.",
       "Wants node >= 22 (EBADENGINE) but runs on node 20.",
       "A refused permission ends the turn (end_turn) without another model request.",
@@ -429,7 +429,8 @@ function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<
  *   `~/.gemini/settings.json` with `security.auth.selectedType: "gemini-api-key"`, folder trust,
  *   auto-update and usage statistics off; `--skip-trust`.
  * - **qwen**: `OPENAI_API_KEY`/`OPENAI_BASE_URL`/`OPENAI_MODEL`, `--auth-type openai`,
- *   `QWEN_CODE_NO_RELAUNCH`; `~/.qwen/settings.json` with updates, statistics and telemetry off.
+ *   `QWEN_CODE_NO_RELAUNCH`; `~/.qwen/settings.json` with updates, statistics and telemetry off and
+ *   `tools.approvalMode: "default"` (sessions ask permission instead of starting in mode `auto`).
  * - **opencode** / **kilo**: `~/.config/{opencode,kilo}/{opencode,kilo}.json` with an
  *   `@ai-sdk/openai-compatible` provider `fake` (and `permission` ask, see
  *   {@link AcpAgentEnvOptions.askPermissions}), XDG dirs in the home, the `*_DISABLE_*` switches for
@@ -493,6 +494,8 @@ export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptio
         general: { enableAutoUpdate: false, disableAutoUpdate: true },
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
+        // Sessions otherwise start in mode `auto`, where an LLM classifier replaces permission prompts.
+        tools: { approvalMode: "default" },
       });
       break;
     case "opencode":

@@ -86,7 +86,9 @@ describe("ACP agent presets", () => {
           case "qwen":
             expect(env.env).toMatchObject({ OPENAI_BASE_URL: `${BASE}/v1`, OPENAI_MODEL: "m-1" });
             expect(env.args).toContain("--auth-type");
-            expect(existsSync(join(env.home, ".qwen", "settings.json"))).toBe(true);
+            expect(JSON.parse(readFileSync(join(env.home, ".qwen", "settings.json"), "utf8")).tools).toEqual({
+              approvalMode: "default",
+            });
             break;
           case "opencode":
           case "kilo": {
