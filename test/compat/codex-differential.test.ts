@@ -4,7 +4,7 @@
  * its caller (event types, order, items, final response, usage, errors) and what reaches the CLI
  * (argv, the originator and API-key variables). Ids and temporary paths are normalised.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Codex as OfficialCodex } from "@openai/codex-sdk";
@@ -230,6 +230,52 @@ describe("compat/codex-sdk additions", () => {
       expect(liveGroupCount()).toBe(0);
       expect(thread.id).not.toBeNull();
       expect((await thread.run("again")).finalResponse).toBe("after");
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("canUseTool: approvals reach the callback (unified vocabulary); events keep exec's shapes", async () => {
+    const api = await startFakeOpenAI({
+      turns: [
+        { execCommand: { cmd: "touch approved.txt" } },
+        { text: "created" },
+        { execCommand: { cmd: "touch denied.txt" } },
+        { text: "refused" },
+      ],
+    });
+    const cwd = mkdtempSync(join(scratch, "sdk-"));
+    try {
+      const asked: string[] = [];
+      const thread = new CompatCodex({ codexPathOverride: wrapper, env: api.codexHome().env }).startThread({
+        workingDirectory: cwd,
+        skipGitRepoCheck: true,
+        sandboxMode: "workspace-write",
+        canUseTool: async (name, input) => {
+          asked.push(`${name} ${String(input.command)}`);
+          return String(input.command).includes("approved")
+            ? { behavior: "allow" }
+            : { behavior: "deny", message: "not that one" };
+        },
+      });
+      const { events } = await thread.runStreamed("make a file");
+      const seen: { type: string; item?: { type: string; status?: string } }[] = [];
+      for await (const event of events) seen.push(event);
+      expect(seen.map((e) => (e.item ? `${e.type}:${e.item.type}` : e.type))).toEqual([
+        "thread.started",
+        "turn.started",
+        "item.started:command_execution",
+        "item.completed:command_execution",
+        "item.completed:agent_message",
+        "turn.completed",
+      ]);
+      expect(existsSync(join(cwd, "approved.txt"))).toBe(true);
+      const second = await thread.run("another");
+      expect(second.finalResponse).toBe("refused");
+      expect(second.items.find((i) => i.type === "command_execution")).toMatchObject({ status: "failed" });
+      expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
+      expect(asked).toEqual(["Bash touch approved.txt", "Bash touch denied.txt"]);
+      expect(liveGroupCount()).toBe(0);
     } finally {
       await api.close();
     }

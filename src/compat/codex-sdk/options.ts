@@ -2,6 +2,8 @@
  * The options of the official Codex SDK, by the same names: `CodexOptions` for the client,
  * `ThreadOptions` per thread, `TurnOptions` per turn; plus this SDK's additions, marked as such.
  */
+import type { CanUseTool } from "../../permissions.js";
+
 /** A value of a `--config` override. */
 export type CodexConfigValue = string | number | boolean | CodexConfigValue[] | CodexConfigObject;
 /** A table of `--config` overrides, flattened into dotted keys. */
@@ -54,6 +56,13 @@ export interface ThreadOptions {
   webSearchEnabled?: boolean;
   approvalPolicy?: ApprovalMode;
   additionalDirectories?: string[];
+  /**
+   * Addition of code-agent-sdk: decides Codex's approval requests (commands, file changes, MCP
+   * tools) with the same callback as `query()`'s `canUseTool`, in the unified tool vocabulary.
+   * Turns then run on `codex app-server` (exec cannot ask) and `approvalPolicy` defaults to
+   * `untrusted`; the events keep exec's shapes (only tool items report their start, as in exec).
+   */
+  canUseTool?: CanUseTool;
 }
 
 /** The Cyber access program of a turn (built-in OpenAI provider only). */

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentSdkError, InvalidOptionsError } from "../../errors.js";
 import { combineSignals } from "../../internal/abort.js";
+import { runAppServerTurn } from "./app-server-turn.js";
 import type { ThreadEvent, ThreadItem, Usage } from "./events.js";
 import { execTurnArgs } from "./exec-args.js";
 import { runExecTurn } from "./exec-turn.js";
@@ -100,14 +101,25 @@ export class Thread {
         cyberAccessProgram: turnOptions.cyberAccessProgram,
         images,
       });
-      const events = runExecTurn({
-        codexPath: this.codex.codexPathOverride,
-        env: this.codex.env,
-        apiKey: this.codex.apiKey,
-        args,
-        input: prompt,
-        signal: combineSignals(turnOptions.signal, running.signal),
-      });
+      const signal = combineSignals(turnOptions.signal, running.signal);
+      const events = this.options.canUseTool
+        ? runAppServerTurn({
+            codex: this.codex,
+            thread: this.options,
+            threadId: this.threadId,
+            input: prompt,
+            images,
+            outputSchema: turnOptions.outputSchema,
+            signal,
+          })
+        : runExecTurn({
+            codexPath: this.codex.codexPathOverride,
+            env: this.codex.env,
+            apiKey: this.codex.apiKey,
+            args,
+            input: prompt,
+            signal,
+          });
       for await (const event of events) {
         if (event.type === "thread.started") this.threadId = event.thread_id;
         else if (event.type === "turn.completed") event.usage.cache_write_input_tokens ??= 0;

@@ -1,0 +1,220 @@
+/**
+ * A turn with approvals: `ThreadOptions.canUseTool` (an addition of code-agent-sdk) runs the turn
+ * on `codex app-server` through this SDK's Codex backend — exec cannot ask — and turns what the
+ * app-server reports back into the exec events the official SDK's callers consume.
+ *
+ * The app-server's notifications ride on the messages as `raw`; each is converted once:
+ * `item/started` / `item/completed` → `item.started` / `item.completed` with the item in exec's
+ * snake_case shape, the session's start → `thread.started` + `turn.started`, the turn's result →
+ * `turn.completed` (usage) or `turn.failed`. As in exec, only tool items report their start.
+ */
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
+import { isObject, str } from "../../internal/wire.js";
+import type { Message, RawObject } from "../../messages.js";
+import type { AgentOptions } from "../../options.js";
+import { image, type Prompt, text, type UserContentBlock } from "../../prompt.js";
+import { query } from "../../query.js";
+import type { ThreadEvent, ThreadItem } from "./events.js";
+import type { CodexOptions, ThreadOptions } from "./options.js";
+
+/** What one approval turn needs. */
+export interface AppServerTurn {
+  codex: CodexOptions;
+  thread: ThreadOptions;
+  threadId: string | null;
+  input: string;
+  images: string[];
+  outputSchema?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+/** The turn's events, in exec's shapes. */
+export async function* runAppServerTurn(turn: AppServerTurn): AsyncGenerator<ThreadEvent, void, undefined> {
+  const q = query({ prompt: await appServerPrompt(turn), options: agentOptions(turn) });
+  const converted = new Set<RawObject>();
+  let started = false;
+  try {
+    for await (const message of q) {
+      if (!started && message.sessionId) {
+        started = true;
+        yield { type: "thread.started", thread_id: message.sessionId };
+        yield { type: "turn.started" };
+      }
+      for (const event of toExecEvents(message, converted)) yield event;
+    }
+  } finally {
+    await q.close();
+  }
+}
+
+/** The prompt: text, and local images read into image blocks (the app-server takes them as data URLs). */
+async function appServerPrompt(turn: AppServerTurn): Promise<Prompt> {
+  if (turn.images.length === 0) return turn.input;
+  const blocks: UserContentBlock[] = [text(turn.input)];
+  for (const path of turn.images) blocks.push(image(await readFile(path), mediaType(path)));
+  return blocks;
+}
+
+function mediaType(path: string): "image/png" | "image/jpeg" | "image/gif" | "image/webp" {
+  const ext = extname(path).toLowerCase();
+  if (ext === ".jpg" || ext === ".jpeg") return "image/jpeg";
+  if (ext === ".gif") return "image/gif";
+  if (ext === ".webp") return "image/webp";
+  return "image/png";
+}
+
+function agentOptions(turn: AppServerTurn): AgentOptions {
+  const t = turn.thread;
+  const config: Record<string, unknown> = {};
+  if (t.webSearchMode) config.web_search = t.webSearchMode;
+  else if (t.webSearchEnabled !== undefined) config.web_search = t.webSearchEnabled ? "live" : "disabled";
+  if (turn.codex.baseUrl) config.openai_base_url = turn.codex.baseUrl;
+  Object.assign(config, flatten(turn.codex.config ?? {}));
+  const options: AgentOptions = {
+    backend: "codex",
+    canUseTool: t.canUseTool,
+    codex: {
+      approvalPolicy:
+        t.approvalPolicy === "on-failure" || t.approvalPolicy === undefined ? "untrusted" : t.approvalPolicy,
+      ...(t.sandboxMode ? { sandboxMode: t.sandboxMode } : {}),
+      ...(t.networkAccessEnabled !== undefined ? { networkAccess: t.networkAccessEnabled } : {}),
+      ...(t.modelReasoningEffort &&
+      t.modelReasoningEffort !== "max" &&
+      t.modelReasoningEffort !== "ultra" &&
+      t.modelReasoningEffort !== "persistent"
+        ? { reasoningEffort: t.modelReasoningEffort }
+        : {}),
+      ...(t.skipGitRepoCheck !== undefined ? { skipGitRepoCheck: t.skipGitRepoCheck } : {}),
+      ...(Object.keys(config).length > 0 ? { config: config as never } : {}),
+    },
+  };
+  if (t.model) options.model = t.model;
+  if (t.workingDirectory) options.cwd = t.workingDirectory;
+  if (t.additionalDirectories?.length) options.addDirs = t.additionalDirectories;
+  if (turn.threadId) options.resume = turn.threadId;
+  if (turn.codex.codexPathOverride) options.cliPath = turn.codex.codexPathOverride;
+  const env: Record<string, string> = { ...(turn.codex.env ?? {}) };
+  if (turn.codex.apiKey) env.CODEX_API_KEY = turn.codex.apiKey;
+  if (turn.codex.env) {
+    options.inheritEnv = false;
+    options.env = env;
+  } else if (turn.codex.apiKey) options.env = env;
+  if (turn.outputSchema !== undefined)
+    options.outputFormat = { type: "json_schema", schema: turn.outputSchema as Record<string, unknown> };
+  if (turn.signal) options.signal = turn.signal;
+  return options;
+}
+
+function flatten(value: Record<string, unknown>, prefix = ""): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isObject(child)) Object.assign(out, flatten(child, path));
+    else if (child !== undefined) out[path] = child;
+  }
+  return out;
+}
+
+/** The exec events one message stands for (none if its notification was converted already). */
+export function toExecEvents(message: Message, converted: Set<RawObject>): ThreadEvent[] {
+  if (message.type === "result") {
+    if (!message.isError) {
+      const usage = message.usage ?? {};
+      return [
+        {
+          type: "turn.completed",
+          usage: {
+            input_tokens: num(usage.input_tokens),
+            cached_input_tokens: num(usage.cached_input_tokens),
+            cache_write_input_tokens: num(usage.cache_write_input_tokens),
+            output_tokens: num(usage.output_tokens),
+            reasoning_output_tokens: num(usage.reasoning_output_tokens),
+          },
+        },
+      ];
+    }
+    return [{ type: "turn.failed", error: { message: message.result ?? "The turn failed" } }];
+  }
+  const raw = message.raw;
+  if (converted.has(raw)) return [];
+  const method = raw.method;
+  if (method !== "item/started" && method !== "item/completed") return [];
+  converted.add(raw);
+  const params = isObject(raw.params) ? raw.params : {};
+  const item = isObject(params.item) ? execItem(params.item) : undefined;
+  if (!item) return [];
+  return [{ type: method === "item/started" ? "item.started" : "item.completed", item }];
+}
+
+const STATUS: Record<string, string> = {
+  inProgress: "in_progress",
+  completed: "completed",
+  failed: "failed",
+  declined: "failed",
+};
+
+/** An app-server `ThreadItem` (camelCase) in exec's shape; `undefined` for kinds exec does not report. */
+export function execItem(item: RawObject): ThreadItem | undefined {
+  const id = str(item.id) ?? "";
+  const status = STATUS[str(item.status) ?? ""] ?? "completed";
+  switch (item.type) {
+    case "agentMessage":
+      return { id, type: "agent_message", text: str(item.text) ?? "" };
+    case "reasoning": {
+      const parts = [item.summary, item.content].flatMap((v) =>
+        Array.isArray(v) ? v.filter((s) => typeof s === "string") : [],
+      );
+      return { id, type: "reasoning", text: parts.join("\n\n") };
+    }
+    case "commandExecution": {
+      const exec: ThreadItem = {
+        id,
+        type: "command_execution",
+        command: str(item.command) ?? "",
+        aggregated_output: str(item.aggregatedOutput) ?? "",
+        status: status as "in_progress" | "completed" | "failed",
+      };
+      if (typeof item.exitCode === "number") exec.exit_code = item.exitCode;
+      return exec;
+    }
+    case "fileChange":
+      return {
+        id,
+        type: "file_change",
+        changes: (Array.isArray(item.changes) ? item.changes : []).filter(isObject).map((change) => ({
+          path: str(change.path) ?? "",
+          kind: (isObject(change.kind) ? str(change.kind.type) : str(change.kind)) as
+            | "add"
+            | "delete"
+            | "update",
+        })),
+        status: status === "failed" ? "failed" : "completed",
+      };
+    case "mcpToolCall": {
+      const call: ThreadItem = {
+        id,
+        type: "mcp_tool_call",
+        server: str(item.server) ?? "",
+        tool: str(item.tool) ?? "",
+        arguments: item.arguments ?? null,
+        status: status as "in_progress" | "completed" | "failed",
+      };
+      if (isObject(item.result))
+        call.result = {
+          content: Array.isArray(item.result.content) ? item.result.content : [],
+          structured_content: item.result.structuredContent ?? null,
+        };
+      if (isObject(item.error)) call.error = { message: str(item.error.message) ?? "" };
+      return call;
+    }
+    case "webSearch":
+      return { id, type: "web_search", query: str(item.query) ?? "" };
+    default:
+      return undefined;
+  }
+}
+
+function num(value: unknown): number {
+  return typeof value === "number" ? value : 0;
+}
