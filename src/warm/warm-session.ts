@@ -56,6 +56,8 @@ export class WarmSession implements AsyncDisposable {
   private stateValue: WarmSessionState = "ready";
   private idleTimer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
+  /** Set once a query or client has taken the process: from then on it is theirs to close. */
+  private claimed = false;
 
   /** @internal Use {@link startup}. */
   constructor(
@@ -73,7 +75,7 @@ export class WarmSession implements AsyncDisposable {
     }
   }
 
-  /** `ready` until used by a query or client, then `used`; `closed` after close or idle timeout. */
+  /** `ready` until a query or client is made on it, then `used`; `closed` after close or idle timeout. */
   get state(): WarmSessionState {
     if (this.stateValue === "ready" && this.session.isAlive?.() === false) return "closed";
     return this.stateValue;
@@ -103,11 +105,14 @@ export class WarmSession implements AsyncDisposable {
     return clientOn(this.source(), { ...this.options, ...options });
   }
 
-  /** Ends the warm process if it was not used; a used one belongs to its query or client. */
+  /**
+   * Ends the warm process unless a query or client has taken it (a taken one belongs to it). A
+   * process reserved by a query that never started is ended too.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearTimeout(this.idleTimer);
-      if (this.stateValue !== "ready") return;
+      if (this.claimed) return;
       this.stateValue = "closed";
       await this.session.close();
     })();
@@ -128,27 +133,47 @@ export class WarmSession implements AsyncDisposable {
         conflicts,
       );
     }
+    const unavailable = this.unavailable();
+    if (unavailable) throw unavailable;
+    // Reserved for this query or client from now on; it takes the process when it connects.
+    this.stateValue = "used";
+  }
+
+  /** Why the process cannot be handed out, or `undefined` when it can. */
+  private unavailable(): WarmStartError | undefined {
     if (this.stateValue === "used")
-      throw new WarmStartError("already-used", "This warm session was already used");
+      return new WarmStartError("already-used", "This warm session was already used");
     if (this.stateValue === "closed")
-      throw new WarmStartError(
+      return new WarmStartError(
         "closed",
         `This warm ${this.backend} session was closed (close() or its idle timeout)`,
       );
     if (this.session.isAlive?.() === false)
-      throw new WarmStartError(
+      return new WarmStartError(
         "exited",
         `The warm ${this.backend} process exited while it waited for a query`,
       );
+    return undefined;
   }
 
-  /** Hands the session over, once: to the first query or client that connects. */
+  /** Hands the session over to the query or client it was reserved for, when it connects. */
   private source(): SessionSource {
-    let taken = false;
     return async ({ signal, initialPrompt }) => {
-      if (taken) throw new WarmStartError("already-used", "This warm session was already used");
-      taken = true;
-      const session = this.claim();
+      const session = this.session;
+      if (this.claimed || this.closing) {
+        throw new WarmStartError(
+          "closed",
+          `This warm ${this.backend} session was closed before its query started`,
+        );
+      }
+      this.claimed = true;
+      clearTimeout(this.idleTimer);
+      if (session.isAlive?.() === false) {
+        throw new WarmStartError(
+          "exited",
+          `The warm ${this.backend} process exited while it waited for a query`,
+        );
+      }
       session.setKeepAlive?.(true);
       if (signal.aborted) {
         await session.close();
@@ -166,27 +191,6 @@ export class WarmSession implements AsyncDisposable {
       }
       return session;
     };
-  }
-
-  private claim(): Session {
-    if (this.stateValue === "used")
-      throw new WarmStartError("already-used", "This warm session was already used");
-    if (this.stateValue === "closed")
-      throw new WarmStartError(
-        "closed",
-        `This warm ${this.backend} session was closed (close() or its idle timeout)`,
-      );
-    if (this.session.isAlive?.() === false) {
-      this.stateValue = "closed";
-      clearTimeout(this.idleTimer);
-      throw new WarmStartError(
-        "exited",
-        `The warm ${this.backend} process exited while it waited for a query`,
-      );
-    }
-    this.stateValue = "used";
-    clearTimeout(this.idleTimer);
-    return this.session;
   }
 }
 

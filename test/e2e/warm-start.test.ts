@@ -125,6 +125,21 @@ describe.each(backends)("warm start: $name", ({ bed: makeBed }) => {
     }
   });
 
+  it("a query made on it but never started does not pin it: close() still ends the process", async () => {
+    const bed = await makeBed();
+    try {
+      const warm = await startup({ options: bed.options() });
+      const pid = warm.pid!;
+      warm.query("never iterated");
+      expect(warm.state).toBe("used");
+      expect(() => warm.query("second")).toThrow(WarmStartError);
+      await warm.close();
+      expect(await eventually(() => !isAlive(pid))).toBe(true);
+    } finally {
+      await bed.dispose();
+    }
+  });
+
   it("an unused warm process ends at its idle timeout", async () => {
     const bed = await makeBed();
     try {
