@@ -46,6 +46,11 @@ export class SessionLifecycle {
     return this.hub.isEnded;
   }
 
+  /** True while a turn sent (see {@link turnSent}) still waits for its `result`. */
+  get hasPendingTurn(): boolean {
+    return this.resultsSeen < this.turnsSent;
+  }
+
   /** Delivers a message to subscribers. Ignored once the stream has ended. */
   push(message: Message): void {
     this.hub.push(message);

@@ -70,6 +70,11 @@ export class SubprocessTransport implements Transport {
     return this.child?.exited;
   }
 
+  /** How the process ended, once it has (exit code or signal); `undefined` while it runs. */
+  exitInfo(): ExitInfo | undefined {
+    return this.child?.exitInfo();
+  }
+
   /** The last lines the process wrote to stderr (bounded). */
   stderrTail(): string {
     return this.child?.stderrTail() ?? "";

@@ -2,6 +2,7 @@
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
 import { AbortError, type JsonDecodeError } from "../../errors.js";
+import { missingResultError } from "../../internal/missing-result.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -208,7 +209,11 @@ export class ClaudeSession implements Session {
     // Claude Code exits 1 after a session whose last turn failed at the API; that failure already
     // reached the caller as `result.isError`, so the exit code adds nothing.
     const alreadyReported = this.lastResultWasError && isExitCodeOne(error);
-    this.life.finish(alreadyReported ? undefined : error);
+    const failure = alreadyReported ? undefined : error;
+    // A clean end with a turn still waiting for its result is a truncated answer, not an answer.
+    this.life.finish(
+      failure ?? (this.life.hasPendingTurn ? missingResultError("claude", this.transport) : undefined),
+    );
   }
 }
 

@@ -2,6 +2,7 @@
  * A one-shot Codex run: one `codex exec --json` process, one prompt on stdin, one turn.
  */
 import { JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { missingResultError } from "../../internal/missing-result.js";
 import { readTransport } from "../../internal/read-transport.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message } from "../../messages.js";
@@ -164,7 +165,13 @@ export class CodexExecSession implements Session {
     this.endError = failure;
     // exec exits 1 after a failed turn; the failure already reached the caller as `result.isError`.
     const alreadyReported = this.result === "error" && failure instanceof ProcessError;
-    this.life.finish(this.interrupted || alreadyReported ? undefined : failure);
+    if (this.interrupted || alreadyReported) {
+      this.life.finish();
+      return;
+    }
+    // A clean exit without the turn's result is a truncated answer, not an answer.
+    const missing = this.result === "none" ? missingResultError("codex exec", this.transport) : undefined;
+    this.life.finish(failure ?? missing);
   }
 }
 
