@@ -80,6 +80,26 @@ export class BufferOverflowError extends JsonDecodeError {
   }
 }
 
+/**
+ * A reader of a session (e.g. a `receiveMessages()` iterator) fell further behind the session's
+ * furthest reader than `maxReaderLagBytes` allows, and was dropped so it cannot pin the session's
+ * memory. The other readers and the session go on. Read it on time, or raise the option.
+ */
+export class ReaderOverflowError extends AgentSdkError {
+  /** The configured limit, in bytes of CLI output. */
+  readonly limit: number;
+  /** The option that sets the limit. */
+  readonly option = "maxReaderLagBytes";
+  constructor(limit: number, behind: number) {
+    super(
+      `This reader fell ${behind} bytes of CLI output behind the session's furthest reader, more than ` +
+        `maxReaderLagBytes (${limit} bytes), and was dropped; the session and its other readers go on. ` +
+        "Keep reading each iterator you start (or stop it with break/return()), or raise maxReaderLagBytes.",
+    );
+    this.limit = limit;
+  }
+}
+
 /** A JSON message from the CLI had an unexpected shape. The raw message is kept. */
 export class MessageParseError extends AgentSdkError {
   /** The message that could not be interpreted. */

@@ -8,6 +8,7 @@ import {
   NotConnectedError,
   ProcessError,
 } from "../errors.js";
+import type { ReadFlow } from "../internal/read-flow.js";
 import { READ_INTO } from "../internal/read-transport.js";
 import {
   type ChildHandle,
@@ -140,7 +141,7 @@ export class SubprocessTransport implements Transport {
    * @internal The SDK's own read loop (see `readTransport`): each item goes to `onItem` straight
    * from the pipe's `data` event. Settles as reading {@link readBatches} to its end does.
    */
-  async [READ_INTO](onItem: (item: TransportItem) => void): Promise<void> {
+  async [READ_INTO](onItem: (item: TransportItem) => void, flow?: ReadFlow): Promise<void> {
     const own = SubprocessTransport.prototype;
     if (this.readBatches !== own.readBatches || this.readMessages !== own.readMessages) {
       // A subclass changed what reading yields: honour it.
@@ -150,7 +151,7 @@ export class SubprocessTransport implements Transport {
     const child = this.startReading();
     const maxLineBytes = this.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
     try {
-      await readJsonLinesInto(child.stdout, { maxLineBytes }, onItem);
+      await readJsonLinesInto(child.stdout, { maxLineBytes, flow }, onItem);
     } catch (err) {
       // The reader's own failure is its to report, as when it stops iterating `readBatches()`.
       if (err instanceof ReaderThrew) throw err.error;

@@ -3,6 +3,7 @@
  */
 import { AbortError, type JsonDecodeError } from "../../errors.js";
 import { missingResultError } from "../../internal/missing-result.js";
+import { flowLimits } from "../../internal/read-flow.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -49,6 +50,11 @@ export class ClaudeSession implements Session {
     this.transport = params.transport;
     this.bridge = params.bridge;
     this.onCliVersion = params.onCliVersion;
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      flowLimits(params.options),
+    );
     this.hooks = new HookRegistry(params.options.hooks);
     const canUseTool = params.options.canUseTool;
     this.protocol = new ControlProtocol(
@@ -65,8 +71,8 @@ export class ClaudeSession implements Session {
       },
       params.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS,
       params.options.callbackTimeoutMs,
+      this.life.flow,
     );
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
   /** Connects the transport and performs the initialize handshake. */

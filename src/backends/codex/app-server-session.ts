@@ -15,6 +15,7 @@ import {
   UnsupportedFeatureError,
 } from "../../errors.js";
 import { missingResultError } from "../../internal/missing-result.js";
+import { flowLimits } from "../../internal/read-flow.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import { asObject } from "../../internal/wire.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -89,6 +90,11 @@ export class CodexAppServerSession implements Session {
   constructor(params: CodexAppServerSessionParams) {
     this.options = params.options;
     this.transport = params.transport;
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      flowLimits(params.options),
+    );
     this.rpc = new JsonRpcConnection(
       this.transport,
       {
@@ -98,6 +104,7 @@ export class CodexAppServerSession implements Session {
         onEnd: (error) => this.onEnd(error),
       },
       params.options.controlTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      this.life.flow,
     );
     this.mapper = new AppServerEventMapper({
       threadId: () => this.threadId,
@@ -106,7 +113,6 @@ export class CodexAppServerSession implements Session {
       structuredOutput: params.options.outputFormat !== undefined,
       ...(params.now ? { now: params.now } : {}),
     });
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
   /** Spawns the server, initializes, and starts (or resumes) the thread. Emits the `init` message. */
