@@ -52,6 +52,17 @@ export class ProcessError extends AgentSdkError {
   }
 }
 
+/**
+ * The CLI closed its stdout but did not exit: after a grace (`closeGraceMs`) it was terminated,
+ * since nothing it does could reach the caller any more. `exitCode` is `null`; the stderr tail
+ * says what the CLI reported.
+ */
+export class OutputClosedError extends ProcessError {
+  constructor(message: string, details: { stderrTail?: string }) {
+    super(message, { exitCode: null, ...details });
+  }
+}
+
 /** A line from the CLI was not valid JSON, or a line exceeded the configured buffer limit. */
 export class JsonDecodeError extends AgentSdkError {
   /** The start of the offending line (at most 200 characters). */

@@ -6,6 +6,7 @@ import {
   BufferOverflowError,
   CliConnectionError,
   NotConnectedError,
+  OutputClosedError,
   ProcessError,
 } from "../errors.js";
 import type { ReadFlow } from "../internal/read-flow.js";
@@ -239,9 +240,23 @@ export class SubprocessTransport implements Transport {
     throw new CliConnectionError(`Reading output of ${this.name} failed: ${String(err)}`, { cause: err });
   }
 
-  /** After the end of stdout: throws a {@link ProcessError} when the process failed. */
+  /**
+   * After the end of stdout: throws a {@link ProcessError} when the process failed. A process that
+   * closed its stdout but keeps running is given `closeGraceMs` to exit, then terminated, and an
+   * {@link OutputClosedError} is thrown: nothing it does can reach us any more.
+   */
   private async checkExit(child: ChildHandle): Promise<void> {
-    const info = await child.exited;
+    const grace = this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    let info = await settledWithin(child.exited, grace);
+    if (info === undefined && child.exitInfo() === undefined && !this.closeRequested) {
+      await this.close();
+      throw new OutputClosedError(
+        `${this.name} closed its stdout but kept running; it was terminated after ${grace} ms (closeGraceMs)`,
+        { stderrTail: child.stderrTail() },
+      );
+    }
+    // Exited (its stdio closes within a bounded time after that), or closed by us meanwhile.
+    info ??= await child.exited;
     if (this.closeRequested || (info.code === 0 && info.signal === null)) return;
     throw new ProcessError(`${this.name} process failed: ${describeExit(info)}`, {
       exitCode: info.code,

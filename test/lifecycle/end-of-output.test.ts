@@ -4,12 +4,17 @@
  * Each case runs the flow stand-in CLI and asserts the typed error, the time to settle, and that
  * no process is left.
  */
+
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   AgentSdkClient,
   CliConnectionError,
   type Message,
   MessageParseError,
+  OutputClosedError,
   ProcessError,
   query,
 } from "../../src/index.js";
@@ -80,5 +85,53 @@ describe("codex app-server contract breaks get their own error (item 9)", () => 
     expect((error as Error).message).toMatch(
       /thread\/start without a thread id \(field "thread\.id" is missing\)/,
     );
+  });
+});
+
+describe("output that ends but a process that does not, and the reverse (item 7)", () => {
+  for (const backend of ["claude", "codex"] as const) {
+    it(`${backend}: the CLI closes stdout mid-turn and keeps running → terminated after closeGraceMs, OutputClosedError`, async () => {
+      await using client = new AgentSdkClient({ ...flowCli(backend, "close-stdout"), closeGraceMs: 500 });
+      await client.connect();
+      const pid = client.pid!;
+      await client.query("hi");
+      const started = Date.now();
+      const { error } = await drain(client.receiveResponse());
+      const settledMs = Date.now() - started;
+      expect(error).toBeInstanceOf(OutputClosedError);
+      expect(error).toBeInstanceOf(ProcessError);
+      expect((error as Error).message).toMatch(
+        /closed its stdout but kept running; it was terminated after 500 ms/,
+      );
+      expect(isAlive(pid)).toBe(false);
+      // The grace, the SIGTERM, and room for a loaded machine; never the unbounded wait it was.
+      expect(settledMs).toBeLessThan(10_000);
+    });
+  }
+
+  it("a setsid daemon keeps writing JSON to the inherited stdout after the CLI exited → the query still ends, its lines bounded", async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), "cas-daemon-")), "pid");
+    let daemonPid: number | undefined;
+    try {
+      const started = Date.now();
+      const seen: Message[] = [];
+      for await (const message of query({
+        prompt: "hi",
+        options: flowCli("claude", "daemon", { FLOW_PID_FILE: pidFile }),
+      })) {
+        seen.push(message);
+      }
+      const settledMs = Date.now() - started;
+      daemonPid = Number(readFileSync(pidFile, "utf8"));
+      expect(seen.filter((m) => m.type === "result")).toHaveLength(1);
+      // Its lines before the CLI exited are indistinguishable from the CLI's; after the exit at
+      // most 1 MiB (AFTER_EXIT_MAX_BYTES) more is read. ~1 KB each.
+      const daemonLines = seen.filter((m) => m.type === "assistant" && "daemon" in (m.raw as object)).length;
+      expect(daemonLines).toBeLessThan(5_000);
+      // stdioIdleMs (2 s) after the exit at the latest, and room for a loaded machine.
+      expect(settledMs).toBeLessThan(15_000);
+    } finally {
+      if (daemonPid !== undefined && isAlive(daemonPid)) process.kill(daemonPid, "SIGKILL");
+    }
   });
 });
