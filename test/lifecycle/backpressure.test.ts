@@ -6,7 +6,7 @@
  * may be ahead of it by at most the high-water mark plus the documented slack (peeks, the pipe,
  * stream buffers). Without backpressure the CLI runs ahead by the whole flood.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   type AgentOptions,
   AgentSdkClient,
@@ -15,7 +15,16 @@ import {
   ReaderOverflowError,
 } from "../../src/index.js";
 import { flowCli } from "./support/flow-cli.js";
-import { isAlive } from "./support/processes.js";
+import { isAlive, survivors } from "./support/processes.js";
+import { flushReport, settled, stopwatch } from "./support/report.js";
+
+afterAll(() => flushReport("backpressure"));
+
+/** Records the case's time to settle and asserts that neither `pid` nor a child of ours is left. */
+async function done(backend: string, name: string, behaviour: string, ms: number, pid: number | undefined) {
+  const left = await survivors(pid === undefined ? undefined : { pid, grandchildPid: null });
+  settled({ backend, case: name, behaviour, settleMs: ms, childrenLeft: left.length });
+}
 
 const MiB = 1024 * 1024;
 const HIGH_WATER = MiB;
@@ -82,8 +91,13 @@ describe("backpressure: a slow consumer holds bounded memory (item 4)", () => {
         maxAhead = Math.max(maxAhead, cli.written() - taken);
       };
       let result: Message | undefined;
+      let pid: number | undefined;
+      const elapsed = stopwatch();
       if (backend === "claude") {
-        for await (const message of query({ prompt: "flood", options })) {
+        const q = query({ prompt: "flood", options });
+        pid = q.pid;
+        for await (const message of q) {
+          pid ??= q.pid;
           if (isFlood(message)) taken += 1;
           if (message.type === "result") result = message;
           check();
@@ -93,6 +107,7 @@ describe("backpressure: a slow consumer holds bounded memory (item 4)", () => {
         // Codex floods through the app-server (a client); a one-shot query would run `codex exec`.
         await using client = new AgentSdkClient(options);
         await client.connect();
+        pid = client.pid;
         await client.query("flood");
         for await (const message of client.receiveResponse()) {
           if (isFlood(message)) taken += 1;
@@ -104,6 +119,14 @@ describe("backpressure: a slow consumer holds bounded memory (item 4)", () => {
       expect(result?.type).toBe("result");
       expect(taken).toBeGreaterThanOrEqual(lines * 0.9);
       expect(maxAhead).toBeLessThanOrEqual(MAX_LINES_AHEAD);
+      // The slow consumer's own pace sets the time here; a session that stalled would not finish.
+      await done(
+        backend,
+        "4 slow consumer, 12 MB flood, mark 1 MiB",
+        `CLI ≤ ${maxAhead} lines ahead`,
+        elapsed(),
+        pid,
+      );
     });
   }
 });
@@ -118,6 +141,7 @@ describe("backpressure never deadlocks", () => {
       controlTimeoutMs: 30_000,
     });
     await client.connect();
+    const pid = client.pid;
     await client.query("flood");
     const messages = client.receiveResponse();
     await messages.next();
@@ -125,13 +149,17 @@ describe("backpressure never deadlocks", () => {
     await until(() => cli.written() * 1024 >= HIGH_WATER, "the flood to reach the mark");
     const writtenBefore = cli.written();
     // The answer is behind the paused output: reading goes on until it arrives.
+    const elapsed = stopwatch();
     await client.setModel("other-model");
     await client.setPermissionMode("plan");
+    const answeredMs = elapsed();
     // …and pauses again afterwards: the CLI got only as far as the answers needed.
     expect(cli.written() - writtenBefore).toBeLessThan((16 * MiB) / MIN_LINE_BYTES / 2);
     let last: Message | undefined;
     for await (const message of messages) last = message;
     expect(last?.type).toBe("result");
+    await client.disconnect();
+    await done("claude", "4 setModel + setPermissionMode while paused", "both answered", answeredMs, pid);
   });
 
   it("a can_use_tool request behind paused output is answered although nobody reads", async () => {
@@ -157,10 +185,13 @@ describe("backpressure never deadlocks", () => {
     expect(first.done).toBe(false);
     await until(() => cli.written() * 1024 >= HIGH_WATER, "the flood to reach the mark");
     // The reader waits for the callback before it reads on: only peeking can get the request.
+    const elapsed = stopwatch();
     await permissionAsked;
+    const askedMs = elapsed();
     let result: Message | undefined;
     for await (const message of q) if (message.type === "result") result = message;
     expect(result?.type === "result" && result.result).toMatch(/"behavior":"allow"/);
+    await done("claude", "4 can_use_tool behind paused output", "canUseTool called, allowed", askedMs, q.pid);
   });
 });
 
@@ -184,10 +215,12 @@ describe("a stalled reader is dropped, not kept (item 5)", () => {
       for await (const message of client.receiveResponse()) last = message;
       expect(last?.type).toBe("result");
     }
+    const elapsed = stopwatch();
     const error = await abandoned.next().then(
       () => undefined,
       (e: unknown) => e,
     );
+    const ms = elapsed();
     expect(error).toBeInstanceOf(ReaderOverflowError);
     expect((error as ReaderOverflowError).limit).toBe(2 * MiB);
     expect((error as Error).message).toMatch(/maxReaderLagBytes \(2097152 bytes\)/);
@@ -198,5 +231,12 @@ describe("a stalled reader is dropped, not kept (item 5)", () => {
     expect(last?.type).toBe("result");
     await client.disconnect();
     expect(isAlive(pid)).toBe(false);
+    await done(
+      "claude",
+      "5 abandoned receiveMessages(), 5 × 1 MB turns",
+      "ReaderOverflowError, session goes on",
+      ms,
+      pid,
+    );
   });
 });
