@@ -52,6 +52,17 @@ export class ProcessError extends AgentSdkError {
   }
 }
 
+/**
+ * The CLI closed its stdout but did not exit: after a grace (`closeGraceMs`) it was terminated,
+ * since nothing it does could reach the caller any more. `exitCode` is `null`; the stderr tail
+ * says what the CLI reported.
+ */
+export class OutputClosedError extends ProcessError {
+  constructor(message: string, details: { stderrTail?: string }) {
+    super(message, { exitCode: null, ...details });
+  }
+}
+
 /** A line from the CLI was not valid JSON, or a line exceeded the configured buffer limit. */
 export class JsonDecodeError extends AgentSdkError {
   /** The start of the offending line (at most 200 characters). */
@@ -75,6 +86,26 @@ export class BufferOverflowError extends JsonDecodeError {
       `A line from the CLI exceeded maxBufferSize (${limit} bytes; got at least ${length})`,
       head,
       length,
+    );
+    this.limit = limit;
+  }
+}
+
+/**
+ * A reader of a session (e.g. a `receiveMessages()` iterator) fell further behind the session's
+ * furthest reader than `maxReaderLagBytes` allows, and was dropped so it cannot pin the session's
+ * memory. The other readers and the session go on. Read it on time, or raise the option.
+ */
+export class ReaderOverflowError extends AgentSdkError {
+  /** The configured limit, in bytes of CLI output. */
+  readonly limit: number;
+  /** The option that sets the limit. */
+  readonly option = "maxReaderLagBytes";
+  constructor(limit: number, behind: number) {
+    super(
+      `This reader fell ${behind} bytes of CLI output behind the session's furthest reader, more than ` +
+        `maxReaderLagBytes (${limit} bytes), and was dropped; the session and its other readers go on. ` +
+        "Keep reading each iterator you start (or stop it with break/return()), or raise maxReaderLagBytes.",
     );
     this.limit = limit;
   }

@@ -26,6 +26,10 @@ const nonEmpty = () => z.string().check(z.minLength(1));
 const stringMap = z.record(z.string(), z.string());
 const positiveInt = wholeNumber("must be a whole number").check(z.positive("must be greater than 0"));
 const positiveNumber = z.number().check(z.positive("must be greater than 0"));
+/** A memory bound in bytes: whole, and at least one pipe chunk (smaller would pause on every read). */
+const bufferBytes = wholeNumber("must be a whole number of bytes").check(
+  z.minimum(65536, "must be at least 65536 bytes (64 KiB)"),
+);
 const port = z.int().check(z.minimum(1), z.maximum(65535));
 
 const mcpStdioSchema = z.strictObject({
@@ -172,6 +176,11 @@ export const agentOptionsSchema = z
     ),
     signal: z.optional(z.instanceof(AbortSignal, { error: "signal must be an AbortSignal" })),
     stderr: z.optional(fn("stderr")),
+    highWaterMark: z.optional(bufferBytes),
+    lowWaterMark: z.optional(
+      wholeNumber("must be a whole number of bytes").check(z.nonnegative("must be 0 or more")),
+    ),
+    maxReaderLagBytes: z.optional(bufferBytes),
     maxBufferSize: z.optional(
       wholeNumber("must be a whole number of bytes").check(z.minimum(1024, "must be at least 1024 bytes")),
     ),
@@ -267,6 +276,14 @@ export const agentOptionsSchema = z
       (value, ctx) => {
         // Runs even when other fields failed (`when` below), so `value` may be any object: read defensively.
         const v = value as Record<string, unknown>;
+        const high = typeof v.highWaterMark === "number" ? v.highWaterMark : 16 * 1024 * 1024;
+        if (typeof v.lowWaterMark === "number" && v.lowWaterMark >= high) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["lowWaterMark"],
+            message: `must be below highWaterMark (${high} bytes)`,
+          });
+        }
         if (v.permissionMode === "bypassPermissions" && v.allowDangerouslySkipPermissions !== true) {
           ctx.addIssue({
             code: "custom",

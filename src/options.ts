@@ -157,6 +157,22 @@ export interface AgentOptions {
   stderr?: (line: string) => void;
   /** Largest single JSON line accepted from the CLI, in bytes. Default 64 MiB. */
   maxBufferSize?: number;
+  /**
+   * Backpressure: while more than this many bytes of CLI output wait for the session's reader,
+   * the CLI's stdout is paused (the CLI then blocks on its full pipe), so a slow consumer holds a
+   * bounded amount of memory. Reading goes on past it while one of our control requests awaits its
+   * answer, and in small peeks (a pipe chunk every 50 ms, up to a quarter of this per pause) so a
+   * request the CLI sends behind its paused output is still answered. Default 16 MiB.
+   */
+  highWaterMark?: number;
+  /** Paused stdout resumes once no more than this many bytes wait. Default half of `highWaterMark`. */
+  lowWaterMark?: number;
+  /**
+   * A reader of the session (e.g. a `receiveMessages()` iterator nobody reads any more) that falls
+   * more than this many bytes of output behind the furthest reader is dropped: its next `next()`
+   * rejects with `ReaderOverflowError`, and the session and other readers go on. Default 64 MiB.
+   */
+  maxReaderLagBytes?: number;
   /** Timeout for each control request, in milliseconds. Default 60 000. */
   controlTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL on close, in milliseconds. Default 2 000. */

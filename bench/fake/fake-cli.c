@@ -10,6 +10,8 @@
  * Tuning comes from the environment, which every SDK under test passes through to its CLI:
  *   FAKE_N       messages per turn (default 1)
  *   FAKE_S       bytes per message line, excluding the newline (default 200; padded text)
+ *   FAKE_REPEAT  how many times the N messages are written per turn (default 1): a flood of
+ *                N × S × REPEAT bytes without pre-building it all
  *   FAKE_K       Claude only: can_use_tool round trips before the messages (default 0)
  *   FAKE_REPORT  file that receives the round-trip samples as JSON (Claude, K > 0)
  *   FAKE_LOG     file that receives argv and the first bytes of each stdin line (debugging)
@@ -235,6 +237,7 @@ static void permission_round_trips(size_t k) {
 
 static int run_claude(void) {
   size_t n = env_size("FAKE_N", 1), s = env_size("FAKE_S", 200), k = env_size("FAKE_K", 0);
+  size_t repeat = env_size("FAKE_REPEAT", 1);
   size_t batch_len;
   char *batch = build_batch(0, n, s, &batch_len);
   char *line;
@@ -247,7 +250,7 @@ static int run_claude(void) {
                 "\"tools\":[],\"mcp_servers\":[],\"model\":\"fake\",\"permissionMode\":\"default\","
                 "\"claude_code_version\":\"2.1.330\",\"uuid\":\"00000000-0000-4000-8000-000000000000\"}\n");
       if (k > 0) permission_round_trips(k);
-      write_all(batch, batch_len);
+      for (size_t r = 0; r < repeat; r++) write_all(batch, batch_len);
       write_str("{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"duration_ms\":1,\"duration_api_ms\":1,"
                 "\"num_turns\":1,\"result\":\"done\",\"stop_reason\":\"end_turn\",\"session_id\":\"fake-session\","
                 "\"total_cost_usd\":0,\"usage\":{\"input_tokens\":1,\"output_tokens\":1},"
@@ -261,7 +264,7 @@ static int run_claude(void) {
 /* ---- Codex ----------------------------------------------------------------------------------- */
 
 static int run_codex(void) {
-  size_t n = env_size("FAKE_N", 1), s = env_size("FAKE_S", 200);
+  size_t n = env_size("FAKE_N", 1), s = env_size("FAKE_S", 200), repeat = env_size("FAKE_REPEAT", 1);
   size_t batch_len;
   char *batch = build_batch(1, n, s, &batch_len);
   if (!isatty(0)) {
@@ -277,7 +280,7 @@ static int run_codex(void) {
   }
   write_str("{\"type\":\"thread.started\",\"thread_id\":\"0199a000-0000-7000-8000-000000000001\"}\n");
   write_str("{\"type\":\"turn.started\"}\n");
-  write_all(batch, batch_len);
+  for (size_t r = 0; r < repeat; r++) write_all(batch, batch_len);
   write_str("{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":1,\"cached_input_tokens\":0,\"output_tokens\":1}}\n");
   return 0;
 }

@@ -4,7 +4,7 @@
  * the ratios are then single samples).
  */
 import type { Backend, Metric, Scenario } from "./model.js";
-import { atMost, everyResult, overFloor, ratioToFloor } from "./targets.js";
+import { atMost, everyResult, overFloor, ratioToFloor, ratioToFloorAtLeast } from "./targets.js";
 
 const MiB = 1024 * 1024;
 /** code-agent-sdk's default maxBufferSize. */
@@ -166,6 +166,29 @@ function controlRoundTrip(reps: number): Scenario {
 }
 
 /**
+ * A consumer that takes one message per ms for 20 s while the CLI could write 1.2 GB (12 000
+ * messages of 1 000 B, 100 times): peak RSS shows what an implementation reads ahead of its
+ * consumer; the rate, that holding back costs the consumer nothing.
+ */
+function slowConsumer(backend: Backend, reps: number): Scenario {
+  return {
+    id: `slow-consumer-${backend}`,
+    title: `${backend} slow consumer (1 msg/ms, 20 s; CLI can write 1.2 GB)`,
+    backend,
+    worker: "slow-consumer.mjs",
+    reps,
+    env: { FAKE_N: "12000", FAKE_S: "1000", FAKE_REPEAT: "100" },
+    params: { durationMs: 20_000 },
+    metrics: [
+      { key: "peakRssMB", label: "peak RSS MiB" },
+      { key: "rate", label: "consumer msgs/s" },
+    ],
+    targets: [ratioToFloor("peakRssMB", 2), ratioToFloorAtLeast("rate", 0.9)],
+    timeoutMs: 90_000,
+  };
+}
+
+/**
  * The same session as the second query of a process (after an N = 1 warm-up query): the targets
  * apply to the first-query scenarios above; this one separates the per-message cost from the
  * one-time cost of a first query.
@@ -213,5 +236,7 @@ export function scenarios(quick: boolean): Scenario[] {
     controlRoundTrip(reps(5)),
     realFirstMessage("claude", reps(3)),
     realFirstMessage("codex", reps(3)),
+    slowConsumer("claude", reps(1)),
+    slowConsumer("codex", reps(1)),
   ];
 }

@@ -19,6 +19,18 @@ export function ratioToFloor(metric: string, limit: number): Target {
   };
 }
 
+/** ours/raw ≥ limit for `metric` (a rate that must keep up with the floor's). */
+export function ratioToFloorAtLeast(metric: string, limit: number): Target {
+  return {
+    metric,
+    text: `ours/raw ≥ ${limit}`,
+    evaluate: (o) => {
+      const r = o.paired("ours", "raw", metric, ratio);
+      return r === undefined ? undefined : { pass: r >= limit, actual: `${fmt(r)}×` };
+    },
+  };
+}
+
 /** ours − raw ≤ limit (same unit as `metric`). */
 export function overFloor(metric: string, limit: number, unit: string): Target {
   return {

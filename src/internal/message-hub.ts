@@ -15,6 +15,9 @@
  * single-reader `query()` never needs it), and bounded (see {@link TurnRetentionLimits}).
  */
 
+import { ReaderOverflowError } from "../errors.js";
+import type { ReadFlow } from "./read-flow.js";
+
 /** Bounds on the already-delivered messages of the current turn kept for a late response view. */
 export interface TurnRetentionLimits<T> {
   /** At most this many messages. */
@@ -87,6 +90,14 @@ export class MessageHub<T> {
   private retainedBytes = 0;
   /** Absolute index of the first delivered message still kept for a response view. */
   private retainFrom = 0;
+  /** With flow control: the session's read flow, whose byte count marks each message. */
+  private flow: ReadFlow | undefined;
+  /** `marks[i]`: bytes of output read when `log[i]` arrived (so a span's bytes are a difference). */
+  private marks: number[] = [];
+  /** The mark of the message just before `log[0]` (0 at the start). */
+  private baseMark = 0;
+  /** The mark of the message just before `unread`: what no reader has received starts after it. */
+  private unreadMark = 0;
 
   /** @param isBoundary marks the last item of a turn (a `result`); without it there are no turns. */
   constructor(private readonly isBoundary?: (item: T) => boolean) {
@@ -105,10 +116,26 @@ export class MessageHub<T> {
     this.retention = limits;
   }
 
+  /**
+   * Bounds the log by `flow` (call before anything is pushed): reading pauses while more than its
+   * high-water mark of output waits for the furthest reader, and a reader that falls more than its
+   * `maxReaderLagBytes` behind the furthest one is dropped with a {@link ReaderOverflowError}.
+   */
+  limitBy(flow: ReadFlow): void {
+    this.flow = flow;
+    flow.measureWith(() => flow.bytesRead - this.unreadMark);
+  }
+
   /** Appends a message and wakes readers. Ignored after `end()`. */
   push(item: T): void {
     if (this.ended) return;
     this.log.push(item);
+    const flow = this.flow;
+    if (flow !== undefined) {
+      const mark = flow.bytesRead;
+      this.marks.push(mark);
+      if (mark - this.unreadMark > flow.highWaterMark) flow.overHighWater();
+    }
     if (this.waitingCount > 0) this.wake();
   }
 
@@ -170,6 +197,11 @@ export class MessageHub<T> {
    */
   firstTaken(position: number, item: T): void {
     this.unread = position;
+    const flow = this.flow;
+    if (flow !== undefined) {
+      this.unreadMark = this.marks[position - 1 - this.base]!;
+      if (flow.isPaused && flow.bytesRead - this.unreadMark <= flow.lowWaterMark) flow.belowLowWater();
+    }
     const retention = this.retention;
     if (retention === undefined) return;
     this.retain(item);
@@ -246,13 +278,53 @@ export class MessageHub<T> {
     let keepFrom = this.retention
       ? Math.min(this.unread, Math.max(this.turnStart, this.retainFrom))
       : this.unread;
-    for (const reader of this.readers) keepFrom = Math.min(keepFrom, reader.position);
+    let laggards: Subscription<T>[] | undefined;
+    for (const reader of this.readers) {
+      if (reader.position < this.unread && this.isTooFarBehind(reader.position)) {
+        laggards ??= [];
+        laggards.push(reader);
+        continue;
+      }
+      keepFrom = Math.min(keepFrom, reader.position);
+    }
+    if (laggards !== undefined) {
+      // Dropping them releases them, which trims again without them.
+      for (const reader of laggards) reader.overflow(this.overflowError(reader.position));
+      return;
+    }
     const drop = keepFrom - this.base;
     if (drop <= 0) return;
-    if (drop === this.log.length) this.log = [];
-    else if (drop >= TRIM_SLICE) this.log = this.log.slice(drop);
-    else return;
+    if (drop === this.log.length) {
+      if (this.flow !== undefined) {
+        this.baseMark = this.marks[drop - 1]!;
+        this.marks = [];
+      }
+      this.log = [];
+    } else if (drop >= TRIM_SLICE) {
+      if (this.flow !== undefined) {
+        this.baseMark = this.marks[drop - 1]!;
+        this.marks = this.marks.slice(drop);
+      }
+      this.log = this.log.slice(drop);
+    } else return;
     this.base = keepFrom;
+  }
+
+  /** Whether a reader at `position` is further behind the furthest reader than the flow allows. */
+  private isTooFarBehind(position: number): boolean {
+    const flow = this.flow;
+    if (flow === undefined) return false;
+    return this.unreadMark - this.markBefore(position) > flow.maxReaderLagBytes;
+  }
+
+  /** The mark of the message just before absolute index `position` (which is in the log or at its end). */
+  private markBefore(position: number): number {
+    return position > this.base ? this.marks[position - 1 - this.base]! : this.baseMark;
+  }
+
+  private overflowError(position: number): ReaderOverflowError {
+    const limit = this.flow!.maxReaderLagBytes;
+    return new ReaderOverflowError(limit, this.unreadMark - this.markBefore(position));
   }
 }
 
@@ -411,6 +483,16 @@ export class Subscription<T> implements AsyncGenerator<T, void, undefined> {
       this.final = this.afterFinal;
     }
     return final;
+  }
+
+  /**
+   * @internal The reader fell too far behind: it is released at once (what it has not read is no
+   * longer kept for it) and its next `next()` rejects with `error`.
+   */
+  overflow(error: unknown): void {
+    if (this.done) return;
+    this.stop("end", error);
+    this.serveWaiters();
   }
 
   /** Resolves `next()` calls still waiting once the reader stopped. */

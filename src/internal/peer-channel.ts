@@ -7,6 +7,7 @@
 import { AbortError, CliConnectionError, ControlTimeoutError, JsonDecodeError } from "../errors.js";
 import type { RawObject } from "../messages.js";
 import type { Transport } from "../transport/transport.js";
+import type { ReadFlow } from "./read-flow.js";
 import { readTransport } from "./read-transport.js";
 
 /** What the channel reports to the dialect on top of it. */
@@ -61,12 +62,15 @@ export class PeerChannel<Id extends string | number> {
   /**
    * @param peerName Names the peer in connection errors, e.g. `CLI` ("The CLI exited").
    * @param newId The id of our next request.
+   * @param flow The session's backpressure: reading obeys it, and goes on while one of our
+   *   requests awaits its answer (the answer is behind whatever output waits for the reader).
    */
   constructor(
     private readonly transport: Transport,
     private readonly peerName: string,
     private readonly newId: () => Id,
     private readonly events: PeerChannelEvents,
+    private readonly flow?: ReadFlow,
   ) {}
 
   /** Starts reading the transport. Call once, after `transport.connect()`. */
@@ -102,6 +106,7 @@ export class PeerChannel<Id extends string | number> {
   async request<T>(name: string, frame: (id: Id) => RawObject, timeoutMs: number): Promise<T> {
     if (this.closedError !== undefined) throw this.connectionGone();
     const id = this.newId();
+    const release = this.flow?.hold();
     const response = new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -112,10 +117,12 @@ export class PeerChannel<Id extends string | number> {
     // If the write below fails, nobody awaits `response`; shutdown() rejecting it meanwhile must
     // not become an unhandled rejection (which would crash the host process).
     response.catch(() => undefined);
+    if (release !== undefined) response.then(release, release);
     try {
       await this.write(frame(id));
     } catch (error) {
       this.forget(id);
+      release?.();
       throw error;
     }
     return response;
@@ -208,10 +215,14 @@ export class PeerChannel<Id extends string | number> {
   private async consume(): Promise<void> {
     let failure: unknown;
     try {
-      await readTransport(this.transport, (item) => {
-        if (item instanceof JsonDecodeError) this.events.onMalformedLine(item);
-        else this.events.onLine(item);
-      });
+      await readTransport(
+        this.transport,
+        (item) => {
+          if (item instanceof JsonDecodeError) this.events.onMalformedLine(item);
+          else this.events.onLine(item);
+        },
+        this.flow,
+      );
     } catch (error) {
       failure = error;
     }

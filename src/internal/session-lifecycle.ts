@@ -5,7 +5,9 @@
 import type { JsonDecodeError } from "../errors.js";
 import type { Message } from "../messages.js";
 import { abortErrorFor } from "./abort.js";
+import { approximateSize as approximateValueSize } from "./approximate-size.js";
 import { DEFAULT_TURN_RETENTION, MessageHub, type Subscription } from "./message-hub.js";
+import { type FlowLimits, flowLimits, ReadFlow } from "./read-flow.js";
 
 /**
  * Owned by each session. The session counts what it sends ({@link turnSent}) and the results it
@@ -19,17 +21,26 @@ export class SessionLifecycle {
   private resultsSeen = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly abortListener: (() => void) | undefined;
+  /**
+   * The backpressure between the message log and the CLI's output: pass it to the read loop
+   * (`readTransport`, `PeerChannel`) of every transport the session reads.
+   */
+  readonly flow: ReadFlow;
 
   /**
    * @param signal The caller's signal. When it fires the session closes, and readers get an
    *   `AbortError` (see {@link abortErrorFor}).
    * @param shutdown Releases the session's processes and resources and ends the stream (usually
    *   through {@link end}). Runs once, for the first {@link close} or abort.
+   * @param limits The log's bounds (from the options; see {@link flowLimits}).
    */
   constructor(
     private readonly signal: AbortSignal | undefined,
     private readonly shutdown: (error: unknown) => Promise<void>,
+    limits: FlowLimits = flowLimits({}),
   ) {
+    this.flow = new ReadFlow(limits);
+    this.hub.limitBy(this.flow);
     if (signal) {
       this.abortListener = () => void this.close(abortErrorFor(signal.reason));
       signal.addEventListener("abort", this.abortListener, { once: true });
@@ -44,6 +55,11 @@ export class SessionLifecycle {
   /** True once the message stream has ended. */
   get isEnded(): boolean {
     return this.hub.isEnded;
+  }
+
+  /** True while a turn sent (see {@link turnSent}) still waits for its `result`. */
+  get hasPendingTurn(): boolean {
+    return this.resultsSeen < this.turnsSent;
   }
 
   /** Delivers a message to subscribers. Ignored once the stream has ended. */
@@ -107,6 +123,7 @@ export class SessionLifecycle {
   /** {@link end}'s first half, for a session that has more to release before `idle()` wakes. */
   endStream(error?: unknown): void {
     this.hub.end(error);
+    this.flow.dispose();
   }
 
   /** Resolves every pending `idle()`. */
@@ -147,19 +164,5 @@ export function malformedLineMessage(error: JsonDecodeError): Message {
 
 /** Roughly how many bytes a message holds: what its wire object holds (strings by length). */
 export function approximateSize(message: Message): number {
-  return sizeOf(message.raw, 0);
-}
-
-function sizeOf(value: unknown, depth: number): number {
-  if (typeof value === "string") return 16 + value.length;
-  if (typeof value !== "object" || value === null) return 8;
-  // Deeper structure is rare in CLI output; it counts as a fixed amount rather than a long walk.
-  if (depth >= 8) return 64;
-  let size = 16;
-  if (Array.isArray(value)) {
-    for (const item of value) size += sizeOf(item, depth + 1);
-  } else {
-    for (const key in value) size += key.length + sizeOf((value as Record<string, unknown>)[key], depth + 1);
-  }
-  return size;
+  return approximateValueSize(message.raw);
 }

@@ -35,9 +35,9 @@ export interface ChildSpec {
   /** Name used in error messages. Default: the command. */
   name?: string;
   /**
-   * After the child exits, how long its stdout/stderr may stay open with no data before we stop
-   * waiting and close them. They stay open only if a process that escaped the group (e.g. one
-   * that called `setsid`) inherited them. Default 2000 ms.
+   * After the child exits, how long its stdout/stderr may stay open before we stop waiting and
+   * close them, whether data still flows or not. They stay open only if a process that escaped
+   * the group (e.g. one that called `setsid`) inherited them. Default 2000 ms.
    */
   stdioIdleMs?: number;
 }
@@ -100,6 +100,12 @@ const DEFAULT_STDIO_IDLE_MS = 2000;
  * before closing it; there may be nobody reading, and we must not wait for them.
  */
 const STDIO_DRAIN_AFTER_CLOSE_MS = 200;
+/**
+ * How much of stdout is still read once the CLI has exited: more than a pipe can hold (64 KiB by
+ * default, 1 MiB at most as `/proc/sys/fs/pipe-max-size` ships), so all the CLI wrote is read, and
+ * a flood from a process that escaped its group is cut off.
+ */
+export const AFTER_EXIT_MAX_BYTES = 1024 * 1024;
 const NOT_STARTED: ExitInfo = { code: null, signal: null };
 
 /** Spawns `spec.command` in a new process group. Never throws: spawn failures reject `spawned`. */
@@ -123,8 +129,6 @@ class Child implements ChildHandle {
   private stdioClosed = false;
   private closing: Promise<ExitInfo> | undefined;
   private stdioTimer: NodeJS.Timeout | undefined;
-  /** Bytes seen on stderr (stdout counts its own, see {@link stdioBytes}). */
-  private stderrBytes = 0;
   private noStdout: Readable | undefined;
   private resolveExited!: (info: ExitInfo) => void;
 
@@ -280,10 +284,7 @@ class Child implements ChildHandle {
     // stdout is not read here: a `data` listener would start the flow before the reader is there.
     // A read error goes to the reader's own listener; with none, it must not crash the process.
     stdout.on("error", () => undefined);
-    stderr.on("data", (chunk: Buffer) => {
-      this.stderrBytes += chunk.length;
-      this.tail.push(chunk);
-    });
+    stderr.on("data", (chunk: Buffer) => this.tail.push(chunk));
     stderr.on("end", () => this.tail.end());
     // stderr only feeds diagnostics; losing the rest of it must not fail the session, and the
     // tail keeps what arrived so far.
@@ -357,29 +358,33 @@ class Child implements ChildHandle {
   }
 
   /**
-   * After exit, stdout/stderr normally reach EOF at once. If they stay open with no data flowing
-   * (an escaped grandchild holds the pipe), close them so `exited` resolves. A paused stdout
-   * (reader applying backpressure) is not idle: its data is still wanted.
+   * After exit, stdout/stderr normally reach EOF at once. They stay open only if a process that
+   * escaped the group (e.g. a `setsid` daemon) inherited them, and then whatever it writes is not
+   * the CLI's. So once the CLI has exited, its stdio is closed after `stdioIdleMs` at the latest
+   * (earlier once it reached EOF), whether data still flows or not, and stdout is read past
+   * {@link AFTER_EXIT_MAX_BYTES} no further: enough for all the CLI itself left in the pipe.
+   *
+   * A reader that paused stdout (backpressure) is resumed meanwhile: the CLI's last output must
+   * be read before the deadline; what is read is bounded by the byte limit.
    */
   private watchStdioAfterExit(stdout: Readable): void {
-    let seen = this.stdioBytes(stdout);
-    const tick = (): void => {
-      if (this.stdioClosed) return;
-      const flowed = this.stdioBytes(stdout);
-      const backpressured = stdout.readableFlowing === false || stdout.readableLength > 0;
-      if (flowed === seen && !backpressured) {
+    this.stdioTimer = setTimeout(() => this.forceCloseStdio(), this.stdioIdleMs);
+    const reading = stdout.listenerCount("data") > 0;
+    if (!reading) return;
+    const start = this.stdoutBytes(stdout);
+    const capped = (): void => {
+      if (this.stdoutBytes(stdout) - start > AFTER_EXIT_MAX_BYTES) {
+        stdout.off("data", capped);
         this.forceCloseStdio();
-        return;
       }
-      seen = flowed;
-      this.stdioTimer = setTimeout(tick, this.stdioIdleMs);
     };
-    this.stdioTimer = setTimeout(tick, this.stdioIdleMs);
+    stdout.on("data", capped);
+    stdout.resume();
   }
 
-  /** Bytes read from stdout + stderr so far: lets the post-exit watchdog tell "idle" from "still flowing". */
-  private stdioBytes(stdout: Readable): number {
-    return ((stdout as Readable & { bytesRead?: number }).bytesRead ?? 0) + this.stderrBytes;
+  /** Bytes read from stdout so far. */
+  private stdoutBytes(stdout: Readable): number {
+    return (stdout as Readable & { bytesRead?: number }).bytesRead ?? 0;
   }
 
   private scheduleStdioClose(afterMs: number): void {

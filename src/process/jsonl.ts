@@ -11,6 +11,15 @@ export interface ReadJsonLinesOptions {
   maxLineBytes: number;
 }
 
+/**
+ * Backpressure for {@link readJsonLinesInto} (a session's `ReadFlow`): told the size of every chunk
+ * read, it pauses and resumes the stream through the switch given to `attach`.
+ */
+export interface ReadFlowControl {
+  chunkRead(bytes: number): void;
+  attach(reader: { pause(): void; resume(): void }): () => void;
+}
+
 /** One line read: a JSON object, or the {@link JsonDecodeError} saying why the line is not one. */
 export type JsonLineItem = Record<string, unknown> | JsonDecodeError;
 
@@ -69,7 +78,7 @@ export function readJsonLineBatches(
  * Reads `stream` as {@link readJsonLineBatches} does, but hands each line to `onItem` as soon as it
  * is parsed, from the stream's `data` event: no batch, no promise, no await between the pipe and
  * the caller. For a reader that handles every line at once (a session's read loop), which never
- * lags, so the stream is never paused here.
+ * lags, so the stream is paused only when `flow` says so (the session's log is over its mark).
  *
  * Resolves at `end` (or a `close` without `end`) after the last line; rejects with a stream
  * `error` or a {@link BufferOverflowError} (the stream is then destroyed), and with a
@@ -78,15 +87,17 @@ export function readJsonLineBatches(
  */
 export function readJsonLinesInto(
   stream: Readable,
-  options: ReadJsonLinesOptions,
+  options: ReadJsonLinesOptions & { flow?: ReadFlowControl | undefined },
   onItem: (item: JsonLineItem) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const splitter = new LineSplitter({ maxLineBytes: options.maxLineBytes });
+    const flow = options.flow;
     let done = false;
     const finish = (error?: unknown): void => {
       if (done) return;
       done = true;
+      detachFlow();
       stopListening();
       if (error === undefined) resolve();
       else reject(error);
@@ -112,6 +123,7 @@ export function readJsonLinesInto(
     };
     const onData = (chunk: Buffer | string): void => {
       if (done) return;
+      if (flow !== undefined) flow.chunkRead(chunk.length);
       const items = splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
       if (!deliver(items)) stream.destroy();
     };
@@ -120,6 +132,7 @@ export function readJsonLinesInto(
       if (deliver(splitter.end())) finish();
     };
     const stopListening = listen(stream, onData, onEnd, (error) => finish(error));
+    const detachFlow = flow?.attach({ pause: () => stream.pause(), resume: () => stream.resume() }) ?? ignore;
   });
 }
 

@@ -6,8 +6,10 @@ import {
   BufferOverflowError,
   CliConnectionError,
   NotConnectedError,
+  OutputClosedError,
   ProcessError,
 } from "../errors.js";
+import type { ReadFlow } from "../internal/read-flow.js";
 import { READ_INTO } from "../internal/read-transport.js";
 import {
   type ChildHandle,
@@ -73,6 +75,11 @@ export class SubprocessTransport implements Transport {
   /** See {@link Transport.setKeepAlive}. */
   setKeepAlive(keep: boolean): void {
     this.child?.setKeepAlive(keep);
+  }
+
+  /** How the process ended, once it has (exit code or signal); `undefined` while it runs. */
+  exitInfo(): ExitInfo | undefined {
+    return this.child?.exitInfo();
   }
 
   /** The last lines the process wrote to stderr (bounded). */
@@ -152,7 +159,7 @@ export class SubprocessTransport implements Transport {
    * @internal The SDK's own read loop (see `readTransport`): each item goes to `onItem` straight
    * from the pipe's `data` event. Settles as reading {@link readBatches} to its end does.
    */
-  async [READ_INTO](onItem: (item: TransportItem) => void): Promise<void> {
+  async [READ_INTO](onItem: (item: TransportItem) => void, flow?: ReadFlow): Promise<void> {
     const own = SubprocessTransport.prototype;
     if (this.readBatches !== own.readBatches || this.readMessages !== own.readMessages) {
       // A subclass changed what reading yields: honour it.
@@ -162,7 +169,7 @@ export class SubprocessTransport implements Transport {
     const child = this.startReading();
     const maxLineBytes = this.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
     try {
-      await readJsonLinesInto(child.stdout, { maxLineBytes }, onItem);
+      await readJsonLinesInto(child.stdout, { maxLineBytes, flow }, onItem);
     } catch (err) {
       // The reader's own failure is its to report, as when it stops iterating `readBatches()`.
       if (err instanceof ReaderThrew) throw err.error;
@@ -250,9 +257,23 @@ export class SubprocessTransport implements Transport {
     throw new CliConnectionError(`Reading output of ${this.name} failed: ${String(err)}`, { cause: err });
   }
 
-  /** After the end of stdout: throws a {@link ProcessError} when the process failed. */
+  /**
+   * After the end of stdout: throws a {@link ProcessError} when the process failed. A process that
+   * closed its stdout but keeps running is given `closeGraceMs` to exit, then terminated, and an
+   * {@link OutputClosedError} is thrown: nothing it does can reach us any more.
+   */
   private async checkExit(child: ChildHandle): Promise<void> {
-    const info = await child.exited;
+    const grace = this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    let info = await settledWithin(child.exited, grace);
+    if (info === undefined && child.exitInfo() === undefined && !this.closeRequested) {
+      await this.close();
+      throw new OutputClosedError(
+        `${this.name} closed its stdout but kept running; it was terminated after ${grace} ms (closeGraceMs)`,
+        { stderrTail: child.stderrTail() },
+      );
+    }
+    // Exited (its stdio closes within a bounded time after that), or closed by us meanwhile.
+    info ??= await child.exited;
     if (this.closeRequested || (info.code === 0 && info.signal === null)) return;
     throw new ProcessError(`${this.name} process failed: ${describeExit(info)}`, {
       exitCode: info.code,

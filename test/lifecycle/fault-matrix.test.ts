@@ -349,13 +349,9 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
     it("a truncated last line, then EOF: reported in-band, earlier messages kept, iteration ends", async () => {
       const { run, options } = setup("truncated-line");
       const outcome = await consume(query({ prompt: "hi", options }));
-      if (backend.resultRequired) {
-        // A turn is a process here: one that exits without its result failed, even with code 0.
-        expect(outcome.error).toBeInstanceOf(ProcessError);
-        expect((outcome.error as ProcessError).exitCode).toBe(0);
-      } else {
-        expect(outcome.error).toBeUndefined();
-      }
+      // On every backend a turn whose CLI exits without its result failed, even with code 0.
+      expect(outcome.error).toBeInstanceOf(ProcessError);
+      expect((outcome.error as ProcessError).exitCode).toBe(0);
       expect(texts(outcome.messages)).toEqual(["before the cut"]);
       const last = outcome.messages.at(-1);
       expect(last?.type === "system" && last.subtype).toBe("sdk_malformed_line");
@@ -363,9 +359,7 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       expect(resultTexts(outcome.messages)).toEqual([]);
       await done(
         "5 truncated line + EOF",
-        backend.resultRequired
-          ? "in-band sdk_malformed_line, then ProcessError(0): no result"
-          : "in-band sdk_malformed_line, ends, no result",
+        "in-band sdk_malformed_line, then ProcessError(0): no result",
         outcome.ms,
         readPids(run.pidsFile),
       );

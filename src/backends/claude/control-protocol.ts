@@ -5,6 +5,7 @@
  */
 import { AbortError, ControlRequestError, type JsonDecodeError } from "../../errors.js";
 import { PeerChannel } from "../../internal/peer-channel.js";
+import type { ReadFlow } from "../../internal/read-flow.js";
 import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
 
@@ -41,12 +42,19 @@ export class ControlProtocol {
     private readonly events: ControlProtocolEvents,
     private readonly timeoutMs: number,
     private readonly callbackTimeoutMs: number = DEFAULT_CALLBACK_TIMEOUT_MS,
+    flow?: ReadFlow,
   ) {
-    this.channel = new PeerChannel(transport, "CLI", nextRequestId, {
-      onLine: (raw) => this.route(raw),
-      onMalformedLine: (error) => events.onMalformedLine(error),
-      onEnd: (error) => events.onEnd(error),
-    });
+    this.channel = new PeerChannel(
+      transport,
+      "CLI",
+      nextRequestId,
+      {
+        onLine: (raw) => this.route(raw),
+        onMalformedLine: (error) => events.onMalformedLine(error),
+        onEnd: (error) => events.onEnd(error),
+      },
+      flow,
+    );
   }
 
   /** Starts consuming the transport. Call once, after `transport.connect()`. */

@@ -2,6 +2,8 @@
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
 import { AbortError, type JsonDecodeError } from "../../errors.js";
+import { missingResultError } from "../../internal/missing-result.js";
+import { flowLimits } from "../../internal/read-flow.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -48,6 +50,11 @@ export class ClaudeSession implements Session {
     this.transport = params.transport;
     this.bridge = params.bridge;
     this.onCliVersion = params.onCliVersion;
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      flowLimits(params.options),
+    );
     this.hooks = new HookRegistry(params.options.hooks);
     const canUseTool = params.options.canUseTool;
     this.protocol = new ControlProtocol(
@@ -64,8 +71,8 @@ export class ClaudeSession implements Session {
       },
       params.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS,
       params.options.callbackTimeoutMs,
+      this.life.flow,
     );
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
   /** Connects the transport and performs the initialize handshake. */
@@ -216,7 +223,11 @@ export class ClaudeSession implements Session {
     // Claude Code exits 1 after a session whose last turn failed at the API; that failure already
     // reached the caller as `result.isError`, so the exit code adds nothing.
     const alreadyReported = this.lastResultWasError && isExitCodeOne(error);
-    this.life.finish(alreadyReported ? undefined : error);
+    const failure = alreadyReported ? undefined : error;
+    // A clean end with a turn still waiting for its result is a truncated answer, not an answer.
+    this.life.finish(
+      failure ?? (this.life.hasPendingTurn ? missingResultError("claude", this.transport) : undefined),
+    );
   }
 }
 

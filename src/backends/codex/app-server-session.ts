@@ -7,11 +7,15 @@
  */
 import {
   AbortError,
+  CliConnectionError,
   ControlRequestError,
   type JsonDecodeError,
+  MessageParseError,
   ProcessError,
   UnsupportedFeatureError,
 } from "../../errors.js";
+import { missingResultError } from "../../internal/missing-result.js";
+import { flowLimits } from "../../internal/read-flow.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import { asObject } from "../../internal/wire.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -86,6 +90,11 @@ export class CodexAppServerSession implements Session {
   constructor(params: CodexAppServerSessionParams) {
     this.options = params.options;
     this.transport = params.transport;
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      flowLimits(params.options),
+    );
     this.rpc = new JsonRpcConnection(
       this.transport,
       {
@@ -95,6 +104,7 @@ export class CodexAppServerSession implements Session {
         onEnd: (error) => this.onEnd(error),
       },
       params.options.controlTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      this.life.flow,
     );
     this.mapper = new AppServerEventMapper({
       threadId: () => this.threadId,
@@ -103,7 +113,6 @@ export class CodexAppServerSession implements Session {
       structuredOutput: params.options.outputFormat !== undefined,
       ...(params.now ? { now: params.now } : {}),
     });
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
   /** Spawns the server, initializes, and starts (or resumes) the thread. Emits the `init` message. */
@@ -124,7 +133,7 @@ export class CodexAppServerSession implements Session {
       resume === undefined ? params : { ...params, threadId: resume },
     );
     this.threadResult = result as unknown as RawObject;
-    this.threadId = result.thread?.id;
+    this.threadId = requireThreadId(resume === undefined ? "thread/start" : "thread/resume", result);
     this.threadModel = typeof result.model === "string" ? result.model : (this.options.model ?? "");
     const raw = result as unknown as RawObject;
     this.life.push(this.mapper.system("init", { ...raw, session_id: this.threadId }, raw));
@@ -383,13 +392,39 @@ export class CodexAppServerSession implements Session {
     if (this.life.isClosing) return; // close() ends the stream itself, with the right reason.
     const alreadyReported =
       this.lastResultWasError && this.running === undefined && error instanceof ProcessError;
-    this.finish(alreadyReported ? undefined : error);
+    // A clean exit while a turn waits for its result is a truncated answer, not an answer.
+    const failure =
+      error ??
+      (this.running !== undefined || this.life.hasPendingTurn
+        ? missingResultError("codex app-server", this.transport)
+        : undefined);
+    // Whatever ended the server is what a later query() reports, never an AbortError nobody caused.
+    this.endError ??=
+      failure ??
+      new CliConnectionError(
+        "The codex app-server exited between turns (exit code 0); the session has ended, start a new one",
+      );
+    this.finish(alreadyReported ? undefined : failure);
     void this.close();
   }
 
   private isOurThread(params: RawObject): boolean {
     return params.threadId === undefined || params.threadId === this.threadId;
   }
+}
+
+/**
+ * The thread id of a `thread/start` (or `thread/resume`) answer. Without one no turn can be
+ * started, so its absence is a protocol error at this point, naming the field.
+ */
+function requireThreadId(method: string, result: ThreadStartResult | undefined): string {
+  const id = asObject(asObject(result).thread).id;
+  if (typeof id === "string" && id !== "") return id;
+  const got = JSON.stringify(result) ?? String(result);
+  throw new MessageParseError(
+    `codex app-server answered ${method} without a thread id (field "thread.id" is ${id === undefined ? "missing" : JSON.stringify(id)}): ${got.length > 200 ? `${got.slice(0, 200)}…` : got}`,
+    result,
+  );
 }
 
 function newTurn(release: () => void): RunningTurn {

@@ -2,6 +2,8 @@
  * A one-shot Codex run: one `codex exec --json` process, one prompt on stdin, one turn.
  */
 import { JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { missingResultError } from "../../internal/missing-result.js";
+import { flowLimits } from "../../internal/read-flow.js";
 import { readTransport } from "../../internal/read-transport.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message } from "../../messages.js";
@@ -41,7 +43,11 @@ export class CodexExecSession implements Session {
     this.mapper = params.mapper;
     this.prompt = params.prompt;
     this.files = params.files;
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      flowLimits(params.options),
+    );
     // The one turn of a run: its prompt goes in at start().
     this.life.turnSent();
   }
@@ -136,17 +142,21 @@ export class CodexExecSession implements Session {
   private async consume(): Promise<void> {
     let failure: unknown;
     try {
-      await readTransport(this.transport, (item) => {
-        if (this.interrupted) return;
-        if (item instanceof JsonDecodeError) {
-          this.life.push(malformedLineMessage(item));
-          return;
-        }
-        for (const message of this.mapper.map(item)) {
-          if (message.type === "result") this.onResult(message);
-          else this.life.push(message);
-        }
-      });
+      await readTransport(
+        this.transport,
+        (item) => {
+          if (this.interrupted) return;
+          if (item instanceof JsonDecodeError) {
+            this.life.push(malformedLineMessage(item));
+            return;
+          }
+          for (const message of this.mapper.map(item)) {
+            if (message.type === "result") this.onResult(message);
+            else this.life.push(message);
+          }
+        },
+        this.life.flow,
+      );
     } catch (error) {
       failure = error;
     }
@@ -164,7 +174,13 @@ export class CodexExecSession implements Session {
     this.endError = failure;
     // exec exits 1 after a failed turn; the failure already reached the caller as `result.isError`.
     const alreadyReported = this.result === "error" && failure instanceof ProcessError;
-    this.life.finish(this.interrupted || alreadyReported ? undefined : failure);
+    if (this.interrupted || alreadyReported) {
+      this.life.finish();
+      return;
+    }
+    // A clean exit without the turn's result is a truncated answer, not an answer.
+    const missing = this.result === "none" ? missingResultError("codex exec", this.transport) : undefined;
+    this.life.finish(failure ?? missing);
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import { ControlRequestError, type JsonDecodeError } from "../../errors.js";
 import { PeerChannel } from "../../internal/peer-channel.js";
+import type { ReadFlow } from "../../internal/read-flow.js";
 import { asObject } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
@@ -57,12 +58,19 @@ export class JsonRpcConnection {
     transport: Transport,
     private readonly handlers: JsonRpcHandlers,
     private readonly timeoutMs: number,
+    flow?: ReadFlow,
   ) {
-    this.channel = new PeerChannel<JsonRpcId>(transport, "codex app-server", () => this.nextId++, {
-      onLine: (raw) => this.route(raw),
-      onMalformedLine: (error) => handlers.onMalformedLine(error),
-      onEnd: (error) => handlers.onEnd(error),
-    });
+    this.channel = new PeerChannel<JsonRpcId>(
+      transport,
+      "codex app-server",
+      () => this.nextId++,
+      {
+        onLine: (raw) => this.route(raw),
+        onMalformedLine: (error) => handlers.onMalformedLine(error),
+        onEnd: (error) => handlers.onEnd(error),
+      },
+      flow,
+    );
   }
 
   /** Starts reading the transport. Call once, after `transport.connect()`. */

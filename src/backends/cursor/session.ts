@@ -8,6 +8,7 @@
  * Cursor is interrupted) and delivers a `result` marked as interrupted.
  */
 import { CliConnectionError, JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { flowLimits } from "../../internal/read-flow.js";
 import { readTransport } from "../../internal/read-transport.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -69,7 +70,11 @@ export class CursorSession implements Session {
     this.exitAfterResultMs = params.options.exitTimeoutMs ?? DEFAULT_EXIT_AFTER_RESULT_MS;
     this.partialOutput = wantsPartialOutput(params.options);
     this.chatId = params.options.resume;
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      flowLimits(params.options),
+    );
   }
 
   /** The chat id the next turn resumes (`undefined` until the first `system/init`, unless resuming). */
@@ -228,17 +233,21 @@ export class CursorSession implements Session {
   private async consume(turn: Turn): Promise<void> {
     let failure: unknown;
     try {
-      await readTransport(turn.transport, (item) => {
-        if (item instanceof JsonDecodeError) {
-          // Cursor prints some errors as plain text; they are reported, and the turn goes on.
-          this.deliver(malformedLineMessage(item));
-          return;
-        }
-        for (const message of turn.parser.parse(item)) this.deliver(message);
-        if (turn.parser.sawResult && turn.exitTimer === undefined) {
-          turn.exitTimer = setTimeout(() => void turn.transport.close(), this.exitAfterResultMs);
-        }
-      });
+      await readTransport(
+        turn.transport,
+        (item) => {
+          if (item instanceof JsonDecodeError) {
+            // Cursor prints some errors as plain text; they are reported, and the turn goes on.
+            this.deliver(malformedLineMessage(item));
+            return;
+          }
+          for (const message of turn.parser.parse(item)) this.deliver(message);
+          if (turn.parser.sawResult && turn.exitTimer === undefined) {
+            turn.exitTimer = setTimeout(() => void turn.transport.close(), this.exitAfterResultMs);
+          }
+        },
+        this.life.flow,
+      );
     } catch (error) {
       failure = error;
     } finally {

@@ -154,11 +154,6 @@ export interface LifecycleBackend {
     /** The `toolName` a `canUseTool` callback sees for a permission asked for `toolName`. */
     subjectOf(toolName: string, input: Record<string, unknown>): string;
   };
-  /**
-   * A turn whose process exits 0 without a `result` ends in `ProcessError` (Cursor: a turn is a
-   * process, and its `result` is the only sign it finished) rather than a quiet end of iteration.
-   */
-  resultRequired: boolean;
   /** How the prompt reaches the CLI: on stdin, or as one argv element after `--`. */
   promptVia: "stdin" | "argv";
   /** Options that put `a` and `b` into the CLI's argv, each as one element (security). */
@@ -314,7 +309,6 @@ export const claudeBackend: LifecycleBackend = {
     },
     subjectOf: (toolName) => toolName,
   },
-  resultRequired: false,
   promptVia: "stdin",
   argvOptions: (a, b) => ({ model: a, systemPrompt: b }),
   sdkEnvKeys: ["CLAUDE_AGENT_SDK_VERSION", "CLAUDE_CODE_ENTRYPOINT"],
@@ -403,7 +397,6 @@ export const codexBackend: LifecycleBackend = {
     subjectOf: (toolName, input) =>
       toolName === "Bash" && typeof input.command === "string" ? input.command : toolName,
   },
-  resultRequired: false,
   promptVia: "stdin",
   argvOptions: (a, b) => ({ model: a, addDirs: [b] }),
   sdkEnvKeys: [],
@@ -462,7 +455,6 @@ export const cursorBackend: LifecycleBackend = {
     concurrentRequests: `${NO_PROTOCOL}: no requests to answer out of order`,
   },
   controlRequests: {},
-  resultRequired: true,
   promptVia: "argv",
   argvOptions: (a, b) => ({ model: a, extraArgs: { header: b } }),
   sdkEnvKeys: [],

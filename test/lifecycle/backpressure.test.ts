@@ -1,0 +1,242 @@
+/**
+ * Memory bounds for slow and stalled readers (issue 11, items 4 and 5), against the flow stand-in
+ * CLI, which floods its stdout and reports on stderr how many lines it has written so far.
+ *
+ * A bound is asserted as an invariant, not a timing: at every message the consumer takes, the CLI
+ * may be ahead of it by at most the high-water mark plus the documented slack (peeks, the pipe,
+ * stream buffers). Without backpressure the CLI runs ahead by the whole flood.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  type AgentOptions,
+  AgentSdkClient,
+  type Message,
+  query,
+  ReaderOverflowError,
+} from "../../src/index.js";
+import { flowCli } from "./support/flow-cli.js";
+import { isAlive, survivors } from "./support/processes.js";
+import { flushReport, settled, stopwatch } from "./support/report.js";
+
+afterAll(() => flushReport("backpressure"));
+
+/** Records the case's time to settle and asserts that neither `pid` nor a child of ours is left. */
+async function done(backend: string, name: string, behaviour: string, ms: number, pid: number | undefined) {
+  const left = await survivors(pid === undefined ? undefined : { pid, grandchildPid: null });
+  settled({ backend, case: name, behaviour, settleMs: ms, childrenLeft: left.length });
+}
+
+const MiB = 1024 * 1024;
+const HIGH_WATER = MiB;
+/** What a line of the flood weighs at least (FLOW_LINE_BYTES 1024 minus the JSON framing it replaces). */
+const MIN_LINE_BYTES = 900;
+/**
+ * How far past the high-water mark the CLI may get: peeks (a quarter of the mark per pause), the
+ * pipe (64 KiB), the stream's and the stand-in's buffers, and stderr's report lagging behind.
+ */
+const SLACK_BYTES = 2 * MiB;
+const MAX_LINES_AHEAD = Math.ceil((HIGH_WATER + SLACK_BYTES) / MIN_LINE_BYTES);
+
+/** The stand-in's `flow-written <n>` progress, as its stderr reports it. */
+function progress(): { written(): number; options: Pick<AgentOptions, "stderr"> } {
+  let written = 0;
+  return {
+    written: () => written,
+    options: {
+      stderr: (line) => {
+        const match = /^flow-written (\d+)$/.exec(line);
+        if (match) written = Number(match[1]);
+      },
+    },
+  };
+}
+
+/** A consumer slower than the CLI: it yields to the timers every few messages. */
+const lag = (taken: number) =>
+  taken % 8 === 0 ? new Promise<void>((resolve) => setTimeout(resolve, 1)) : undefined;
+
+/** Resolves once `check` holds, re-checking on each stderr progress report. */
+function until(check: () => boolean, what: string, boundMs = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = setInterval(() => {
+      if (check()) {
+        clearInterval(tick);
+        resolve();
+      } else if (Date.now() - started > boundMs) {
+        clearInterval(tick);
+        reject(new Error(`gave up waiting (${boundMs} ms) for ${what}`));
+      }
+    }, 5);
+  });
+}
+
+function isFlood(message: Message): boolean {
+  return message.type === "assistant";
+}
+
+describe("backpressure: a slow consumer holds bounded memory (item 4)", () => {
+  for (const backend of ["claude", "codex"] as const) {
+    it(`${backend}: the CLI is never more than highWaterMark + slack ahead of the reader`, async () => {
+      const lines = 12_000; // ~12 MB: 12× the mark
+      const cli = progress();
+      const options: AgentOptions = {
+        ...flowCli(backend, "flood", { FLOW_BYTES: String(lines * 1024) }),
+        ...cli.options,
+        highWaterMark: HIGH_WATER,
+      };
+      let taken = 0;
+      let maxAhead = 0;
+      const check = (): void => {
+        maxAhead = Math.max(maxAhead, cli.written() - taken);
+      };
+      let result: Message | undefined;
+      let pid: number | undefined;
+      const elapsed = stopwatch();
+      if (backend === "claude") {
+        const q = query({ prompt: "flood", options });
+        pid = q.pid;
+        for await (const message of q) {
+          pid ??= q.pid;
+          if (isFlood(message)) taken += 1;
+          if (message.type === "result") result = message;
+          check();
+          await lag(taken);
+        }
+      } else {
+        // Codex floods through the app-server (a client); a one-shot query would run `codex exec`.
+        await using client = new AgentSdkClient(options);
+        await client.connect();
+        pid = client.pid;
+        await client.query("flood");
+        for await (const message of client.receiveResponse()) {
+          if (isFlood(message)) taken += 1;
+          if (message.type === "result") result = message;
+          check();
+          await lag(taken);
+        }
+      }
+      expect(result?.type).toBe("result");
+      expect(taken).toBeGreaterThanOrEqual(lines * 0.9);
+      expect(maxAhead).toBeLessThanOrEqual(MAX_LINES_AHEAD);
+      // The slow consumer's own pace sets the time here; a session that stalled would not finish.
+      await done(
+        backend,
+        "4 slow consumer, 12 MB flood, mark 1 MiB",
+        `CLI ≤ ${maxAhead} lines ahead`,
+        elapsed(),
+        pid,
+      );
+    });
+  }
+});
+
+describe("backpressure never deadlocks", () => {
+  it("a control method called while the reader lags (stdout paused) gets its answer", async () => {
+    const cli = progress();
+    await using client = new AgentSdkClient({
+      ...flowCli("claude", "flood", { FLOW_BYTES: String(16 * MiB) }),
+      ...cli.options,
+      highWaterMark: HIGH_WATER,
+      controlTimeoutMs: 30_000,
+    });
+    await client.connect();
+    const pid = client.pid;
+    await client.query("flood");
+    const messages = client.receiveResponse();
+    await messages.next();
+    // Not reading: the CLI fills the mark and stalls on its pipe.
+    await until(() => cli.written() * 1024 >= HIGH_WATER, "the flood to reach the mark");
+    const writtenBefore = cli.written();
+    // The answer is behind the paused output: reading goes on until it arrives.
+    const elapsed = stopwatch();
+    await client.setModel("other-model");
+    await client.setPermissionMode("plan");
+    const answeredMs = elapsed();
+    // …and pauses again afterwards: the CLI got only as far as the answers needed.
+    expect(cli.written() - writtenBefore).toBeLessThan((16 * MiB) / MIN_LINE_BYTES / 2);
+    let last: Message | undefined;
+    for await (const message of messages) last = message;
+    expect(last?.type).toBe("result");
+    await client.disconnect();
+    await done("claude", "4 setModel + setPermissionMode while paused", "both answered", answeredMs, pid);
+  });
+
+  it("a can_use_tool request behind paused output is answered although nobody reads", async () => {
+    let asked!: () => void;
+    const permissionAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const cli = progress();
+    // The flood passes the mark by less than a peek budget, then the CLI asks and waits.
+    const q = query({
+      prompt: "flood, then ask",
+      options: {
+        ...flowCli("claude", "flood-permission", { FLOW_BYTES: String(HIGH_WATER + 128 * 1024) }),
+        ...cli.options,
+        highWaterMark: HIGH_WATER,
+        canUseTool: async () => {
+          asked();
+          return { behavior: "allow" };
+        },
+      },
+    });
+    const first = await q.next();
+    expect(first.done).toBe(false);
+    await until(() => cli.written() * 1024 >= HIGH_WATER, "the flood to reach the mark");
+    // The reader waits for the callback before it reads on: only peeking can get the request.
+    const elapsed = stopwatch();
+    await permissionAsked;
+    const askedMs = elapsed();
+    let result: Message | undefined;
+    for await (const message of q) if (message.type === "result") result = message;
+    expect(result?.type === "result" && result.result).toMatch(/"behavior":"allow"/);
+    await done("claude", "4 can_use_tool behind paused output", "canUseTool called, allowed", askedMs, q.pid);
+  });
+});
+
+describe("a stalled reader is dropped, not kept (item 5)", () => {
+  it("a receiveMessages() iterator read once and abandoned gets ReaderOverflowError; turns go on", async () => {
+    const cli = progress();
+    await using client = new AgentSdkClient({
+      ...flowCli("claude", "flood", { FLOW_BYTES: String(MiB) }),
+      ...cli.options,
+      highWaterMark: HIGH_WATER,
+      maxReaderLagBytes: 2 * MiB,
+    });
+    await client.connect();
+    const pid = client.pid!;
+    const abandoned = client.receiveMessages();
+    await client.query("turn 0");
+    await abandoned.next();
+    for (let turn = 1; turn <= 5; turn++) {
+      if (turn > 1) await client.query(`turn ${turn}`);
+      let last: Message | undefined;
+      for await (const message of client.receiveResponse()) last = message;
+      expect(last?.type).toBe("result");
+    }
+    const elapsed = stopwatch();
+    const error = await abandoned.next().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const ms = elapsed();
+    expect(error).toBeInstanceOf(ReaderOverflowError);
+    expect((error as ReaderOverflowError).limit).toBe(2 * MiB);
+    expect((error as Error).message).toMatch(/maxReaderLagBytes \(2097152 bytes\)/);
+    // The session is unaffected: another turn still works.
+    await client.query("after");
+    let last: Message | undefined;
+    for await (const message of client.receiveResponse()) last = message;
+    expect(last?.type).toBe("result");
+    await client.disconnect();
+    expect(isAlive(pid)).toBe(false);
+    await done(
+      "claude",
+      "5 abandoned receiveMessages(), 5 × 1 MB turns",
+      "ReaderOverflowError, session goes on",
+      ms,
+      pid,
+    );
+  });
+});
