@@ -239,17 +239,25 @@ class QueryRun implements Query {
           await session.close();
         });
     }
+    let inputEnding = false;
     const hooks: Required<SubscriptionHooks<Message>> = {
       observe: (message) => {
         exitWatch.activity();
-        if (!streamed && !exitWatch.isInputEnded && message.type === "result") {
+        if (!streamed && !inputEnding && message.type === "result") {
           // One turn: input ends after its result, once the consumer asks for more (it may still
-          // use the session's controls while handling the result). If the process is already gone,
-          // the stream's end reports why.
+          // use the session's controls while handling the result), and once the background tasks
+          // the CLI reported are done, so their follow-up turn still runs. If the process is
+          // already gone, the stream's end reports why.
           this.afterNext = () => {
             this.afterNext = undefined;
-            exitWatch.inputEnded();
-            session.endInput().catch(() => undefined);
+            inputEnding = true;
+            void session
+              .idle()
+              .then(() => {
+                exitWatch.inputEnded();
+                return session.endInput();
+              })
+              .catch(() => undefined);
           };
         }
       },

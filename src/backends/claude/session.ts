@@ -10,8 +10,9 @@ import type { CanUseTool, PermissionMode, PermissionResult } from "../../permiss
 import { isStreamedPrompt, type Prompt, toWireUserMessage, type WireUserMessage } from "../../prompt.js";
 import type { Transport } from "../../transport/transport.js";
 import type { RewindFilesOptions, Session } from "../backend.js";
-import { ControlProtocol } from "./control-protocol.js";
+import { ControlProtocol, NO_ANSWER } from "./control-protocol.js";
 import { HookRegistry } from "./hook-registry.js";
+import { buildClaudeInitialize } from "./initialize.js";
 import { parseClaudeMessage } from "./message-parser.js";
 
 /** Default timeout of one control request. */
@@ -42,6 +43,8 @@ export class ClaudeSession implements Session {
   private initResponse: RawObject | undefined;
   private lastResultWasError = false;
   private onCliVersion: ((reported: unknown) => void) | undefined;
+  /** Background tasks the CLI reported running, by task id. */
+  private readonly backgroundTasks = new Set<string>();
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
@@ -56,6 +59,8 @@ export class ClaudeSession implements Session {
         can_use_tool: (request, signal) => answerPermission(canUseTool, request, signal),
         hook_callback: (request, signal) => this.hooks.handle(request, signal),
         mcp_message: (request, signal) => this.bridge.handle(request, signal),
+        elicitation: (request, signal, id) => answerElicitation(params.options, request, signal, id),
+        request_user_dialog: (request, signal, id) => answerUserDialog(params.options, request, signal, id),
       },
       {
         onMessage: (raw) => this.onMessage(raw),
@@ -65,7 +70,11 @@ export class ClaudeSession implements Session {
       params.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS,
       params.options.callbackTimeoutMs,
     );
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      params.options.backgroundTaskTimeoutMs,
+    );
   }
 
   /** Connects the transport and performs the initialize handshake. */
@@ -79,6 +88,7 @@ export class ClaudeSession implements Session {
         subtype: "initialize",
         hooks: this.hooks.config,
         ...(this.bridge.names.length ? { sdkMcpServers: this.bridge.names } : {}),
+        ...buildClaudeInitialize(this.options),
         ...initializeExtras,
       },
       timeout,
@@ -106,7 +116,9 @@ export class ClaudeSession implements Session {
 
   private async writeUserTurn(message: WireUserMessage): Promise<void> {
     this.life.turnSent();
-    await this.protocol.write(message as unknown as RawObject);
+    // `verbatimPrompts`: the CLI takes the text as written (no `@path` expansion, no slash commands).
+    const wire = this.options.verbatimPrompts ? { ...message, client_composed: true } : message;
+    await this.protocol.write(wire as unknown as RawObject);
   }
 
   /** Resolves once every user turn sent so far has produced a `result` (or the session ended). */
@@ -186,11 +198,40 @@ export class ClaudeSession implements Session {
     if (this.onCliVersion !== undefined && raw.type === "system" && raw.subtype === "init") {
       this.reportCliVersion(raw.claude_code_version);
     }
+    if (raw.type === "system") this.trackBackgroundTasks(raw);
     this.life.push(message);
     if (message.type === "result") {
       this.lastResultWasError = message.isError;
       this.life.resultSeen();
     }
+  }
+
+  /**
+   * Keeps count of the background tasks the CLI reports, so input stays open while they run: the
+   * CLI lists them in `background_tasks_changed` (the whole set each time); `task_started` and
+   * `task_notification` keep the count right should a list be missed.
+   */
+  private trackBackgroundTasks(raw: RawObject): void {
+    const before = this.backgroundTasks.size;
+    if (raw.subtype === "background_tasks_changed" && Array.isArray(raw.tasks)) {
+      this.backgroundTasks.clear();
+      for (const task of raw.tasks) {
+        const id = (task as RawObject | null)?.task_id;
+        if (typeof id === "string") this.backgroundTasks.add(id);
+      }
+    } else if (
+      raw.subtype === "task_started" &&
+      raw.is_backgrounded === true &&
+      typeof raw.task_id === "string"
+    ) {
+      this.backgroundTasks.add(raw.task_id);
+    } else if (raw.subtype === "task_notification" && typeof raw.task_id === "string") {
+      this.backgroundTasks.delete(raw.task_id);
+    } else {
+      return;
+    }
+    if (this.backgroundTasks.size !== before || before > 0)
+      this.life.setBackgroundTasks(this.backgroundTasks.size);
   }
 
   private onMalformedLine(error: JsonDecodeError): void {
@@ -250,4 +291,65 @@ async function answerPermission(
     };
   }
   throw new Error(`canUseTool must return { behavior: "allow" | "deny" }, got ${JSON.stringify(result)}`);
+}
+
+/** Answers an MCP `elicitation` with `onElicitation`; without it, declines (as the official SDK does). */
+async function answerElicitation(
+  options: AgentOptions,
+  request: RawObject,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<RawObject | typeof NO_ANSWER> {
+  const onElicitation = options.onElicitation;
+  if (!onElicitation) return { action: "decline" };
+  const text = (key: string) => (typeof request[key] === "string" ? (request[key] as string) : undefined);
+  const mode = request.mode === "form" || request.mode === "url" ? request.mode : undefined;
+  const schema = request.requested_schema;
+  const answer = await onElicitation(
+    {
+      serverName: String(request.mcp_server_name ?? ""),
+      message: String(request.message ?? ""),
+      ...(mode ? { mode } : {}),
+      ...optional("url", text("url")),
+      ...optional("elicitationId", text("elicitation_id")),
+      ...(typeof schema === "object" && schema !== null
+        ? { requestedSchema: schema as Record<string, unknown> }
+        : {}),
+      ...optional("title", text("title")),
+      ...optional("displayName", text("display_name")),
+      ...optional("description", text("description")),
+      raw: request,
+    },
+    { signal, requestId },
+  );
+  return answer === null ? NO_ANSWER : { ...answer };
+}
+
+/**
+ * Answers `request_user_dialog` with `onUserDialog`. Without it, or when it returns `null`, the
+ * dialog is left unanswered (another client may render it; the CLI's deadline bounds the wait).
+ */
+async function answerUserDialog(
+  options: AgentOptions,
+  request: RawObject,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<RawObject | typeof NO_ANSWER> {
+  const onUserDialog = options.onUserDialog;
+  if (!onUserDialog) return NO_ANSWER;
+  const payload = request.payload;
+  const answer = await onUserDialog(
+    {
+      dialogKind: String(request.dialog_kind ?? ""),
+      payload: typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : {},
+      ...optional("toolUseId", typeof request.tool_use_id === "string" ? request.tool_use_id : undefined),
+      raw: request,
+    },
+    { signal, requestId },
+  );
+  return answer === null ? NO_ANSWER : { ...answer };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
