@@ -13,6 +13,7 @@
  */
 
 export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
+export { STRUCTURED_OUTPUT_TOOL, structuredOutputTurns } from "./anthropic/script.js";
 export type {
   FakeAnthropicOptions,
   FakeAnthropicServer,

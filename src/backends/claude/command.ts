@@ -172,18 +172,60 @@ export function allowedToolsWithSkills(options: AgentOptions): string[] {
 }
 
 /**
- * The structured-output schema as the CLI can use it. Claude Code validates it with a draft-07
- * validator that knows no other meta-schema, so a `$schema` naming another draft (zod's
- * `z.toJSONSchema()` writes 2020-12) makes it exit 1; that `$schema` is dropped. Draft-07 and
- * 2020-12 agree on everything such schemas use (`$defs` with `$ref`, `const`, `enum`, `anyOf`, …).
+ * The structured-output schema as the CLI can use it. Claude Code 2.1.330 checks it with a strict
+ * draft-07 validator that knows no other meta-schema: a `$schema` naming another draft (zod's
+ * `z.toJSONSchema()` writes 2020-12) or a 2020-12 keyword such as `prefixItems` (every `z.tuple`)
+ * makes it exit 1 — also through the official SDK, which passes the schema unchanged. So the
+ * schema is rewritten to draft-07 (see {@link toDraft07}); a draft-07 schema is left as it is.
  */
 export function claudeJsonSchema(options: AgentOptions): Record<string, unknown> | undefined {
   if (options.outputFormat?.type !== "json_schema") return undefined;
-  const { schema } = options.outputFormat;
-  const draft = schema.$schema;
-  if (typeof draft !== "string" || draft.includes("draft-07")) return schema;
-  const { $schema: _dropped, ...rest } = schema;
-  return rest;
+  return toDraft07(options.outputFormat.schema);
+}
+
+/**
+ * Rewrites the 2019-09 / 2020-12 parts of a JSON Schema to their draft-07 equivalents: drops a
+ * `$schema` that is not draft-07, turns `prefixItems` (+ `items`) into `items: [...]` (+
+ * `additionalItems`), and `dependentRequired` / `dependentSchemas` into `dependencies`. `$defs`
+ * and `$ref` need no change (the CLI resolves them). Returns a new object; the input is untouched.
+ */
+export function toDraft07(schema: Record<string, unknown>): Record<string, unknown> {
+  const out = convertSchema(schema) as Record<string, unknown>;
+  const draft = out.$schema;
+  if (typeof draft === "string" && !draft.includes("draft-07")) delete out.$schema;
+  return out;
+}
+
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose value is data, not a schema. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "required", "dependentRequired"]);
+
+function convertSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(convertSchema);
+  if (!isObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (SCHEMA_MAPS.has(key) && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, convertSchema(sub)]));
+    } else out[key] = convertSchema(value);
+  }
+  if (Array.isArray(out.prefixItems)) {
+    const rest = out.items;
+    out.items = out.prefixItems;
+    delete out.prefixItems;
+    if (rest === undefined) delete out.additionalItems;
+    else out.additionalItems = rest;
+  }
+  const dependencies: Record<string, unknown> = isObject(out.dependencies) ? { ...out.dependencies } : {};
+  for (const key of ["dependentRequired", "dependentSchemas"]) {
+    if (!isObject(out[key])) continue;
+    Object.assign(dependencies, out[key]);
+    delete out[key];
+  }
+  if (Object.keys(dependencies).length > 0) out.dependencies = dependencies;
+  return out;
 }
 
 /**

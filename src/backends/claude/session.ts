@@ -1,15 +1,19 @@
 /**
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
+
+import type { McpSetServersResult } from "../../control-types.js";
 import { AbortError, type JsonDecodeError } from "../../errors.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
-import type { SdkMcpBridge } from "../../mcp/bridge.js";
+import { SdkMcpBridge } from "../../mcp/bridge.js";
+import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { CanUseTool, PermissionMode, PermissionResult } from "../../permissions.js";
 import { isStreamedPrompt, type Prompt, toWireUserMessage, type WireUserMessage } from "../../prompt.js";
 import type { Transport } from "../../transport/transport.js";
 import type { RewindFilesOptions, Session } from "../backend.js";
+import { sdkServerWire } from "./command.js";
 import { ControlProtocol, NO_ANSWER } from "./control-protocol.js";
 import { HookRegistry } from "./hook-registry.js";
 import { buildClaudeInitialize } from "./initialize.js";
@@ -82,6 +86,13 @@ export class ClaudeSession implements Session {
     this.options.signal?.throwIfAborted();
     await this.transport.connect();
     this.protocol.start();
+    this.initializeExtras = initializeExtras;
+    await this.initialize();
+  }
+
+  private initializeExtras: RawObject = {};
+
+  private async initialize(): Promise<RawObject> {
     const timeout = this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
     this.initResponse = await this.protocol.request(
       {
@@ -89,10 +100,38 @@ export class ClaudeSession implements Session {
         hooks: this.hooks.config,
         ...(this.bridge.names.length ? { sdkMcpServers: this.bridge.names } : {}),
         ...buildClaudeInitialize(this.options),
-        ...initializeExtras,
+        ...this.initializeExtras,
       },
       timeout,
     );
+    return this.initResponse;
+  }
+
+  /** Sends the same `initialize` request again (as the official SDK's `reinitialize()`). */
+  reinitialize(): Promise<RawObject> {
+    return this.initialize();
+  }
+
+  /**
+   * Makes `servers` the session's MCP servers: in-process ones are connected or disconnected here,
+   * and the CLI gets the whole set (`mcp_set_servers`), in-process ones by name.
+   */
+  async setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult> {
+    const sdk = SdkMcpBridge.sdkConfigs(servers);
+    await this.bridge.replace(sdk);
+    const wire: RawObject = {};
+    for (const [name, config] of Object.entries(servers)) {
+      wire[name] = config.type === "sdk" ? sdkServerWire(name, config) : config;
+    }
+    const answer = await this.protocol.request({ subtype: "mcp_set_servers", servers: wire });
+    return {
+      added: stringList(answer.added),
+      removed: stringList(answer.removed),
+      errors: (typeof answer.errors === "object" && answer.errors !== null ? answer.errors : {}) as Record<
+        string,
+        string
+      >,
+    };
   }
 
   pid(): number | undefined {
@@ -199,6 +238,15 @@ export class ClaudeSession implements Session {
       this.reportCliVersion(raw.claude_code_version);
     }
     if (raw.type === "system") this.trackBackgroundTasks(raw);
+    // `supportedCommands()` answers with the latest list, as the official SDK does.
+    if (
+      raw.type === "system" &&
+      raw.subtype === "commands_changed" &&
+      Array.isArray(raw.commands) &&
+      this.initResponse
+    ) {
+      this.initResponse = { ...this.initResponse, commands: raw.commands };
+    }
     this.life.push(message);
     if (message.type === "result") {
       this.lastResultWasError = message.isError;
@@ -352,4 +400,8 @@ async function answerUserDialog(
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
