@@ -1,0 +1,269 @@
+/**
+ * Behaviour the issue found by running the real CLI, and the official SDK's newer options that
+ * cross the wire, against claude 2.1.330 offline.
+ */
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { buildClaudeArgs } from "../../src/backends/claude/command.js";
+import { findClaudeCli } from "../../src/backends/claude/discovery.js";
+import { buildClaudeEnv } from "../../src/backends/claude/env.js";
+import {
+  type AgentOptions,
+  AgentSdkClient,
+  type Message,
+  query,
+  SubprocessTransport,
+  type Transport,
+  type TransportItem,
+} from "../../src/index.js";
+import { createClaudeTestEnv, structuredOutputTurns } from "../../src/testing/index.js";
+import { SDK_VERSION } from "../../src/version.js";
+import { type Bed, collect, results, testBed } from "./support.js";
+
+/**
+ * The real CLI behind a transport that notes, for every line it delivers, whether input had
+ * already been closed: so a test can tell what the CLI said before and after its stdin closed.
+ */
+function watchedClaude(
+  bed: Bed,
+  options: AgentOptions,
+): { transport: Transport; inputClosedAfter: () => number } {
+  const env = buildClaudeEnv(options, SDK_VERSION);
+  const inner = new SubprocessTransport({
+    command: findClaudeCli({ env }),
+    args: buildClaudeArgs(options, { sdkMcpServerNames: [] }),
+    env,
+    cwd: bed.cwd,
+    cliName: "claude",
+  });
+  let delivered = 0;
+  let closedAt = -1;
+  const transport: Transport = {
+    connect: () => inner.connect(),
+    write: (data) => inner.write(data),
+    async *readMessages(): AsyncIterable<TransportItem> {
+      for await (const item of inner.readMessages()) {
+        delivered += 1;
+        yield item;
+      }
+    },
+    endInput: () => {
+      closedAt = delivered;
+      return inner.endInput();
+    },
+    close: () => inner.close(),
+    isReady: () => inner.isReady(),
+  };
+  return { transport, inputClosedAfter: () => closedAt };
+}
+
+const backgroundScript = [
+  {
+    toolUse: {
+      name: "Bash",
+      input: { command: "sleep 2; echo background-done", description: "wait", run_in_background: true },
+    },
+  },
+  { text: "Started it." },
+  { text: "The background task finished." },
+];
+
+function raw(messages: Message[]): Record<string, unknown>[] {
+  return messages.map((m) => m.raw);
+}
+
+describe("behaviour against claude 2.1.330", () => {
+  it.each([
+    ["a string prompt", false],
+    ["a streamed prompt", true],
+  ])(
+    "keeps input open while a background task runs, for %s, and delivers its follow-up result",
+    async (_, streamed) => {
+      await using bed = await testBed(backgroundScript);
+      const options = bed.options({ allowedTools: ["Bash"] });
+      const watched = watchedClaude(bed, options);
+      const prompt = streamed
+        ? (async function* () {
+            yield "start it";
+          })()
+        : "start it";
+      const messages = await collect(
+        query({ prompt, options: { ...options, transport: watched.transport } }),
+      );
+
+      expect(results(messages).map((r) => r.result)).toEqual([
+        "Started it.",
+        "The background task finished.",
+      ]);
+      const lines = raw(messages);
+      const done = lines.findIndex((m) => m.subtype === "task_notification" && m.status === "completed");
+      expect(done).toBeGreaterThan(lines.findIndex((m) => m.type === "result"));
+      // Input closed only once the CLI said the task had finished (the delivered-line count at the
+      // time is past the notification; a few lines the SDK does not yield, like keep-alives, may add).
+      expect(watched.inputClosedAfter()).toBeGreaterThan(done);
+      expect(bed.model.turnRequests).toHaveLength(3);
+    },
+  );
+
+  it("stopTask() stops a running background task", async () => {
+    await using bed = await testBed([
+      {
+        toolUse: {
+          name: "Bash",
+          input: { command: "sleep 60", description: "long", run_in_background: true },
+        },
+      },
+      { text: "Started." },
+      { text: "Stopped." },
+    ]);
+    await using client = new AgentSdkClient(bed.options({ allowedTools: ["Bash"] }));
+    await client.connect("start");
+    let taskId: string | undefined;
+    for await (const message of client.receiveResponse()) {
+      if (message.raw.subtype === "task_started") taskId = String(message.raw.task_id);
+    }
+    expect(taskId).toBeDefined();
+    await client.stopTask(taskId!);
+    for await (const message of client.receiveMessages()) {
+      if (message.raw.subtype === "task_notification") {
+        expect(message.raw).toMatchObject({
+          task_id: taskId,
+          status: expect.stringMatching(/stopped|killed/),
+        });
+        break;
+      }
+    }
+  });
+
+  it("takes a z.toJSONSchema() schema (2020-12, with a tuple) as structured output", async () => {
+    await using bed = await testBed(structuredOutputTurns({ answer: 4, pair: ["x", 1] }));
+    const schema = z.toJSONSchema(z.object({ answer: z.number(), pair: z.tuple([z.string(), z.number()]) }));
+    expect(schema.$schema).toContain("2020-12");
+    const messages = await collect(
+      query({ prompt: "2+2", options: bed.options({ outputFormat: { type: "json_schema", schema } }) }),
+    );
+    expect(results(messages)[0]).toMatchObject({
+      isError: false,
+      structuredOutput: { answer: 4, pair: ["x", 1] },
+    });
+  });
+
+  it("loads project settings and CLAUDE.md by default, like the bare CLI; settingSources: [] loads none", async () => {
+    const marker = "MARKER-FROM-CLAUDE-MD-4711";
+    const requestOf = async (bed: Bed, extra: AgentOptions) => {
+      writeFileSync(join(bed.cwd, "CLAUDE.md"), `Always mention ${marker}.\n`);
+      await collect(query({ prompt: "hi", options: bed.options(extra) }));
+      return JSON.stringify(bed.model.turnRequests[0]?.body);
+    };
+    await using loaded = await testBed([{ text: "ok" }]);
+    expect(await requestOf(loaded, {})).toContain(marker);
+    await using isolated = await testBed([{ text: "ok" }]);
+    expect(await requestOf(isolated, { settingSources: [] })).not.toContain(marker);
+  });
+
+  it("the kit's env makes an unreachable model fail at once, without API retries", async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, "127.0.0.1", done));
+    const { port } = closed.address() as { port: number };
+    await new Promise((done) => closed.close(done));
+    const kit = createClaudeTestEnv(`http://127.0.0.1:${port}`);
+    try {
+      const messages = await collect(query({ prompt: "hi", options: { env: kit.env, inheritEnv: false } }));
+      expect(messages.filter((m) => m.raw.subtype === "api_retry")).toEqual([]);
+      expect(results(messages)[0]).toMatchObject({
+        isError: true,
+        result: expect.stringContaining("ECONNREFUSED"),
+      });
+    } finally {
+      await kit.cleanup();
+    }
+  });
+});
+
+describe("the official SDK's newer options, over the wire", () => {
+  it("systemPrompt and agents travel in initialize; --agent runs the main thread as one", async () => {
+    await using bed = await testBed([{ text: "ok" }]);
+    await using client = new AgentSdkClient(
+      bed.options({
+        systemPrompt: "You are SYSTEM-PROMPT-MARKER.",
+        agents: {
+          reviewer: { description: "Reviews code", prompt: "You are REVIEWER-MARKER.", background: false },
+        },
+      }),
+    );
+    await client.connect("hi");
+    await collect(client.receiveResponse());
+    expect((await client.supportedAgents()).map((a) => a.name)).toContain("reviewer");
+    expect(JSON.stringify(bed.model.turnRequests[0]?.body.system)).toContain("SYSTEM-PROMPT-MARKER");
+
+    await using asAgent = await testBed([{ text: "ok" }]);
+    await collect(
+      query({
+        prompt: "hi",
+        options: asAgent.options({
+          agent: "reviewer",
+          agents: { reviewer: { description: "Reviews code", prompt: "You are REVIEWER-MARKER." } },
+        }),
+      }),
+    );
+    expect(JSON.stringify(asAgent.model.turnRequests[0]?.body.system)).toContain("REVIEWER-MARKER");
+  });
+
+  it("sessionId names the session; persistSession: false writes no transcript", async () => {
+    const sessionId = "5f0c2a1e-3b4d-4c5e-8f60-718293a4b5c6";
+    await using bed = await testBed([{ text: "ok" }]);
+    const messages = await collect(
+      query({ prompt: "hi", options: bed.options({ sessionId, persistSession: false }) }),
+    );
+    expect(messages.find((m) => m.raw.subtype === "init")?.raw.session_id).toBe(sessionId);
+    const projects = join(bed.model.env().CLAUDE_CONFIG_DIR!, "projects");
+    const transcripts = existsSync(projects)
+      ? readdirSync(projects, { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))
+      : [];
+    expect(transcripts).toEqual([]);
+  });
+
+  it("toolAliases route a model's tool name to another tool", async () => {
+    await using bed = await testBed([
+      { toolUse: { name: "Shell", input: { command: "echo aliased-ok", description: "echo" } } },
+      { text: "done" },
+    ]);
+    const messages = await collect(
+      query({
+        prompt: "run",
+        options: bed.options({ toolAliases: { Shell: "Bash" }, allowedTools: ["Bash"] }),
+      }),
+    );
+    expect(results(messages)[0]?.isError).toBe(false);
+    expect(JSON.stringify(bed.model.turnRequests[1]?.body.messages)).toContain("aliased-ok");
+  });
+
+  it("unknown fields of CLI-owned nested objects reach the CLI, with a one-time warning", async () => {
+    await using bed = await testBed([{ text: "ok" }, { text: "ok" }]);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    try {
+      const options = bed.options({
+        sandbox: { enabled: false, futureSandboxField: true },
+        agents: { helper: { description: "d", prompt: "p", futureAgentField: 1 } },
+      });
+      const messages = await collect(query({ prompt: "hi", options }));
+      expect(results(messages)[0]?.isError).toBe(false);
+      await new Promise((done) => setImmediate(done));
+      const warned = warnings.filter((w) => w.includes("does not know"));
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toContain("sandbox.futureSandboxField");
+      expect(warned[0]).toContain("agents.helper.futureAgentField");
+      // Once per process: the same fields again are not reported again.
+      await collect(query({ prompt: "hi", options }));
+      await new Promise((done) => setImmediate(done));
+      expect(warnings.filter((w) => w.includes("does not know"))).toHaveLength(1);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
