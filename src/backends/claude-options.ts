@@ -155,3 +155,50 @@ export const CLAUDE_ONLY_OPTIONS = [
   "sessionStoreFlush",
   "loadTimeoutMs",
 ] as const satisfies readonly (keyof AgentOptions)[];
+
+/** An official `Query` method and what this SDK calls it on `query()` and on `AgentSdkClient`. */
+export interface OfficialQueryMethod {
+  query: string;
+  client: string;
+}
+
+/**
+ * Every method of the official SDK's `Query`, with ours. The control methods share their official
+ * names; `mcpServerStatus` is `getMcpStatus` on the client (as before), `close` is `disconnect`,
+ * and the experimental usage call is `getUsage`.
+ */
+export const OFFICIAL_QUERY_METHODS: Readonly<Record<string, OfficialQueryMethod>> = {
+  interrupt: { query: "interrupt", client: "interrupt" },
+  setPermissionMode: { query: "setPermissionMode", client: "setPermissionMode" },
+  setMcpPermissionModeOverride: {
+    query: "setMcpPermissionModeOverride",
+    client: "setMcpPermissionModeOverride",
+  },
+  setModel: { query: "setModel", client: "setModel" },
+  setMaxThinkingTokens: { query: "setMaxThinkingTokens", client: "setMaxThinkingTokens" },
+  applyFlagSettings: { query: "applyFlagSettings", client: "applyFlagSettings" },
+  updateSettings: { query: "updateSettings", client: "updateSettings" },
+  initializationResult: { query: "initializationResult", client: "initializationResult" },
+  reinitialize: { query: "reinitialize", client: "reinitialize" },
+  supportedCommands: { query: "supportedCommands", client: "supportedCommands" },
+  supportedModels: { query: "supportedModels", client: "supportedModels" },
+  supportedAgents: { query: "supportedAgents", client: "supportedAgents" },
+  mcpServerStatus: { query: "mcpServerStatus", client: "getMcpStatus" },
+  getContextUsage: { query: "getContextUsage", client: "getContextUsage" },
+  usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET: { query: "getUsage", client: "getUsage" },
+  readFile: { query: "readFile", client: "readFile" },
+  reloadPlugins: { query: "reloadPlugins", client: "reloadPlugins" },
+  reloadSkills: { query: "reloadSkills", client: "reloadSkills" },
+  reloadOutputStyles: { query: "reloadOutputStyles", client: "reloadOutputStyles" },
+  accountInfo: { query: "accountInfo", client: "accountInfo" },
+  rewindFiles: { query: "rewindFiles", client: "rewindFiles" },
+  seedReadState: { query: "seedReadState", client: "seedReadState" },
+  reconnectMcpServer: { query: "reconnectMcpServer", client: "reconnectMcpServer" },
+  toggleMcpServer: { query: "toggleMcpServer", client: "toggleMcpServer" },
+  readMcpResource: { query: "readMcpResource", client: "readMcpResource" },
+  setMcpServers: { query: "setMcpServers", client: "setMcpServers" },
+  streamInput: { query: "streamInput", client: "streamInput" },
+  stopTask: { query: "stopTask", client: "stopTask" },
+  backgroundTasks: { query: "backgroundTasks", client: "backgroundTasks" },
+  close: { query: "close", client: "disconnect" },
+};
