@@ -2,9 +2,9 @@
  * Behaviour the issue found by running the real CLI, and the official SDK's newer options that
  * cross the wire, against claude 2.1.330 offline.
  */
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildClaudeArgs } from "../../src/backends/claude/command.js";
@@ -225,6 +225,38 @@ describe("the official SDK's newer options, over the wire", () => {
       : [];
     expect(transcripts).toEqual([]);
   });
+
+  it.each(["argv", "initialize"] as const)(
+    "a local plugin and a stdio MCP server load with %s delivery",
+    async (delivery) => {
+      await using bed = await testBed([{ text: "ok" }]);
+      const plugin = join(bed.cwd, "demo-plugin");
+      mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+      mkdirSync(join(plugin, "commands"));
+      writeFileSync(
+        join(plugin, ".claude-plugin", "plugin.json"),
+        JSON.stringify({ name: "demo-plugin", version: "1.0.0" }),
+      );
+      writeFileSync(join(plugin, "commands", "hello.md"), "---\ndescription: Say hello\n---\nSay hello.\n");
+      await using client = new AgentSdkClient(
+        bed.options({
+          plugins: [{ type: "local", path: plugin }],
+          pluginDelivery: delivery,
+          mcpServers: {
+            asker: { command: process.execPath, args: [resolve("test/fixtures/mcp/eliciting-server.mjs")] },
+          },
+          mcpServersDelivery: delivery,
+        }),
+      );
+      await client.connect("hi");
+      await collect(client.receiveResponse());
+      expect((await client.supportedCommands()).map((c) => c.name)).toContain("demo-plugin:hello");
+      expect(await client.getMcpStatus()).toEqual([
+        expect.objectContaining({ name: "asker", status: "connected" }),
+      ]);
+      if (delivery === "initialize") expect((await client.initializationResult()).plugins_applied).toBe(true);
+    },
+  );
 
   it("toolAliases route a model's tool name to another tool", async () => {
     await using bed = await testBed([
