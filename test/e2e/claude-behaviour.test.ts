@@ -258,6 +258,48 @@ describe("the official SDK's newer options, over the wire", () => {
     },
   );
 
+  it("claude 2.1.330 accepts every flag and initialize field the official SDK sends", async () => {
+    await using bed = await testBed([{ text: "ok" }]);
+    const debugFile = join(bed.cwd, "debug.log");
+    const messages = await collect(
+      query({
+        prompt: "hi",
+        options: bed.options({
+          thinking: { type: "adaptive", display: "omitted" },
+          effort: "high",
+          taskBudget: { total: 50_000 },
+          debugFile,
+          permissionPrompts: "none",
+          strictMcpConfig: true,
+          includeHookEvents: true,
+          managedSettings: { permissions: { deny: ["WebFetch"] } },
+          projectConfigRoot: bed.cwd,
+          skills: "all",
+          persistSession: false,
+          title: "T",
+          promptSuggestions: true,
+          agentProgressSummaries: true,
+          forwardSubagentText: true,
+          perTaskStopAffordance: true,
+          planModeInstructions: "Plan briefly.",
+          toolConfig: { askUserQuestion: { previewFormat: "html" } },
+          verbatimPrompts: true,
+          sandbox: {
+            enabled: false,
+            filesystem: { denyRead: ["/secret"] },
+            network: { allowedDomains: ["example.com"] },
+          },
+        }),
+      }),
+    );
+    expect(results(messages)[0]).toMatchObject({ isError: false, result: "ok" });
+    expect(bed.model.turnRequests[0]?.body.output_config).toMatchObject({
+      effort: "high",
+      task_budget: { total: 50_000 },
+    });
+    expect(existsSync(debugFile)).toBe(true);
+  });
+
   it("toolAliases route a model's tool name to another tool", async () => {
     await using bed = await testBed([
       { toolUse: { name: "Shell", input: { command: "echo aliased-ok", description: "echo" } } },
