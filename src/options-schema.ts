@@ -311,6 +311,7 @@ export const agentOptionsSchema = z
     inheritEnv: z.optional(z.boolean()),
     backgroundTaskTimeoutMs: z.optional(positiveNumber),
     transport: z.optional(transportSchema),
+    spawnClaudeCodeProcess: z.optional(fn("spawnClaudeCodeProcess")),
     debug: z.optional(z.boolean()),
     debugFile: z.optional(nonEmpty()),
     projectConfigRoot: z.optional(nonEmpty()),
@@ -442,7 +443,6 @@ export const agentOptionsSchema = z
     // them with its reason (`UnsupportedOptionsError`), instead of "unknown option".
     executable: z.optional(z.unknown()),
     executableArgs: z.optional(z.unknown()),
-    spawnClaudeCodeProcess: z.optional(z.unknown()),
     sessionStore: z.optional(z.unknown()),
     sessionStoreFlush: z.optional(z.unknown()),
     loadTimeoutMs: z.optional(z.unknown()),

@@ -6,6 +6,7 @@ import type { HookMap } from "./hooks.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
+import type { SpawnClaudeCodeProcess } from "./transport/spawned-process.js";
 import type { Transport } from "./transport/transport.js";
 
 /** Which agent CLI drives the session. */
@@ -359,10 +360,17 @@ export interface AgentOptions {
    */
   backgroundTaskTimeoutMs?: number;
   /**
-   * A custom transport (tests, remote runners). Replaces the subprocess. Claude only. It plays the
-   * part of the official SDK's `spawnClaudeCodeProcess`, one level up: JSON lines, not a process.
+   * A custom transport (tests, remote runners). Replaces the subprocess. Claude only. (To start
+   * the CLI yourself and keep the SDK's framing, use `spawnClaudeCodeProcess`.)
    */
   transport?: Transport;
+  /**
+   * Starts the CLI yourself (in a container, a VM, over SSH): called with the command, argv, cwd
+   * and environment the SDK would use; returns a process-like object (a `ChildProcess` is one).
+   * Closing the session sends it SIGTERM, then SIGKILL after `closeGraceMs`. Not with `transport`.
+   * Claude only.
+   */
+  spawnClaudeCodeProcess?: SpawnClaudeCodeProcess;
   /** `--debug`: verbose debug logging of the CLI (to `debugFile`, or stderr → `stderr`). Claude only. */
   debug?: boolean;
   /** `--debug-file <path>`: write the CLI's debug log there (implies `debug`). Claude only. */
@@ -528,8 +536,6 @@ export interface AgentOptions {
   executable?: never;
   /** Rejected: see `executable`. */
   executableArgs?: never;
-  /** Rejected: pass a `transport` instead (JSON lines rather than a process handle). */
-  spawnClaudeCodeProcess?: never;
   /** Rejected: mirroring transcripts to an external store is not implemented. */
   sessionStore?: never;
   /** Rejected: belongs to `sessionStore`. */

@@ -23,8 +23,6 @@ export const CLAUDE_REJECTED_OPTIONS = {
     "the CLI is Claude Code's native binary, spawned directly; there is no JavaScript runtime to choose",
   executableArgs:
     "the CLI is Claude Code's native binary, spawned directly; there is no runtime to pass arguments to",
-  spawnClaudeCodeProcess:
-    "pass `transport` (a JSON-lines Transport) to run the CLI elsewhere; a process-handle hook is not offered",
   sessionStore: "mirroring transcripts to an external store (alpha in the official SDK) is not implemented",
   sessionStoreFlush: "belongs to sessionStore, which is not implemented",
   loadTimeoutMs: "belongs to sessionStore, which is not implemented",
@@ -101,7 +99,10 @@ export const OFFICIAL_CLAUDE_OPTIONS: Readonly<
   settingSources: { ours: "settingSources", via: "`--setting-sources` (omitted: the CLI loads all)" },
   settings: { ours: "settings", via: "`--settings <json>`" },
   skills: { ours: "skills", via: "`Skill` rules in `--allowedTools` + initialize `skills`" },
-  spawnClaudeCodeProcess: { rejected: CLAUDE_REJECTED_OPTIONS.spawnClaudeCodeProcess },
+  spawnClaudeCodeProcess: {
+    ours: "spawnClaudeCodeProcess",
+    via: "your function starts the CLI; JSON lines over its stdin/stdout",
+  },
   stderr: { ours: "stderr", via: "SDK side: each stderr line" },
   strictMcpConfig: { ours: "strictMcpConfig", via: "`--strict-mcp-config`" },
   supportedDialogKinds: { ours: "supportedDialogKinds", via: "initialize `supportedDialogKinds`" },

@@ -2,6 +2,8 @@
  * Behaviour the issue found by running the real CLI, and the official SDK's newer options that
  * cross the wire, against claude 2.1.330 offline.
  */
+
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -20,6 +22,7 @@ import {
   type TransportItem,
 } from "../../src/index.js";
 import { createClaudeTestEnv, structuredOutputTurns } from "../../src/testing/index.js";
+import type { SpawnOptions } from "../../src/transport/spawned-process.js";
 import { SDK_VERSION } from "../../src/version.js";
 import { type Bed, collect, results, testBed } from "./support.js";
 
@@ -298,6 +301,36 @@ describe("the official SDK's newer options, over the wire", () => {
       task_budget: { total: 50_000 },
     });
     expect(existsSync(debugFile)).toBe(true);
+  });
+
+  it("spawnClaudeCodeProcess starts the CLI the SDK describes, and the session runs over it", async () => {
+    await using bed = await testBed([{ text: "spawned by you" }]);
+    const calls: SpawnOptions[] = [];
+    let child: ChildProcessWithoutNullStreams | undefined;
+    const messages = await collect(
+      query({
+        prompt: "hi",
+        options: bed.options({
+          spawnClaudeCodeProcess: (options) => {
+            calls.push(options);
+            child = spawn(options.command, options.args, {
+              cwd: options.cwd,
+              env: options.env,
+              stdio: "pipe",
+            });
+            return child;
+          },
+        }),
+      }),
+    );
+    expect(results(messages)[0]?.result).toBe("spawned by you");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.command).toMatch(/claude/);
+    expect(calls[0]?.args.slice(0, 2)).toEqual(["--output-format", "stream-json"]);
+    expect(calls[0]?.cwd).toBe(bed.cwd);
+    expect(calls[0]?.env.CLAUDE_CODE_ENTRYPOINT).toBe("sdk-ts");
+    expect(calls[0]?.signal.aborted).toBe(true);
+    expect(child?.exitCode !== null || child?.signalCode !== null).toBe(true);
   });
 
   it("toolAliases route a model's tool name to another tool", async () => {

@@ -243,6 +243,11 @@ export function claudeOptionConflicts(options: AgentOptions): string[] {
   if (options.resumeSessionAt !== undefined && options.resume === undefined) {
     issues.push("resumeSessionAt: needs resume (the session id to resume); the CLI refuses it on its own");
   }
+  if (options.spawnClaudeCodeProcess && options.transport) {
+    issues.push(
+      "spawnClaudeCodeProcess: cannot be combined with transport, which replaces the process altogether",
+    );
+  }
   if (options.fallbackModel !== undefined && options.fallbackModel === options.model) {
     issues.push("fallbackModel: must differ from model (the CLI refuses the same model as its own fallback)");
   }

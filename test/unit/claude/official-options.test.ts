@@ -3,6 +3,8 @@
  * every user message (`verbatimPrompts`), or put in the initialize request — over a scripted
  * transport — and how validation treats CLI-owned nested objects.
  */
+import { EventEmitter } from "node:events";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { toDraft07 } from "../../../src/backends/claude/command.js";
 import { validateClaudeOptions } from "../../../src/backends/claude/validate.js";
@@ -19,6 +21,7 @@ import {
   unknownNestedFields,
   validateAgentOptions,
 } from "../../../src/options-schema.js";
+import { type SpawnedProcess, SpawnedProcessTransport } from "../../../src/transport/spawned-process.js";
 import { cliLike, resultLine, ScriptedTransport } from "../support/scripted-transport.js";
 
 /** Resolves once the SDK has answered `requestId`, or after `turns` event-loop turns with none. */
@@ -260,5 +263,97 @@ describe("toDraft07", () => {
       default: { prefixItems: [1] },
     });
     expect(schema.properties.prefixItems).toHaveProperty("prefixItems");
+  });
+});
+
+describe("SpawnedProcessTransport", () => {
+  /** A process-like object whose "CLI" answers initialize, then exits with `exitCode` on EOF. */
+  function fakeProcess(exitCode: number, reportsExit = true): SpawnedProcess & { kills: string[] } {
+    const events = new EventEmitter();
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const kills: string[] = [];
+    let code: number | null = null;
+    stdin.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) {
+        const message = JSON.parse(line) as { type: string; request_id?: string };
+        if (message.type === "control_request") {
+          stdout.write(
+            `${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: message.request_id, response: {} } })}\n`,
+          );
+        }
+        if (message.type === "user") stdout.write(`${JSON.stringify(resultLine("ok"))}\n`);
+      }
+    });
+    const exit = () => {
+      stdout.end();
+      code = exitCode;
+      if (reportsExit) setImmediate(() => events.emit("exit", exitCode, null));
+    };
+    stdin.on("finish", exit);
+    return {
+      stdin,
+      stdout,
+      kills,
+      get killed() {
+        return kills.length > 0;
+      },
+      get exitCode() {
+        return code;
+      },
+      kill(signal) {
+        kills.push(signal);
+        if (code === null) exit();
+        return true;
+      },
+      once: (event: string, listener: Parameters<EventEmitter["once"]>[1]) => events.once(event, listener),
+      off: (event: string, listener: Parameters<EventEmitter["off"]>[1]) => events.off(event, listener),
+    } as SpawnedProcess & { kills: string[] };
+  }
+
+  const transportFor = (process: SpawnedProcess) =>
+    new SpawnedProcessTransport({
+      spawn: () => process,
+      command: "claude",
+      args: [],
+      env: {},
+      maxBufferSize: 1 << 20,
+      closeGraceMs: 50,
+      cliName: "claude",
+    });
+
+  it("runs a query over the caller's process", async () => {
+    const messages = await collect(
+      query({ prompt: "hi", options: { transport: transportFor(fakeProcess(0)) } }),
+    );
+    expect(messages.at(-1)).toMatchObject({ type: "result", result: "ok" });
+  });
+
+  it("a non-zero exit is a ProcessError; a process that never reports its exit does not hang close()", async () => {
+    const failing = query({ prompt: "hi", options: { transport: transportFor(fakeProcess(3)) } });
+    await expect(collect(failing)).rejects.toThrow(/claude process failed: exit code 3/);
+    const silent = fakeProcess(0, false);
+    const client = new AgentSdkClient({ transport: transportFor(silent) });
+    await client.connect();
+    await client.disconnect();
+    // No exit report after SIGTERM: SIGKILL follows the grace period, and close() still returns.
+    expect(silent.kills).toEqual(["SIGTERM", "SIGKILL"]);
+  });
+
+  it("a spawn function that throws fails connect() with ProcessError", async () => {
+    const transport = new SpawnedProcessTransport({
+      spawn: () => {
+        throw new Error("no container");
+      },
+      command: "claude",
+      args: [],
+      env: {},
+      maxBufferSize: 1024,
+      closeGraceMs: 50,
+      cliName: "claude",
+    });
+    await expect(transport.connect()).rejects.toThrow(
+      /spawnClaudeCodeProcess failed to start claude: no container/,
+    );
   });
 });
