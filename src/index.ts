@@ -59,6 +59,8 @@ export type * from "./permissions.js";
 export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
 export { type Query, type QueryControls, type QueryParams, query } from "./query.js";
+export type * from "./tools.js";
+export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
 export { SDK_VERSION } from "./version.js";

@@ -96,6 +96,18 @@ export class SubprocessTransport implements Transport {
     if (this.state === "connecting") this.state = "connected";
   }
 
+  /** Writes `text` as is (no newline added); see {@link Transport.writeText}. */
+  async writeText(text: string): Promise<void> {
+    const child = this.requireChild("writeText()");
+    if (this.state === "closed")
+      throw new CliConnectionError(`Cannot write to ${this.name}: transport is closed`);
+    try {
+      await child.write(text);
+    } catch (error) {
+      throw await this.explainWriteFailure(child, error);
+    }
+  }
+
   /** Sends one message; `data` must be a single line (serialized JSON), the newline is added here. */
   async write(data: string): Promise<void> {
     const child = this.requireChild("write()");
