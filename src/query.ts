@@ -479,10 +479,6 @@ class ExitWatch {
     private readonly timeoutMs: number,
   ) {}
 
-  get isInputEnded(): boolean {
-    return this.ended;
-  }
-
   inputEnded(): void {
     this.ended = true;
     this.arm();
