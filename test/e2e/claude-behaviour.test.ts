@@ -21,7 +21,7 @@ import {
   type Transport,
   type TransportItem,
 } from "../../src/index.js";
-import { createClaudeTestEnv, structuredOutputTurns } from "../../src/testing/index.js";
+import { createClaudeTestEnv, type ScriptedTurn, structuredOutputTurns } from "../../src/testing/index.js";
 import type { SpawnOptions } from "../../src/transport/spawned-process.js";
 import { SDK_VERSION } from "../../src/version.js";
 import { type Bed, collect, results, testBed } from "./support.js";
@@ -110,6 +110,45 @@ describe("behaviour against claude 2.1.330", () => {
       expect(bed.model.turnRequests).toHaveLength(3);
     },
   );
+
+  it("keeps input open for a background subagent too, and delivers the main agent's follow-up", async () => {
+    let mainTurns = 0;
+    await using bed = await testBed();
+    bed.model.push(
+      ...Array.from({ length: 4 }, () => async (request: { lastUserText: string }): Promise<ScriptedTurn> => {
+        // The subagent's model call: it takes a while, so the main turn ends first.
+        if (request.lastUserText.includes("SUBTASK")) {
+          await new Promise((done) => setTimeout(done, 1000));
+          return { text: "subagent result" };
+        }
+        mainTurns += 1;
+        if (mainTurns === 1) {
+          return {
+            toolUse: {
+              name: "Task",
+              input: {
+                description: "background agent",
+                prompt: "SUBTASK look around",
+                subagent_type: "general-purpose",
+                run_in_background: true,
+              },
+            },
+          };
+        }
+        return { text: mainTurns === 2 ? "Launched." : "The agent reported back." };
+      }),
+    );
+    const options = bed.options({ allowedTools: ["Task", "Agent"] });
+    const watched = watchedClaude(bed, options);
+    const messages = await collect(
+      query({ prompt: "go", options: { ...options, transport: watched.transport } }),
+    );
+    expect(results(messages).map((r) => r.result)).toEqual(["Launched.", "The agent reported back."]);
+    const lines = raw(messages);
+    expect(lines.find((m) => m.subtype === "task_started")).toMatchObject({ task_type: "local_agent" });
+    const done = lines.findIndex((m) => m.subtype === "task_notification" && m.status === "completed");
+    expect(watched.inputClosedAfter()).toBeGreaterThan(done);
+  });
 
   it("stopTask() stops a running background task", async () => {
     await using bed = await testBed([
