@@ -3,13 +3,15 @@
  */
 import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
 import { backendFor, getBackend } from "./backends/registry.js";
+import type { InterruptResult } from "./control-types.js";
+import { ClaudeControls } from "./controls.js";
 import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
 import { abortErrorFor, combineSignals, throwIfAborted } from "./internal/abort.js";
 import type { Message } from "./messages.js";
-import type { AgentOptions, BackendKind } from "./options.js";
+import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
-import { isStreamedPrompt, type Prompt } from "./prompt.js";
-import type { SessionSource } from "./query.js";
+import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
+import { QUERY_CONTROL_METHODS, type QueryControls, type SessionSource } from "./query.js";
 
 /** Clients whose session comes from a process started ahead of time (see {@link clientOn}). */
 const sources = new WeakMap<AgentSdkClient, SessionSource>();
@@ -21,6 +23,9 @@ export function clientOn(source: SessionSource, options: AgentOptions): AgentSdk
   return client;
 }
 
+/** The {@link QueryControls} methods are installed on the prototype (see the end of this module). */
+export interface AgentSdkClient extends QueryControls {}
+
 /**
  * A conversation that stays open across turns.
  *
@@ -30,7 +35,10 @@ export function clientOn(source: SessionSource, options: AgentOptions): AgentSdk
  * await client.query("Summarize README.md");
  * for await (const message of client.receiveResponse()) console.log(message);
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
 export class AgentSdkClient implements AsyncDisposable {
+  /** The Claude control methods (`supportedModels()`, `getContextUsage()`, …), gated on `controlProtocol`. */
+  readonly controls = new ClaudeControls(async (feature) => this.gated("controlProtocol", feature));
   private readonly options: AgentOptions;
   private readonly backend: Backend;
   private session: Session | undefined;
@@ -132,9 +140,20 @@ export class AgentSdkClient implements AsyncDisposable {
     yield* this.requireSession().subscribe({ untilResult });
   }
 
-  /** Interrupts the running turn. */
-  async interrupt(): Promise<void> {
-    await this.gated("interrupt", "interrupt").interrupt();
+  /**
+   * Interrupts the running turn. Claude reports input still queued behind it (`still_queued`) and
+   * drops that input with `cancelQueued`.
+   */
+  async interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined> {
+    const session = this.gated("interrupt", "interrupt");
+    if (this.backend.capabilities.controlProtocol) return this.controls.interrupt(options);
+    await session.interrupt();
+    return undefined;
+  }
+
+  /** Sends user input turn by turn from `stream` (same as `query()` with an iterable). */
+  async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
+    await this.requireSession().send(stream);
   }
 
   /** Changes the permission mode for the rest of the session. */
@@ -148,8 +167,13 @@ export class AgentSdkClient implements AsyncDisposable {
   }
 
   /** Changes the thinking budget; `null` clears it. */
-  async setMaxThinkingTokens(tokens: number | null): Promise<void> {
-    await this.gated("runtimeConfigChanges", "setMaxThinkingTokens").setMaxThinkingTokens(tokens);
+  async setMaxThinkingTokens(
+    tokens: number | null,
+    display?: ThinkingDisplay | "highlights" | null,
+  ): Promise<void> {
+    const session = this.gated("runtimeConfigChanges", "setMaxThinkingTokens");
+    if (display === undefined) await session.setMaxThinkingTokens(tokens);
+    else await this.controls.setMaxThinkingTokens(tokens, display);
   }
 
   /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
@@ -202,4 +226,14 @@ export class AgentSdkClient implements AsyncDisposable {
     if (!this.backend.capabilities[capability]) throw new UnsupportedFeatureError(feature, this.backend.name);
     return this.requireSession();
   }
+}
+
+for (const name of QUERY_CONTROL_METHODS) {
+  Object.defineProperty(AgentSdkClient.prototype, name, {
+    value(this: AgentSdkClient, ...args: unknown[]) {
+      return (this.controls[name] as (...a: unknown[]) => unknown)(...args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }

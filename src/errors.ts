@@ -169,10 +169,14 @@ export class UnsupportedFeatureError extends AgentSdkError {
 export class UnsupportedOptionsError extends AgentSdkError {
   readonly backend: string;
   readonly options: readonly string[];
-  constructor(backend: string, options: readonly string[]) {
-    super(`Options not supported by the ${backend} backend: ${options.join(", ")}`);
+  /** Why an option is refused, where there is more to say than "this backend has no such thing". */
+  readonly reasons: Readonly<Record<string, string>>;
+  constructor(backend: string, options: readonly string[], reasons: Readonly<Record<string, string>> = {}) {
+    const listed = options.map((o) => (reasons[o] ? `${o} (${reasons[o]})` : o));
+    super(`Options not supported by the ${backend} backend: ${listed.join(", ")}`);
     this.backend = backend;
     this.options = options;
+    this.reasons = reasons;
   }
 }
 

@@ -109,6 +109,8 @@ export interface HookCallbackMatcher {
   hooks: HookCallback[];
   /** Seconds the CLI waits for these hooks. */
   timeout?: number;
+  /** When a hook of this matcher fails: go on (`continue`) or treat it as a block (`block`). */
+  onFailure?: "continue" | "block";
 }
 
 /** Hooks by event. */

@@ -9,8 +9,16 @@ export type {
   RewindFilesOptions,
   Session,
 } from "./backends/backend.js";
+export {
+  CLAUDE_REJECTED_OPTIONS,
+  OFFICIAL_CLAUDE_OPTIONS,
+  type RejectedOfficialOption,
+  type SupportedOfficialOption,
+} from "./backends/claude-options.js";
 export { getBackend, loadBackend } from "./backends/registry.js";
 export { AgentSdkClient } from "./client.js";
+export type * from "./control-types.js";
+export type { ReadFileOptions, ReloadPluginsOptions } from "./controls.js";
 export * from "./errors.js";
 export type * from "./hooks.js";
 export { HOOK_EVENTS } from "./hooks.js";
@@ -50,7 +58,7 @@ export type * from "./options.js";
 export type * from "./permissions.js";
 export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
-export { type Query, type QueryParams, query } from "./query.js";
+export { type Query, type QueryControls, type QueryParams, query } from "./query.js";
 export type * from "./tools.js";
 export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";

@@ -32,23 +32,39 @@ const bufferBytes = wholeNumber("must be a whole number of bytes").check(
 );
 const port = z.int().check(z.minimum(1), z.maximum(65535));
 
-const mcpStdioSchema = z.strictObject({
+/*
+ * Nested objects whose schema belongs to the Claude Code CLI (MCP server configs, subagents,
+ * sandbox settings, hook matchers, plugins, system prompt forms, thinking) are *loose*: every field
+ * this SDK knows is typed and checked, and a field it does not know is passed to the CLI unchanged,
+ * reported once per process by {@link warnUnknownNestedFields} — a newer CLI may accept it, and a
+ * strict check here would refuse configuration the CLI runs.
+ */
+
+const mcpToolPolicy = z.looseObject({
+  name: nonEmpty(),
+  permission_policy: z.optional(z.enum(["always_allow", "always_ask", "always_deny"])),
+  org_max_permission: z.optional(z.enum(["allow", "ask", "blocked"])),
+});
+const mcpCommon = {
+  timeout: z.optional(positiveNumber),
+  alwaysLoad: z.optional(z.boolean()),
+};
+const mcpStdioShape = {
   type: z.optional(z.literal("stdio")),
   command: nonEmpty(),
   args: z.optional(z.array(z.string())),
   env: z.optional(stringMap),
-});
-const mcpSseSchema = z.strictObject({
-  type: z.literal("sse"),
+  ...mcpCommon,
+};
+const mcpRemoteShape = {
   url: nonEmpty(),
   headers: z.optional(stringMap),
-});
-const mcpHttpSchema = z.strictObject({
-  type: z.literal("http"),
-  url: nonEmpty(),
-  headers: z.optional(stringMap),
-});
-const mcpSdkSchema = z.strictObject({
+  tools: z.optional(z.array(mcpToolPolicy)),
+  ...mcpCommon,
+};
+const mcpSseShape = { type: z.literal("sse"), ...mcpRemoteShape };
+const mcpHttpShape = { type: z.literal("http"), ...mcpRemoteShape };
+const mcpSdkShape = {
   type: z.literal("sdk"),
   name: nonEmpty(),
   // Only the shape matters here: the MCP SDK's McpServer is a class we must not import at runtime.
@@ -58,47 +74,160 @@ const mcpSdkSchema = z.strictObject({
   createInstance: z.optional(
     z.custom<() => unknown>((v) => typeof v === "function", { error: "createInstance must be a function" }),
   ),
-});
+  timeout: z.optional(positiveNumber),
+  tools: z.optional(z.array(mcpToolPolicy)),
+};
 
 /** One MCP server entry. Discriminated on `type` so errors point into the matching variant. */
 const mcpServerSchema = z.discriminatedUnion(
   "type",
-  [mcpStdioSchema, mcpSseSchema, mcpHttpSchema, mcpSdkSchema],
+  [
+    z.looseObject(mcpStdioShape),
+    z.looseObject(mcpSseShape),
+    z.looseObject(mcpHttpShape),
+    z.looseObject(mcpSdkShape),
+  ],
   { error: "expected an MCP server config with type 'stdio' (or no type), 'sse', 'http' or 'sdk'" },
 );
 
-const hookMatcherSchema = z.strictObject({
+const hookMatcherShape = {
   matcher: z.optional(z.string()),
   hooks: z.array(fn("each hook")),
   timeout: z.optional(positiveNumber),
-});
+  onFailure: z.optional(z.enum(["continue", "block"])),
+};
 
-const agentDefinitionSchema = z.strictObject({
+const permissionModes = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"] as const;
+const efforts = ["low", "medium", "high", "xhigh", "max"] as const;
+
+const agentDefinitionShape = {
   description: z.string(),
   prompt: z.string(),
   tools: z.optional(z.array(z.string())),
+  disallowedTools: z.optional(z.array(z.string())),
   model: z.optional(z.string()),
-});
+  mcpServers: z.optional(z.array(z.union([nonEmpty(), z.record(z.string(), z.unknown())]))),
+  criticalSystemReminder_EXPERIMENTAL: z.optional(z.string()),
+  skills: z.optional(z.array(z.string())),
+  initialPrompt: z.optional(z.string()),
+  maxTurns: z.optional(positiveInt),
+  autoCompactWindow: z.optional(positiveInt),
+  background: z.optional(z.boolean()),
+  omitClaudeMd: z.optional(z.boolean()),
+  memory: z.optional(z.enum(["user", "project", "local"])),
+  effort: z.optional(z.union([z.enum(efforts), z.number()])),
+  permissionMode: z.optional(z.enum(permissionModes)),
+  observer: z.optional(z.string()),
+  observerMessage: z.optional(z.string()),
+};
 
-const sandboxSchema = z.strictObject({
-  enabled: z.optional(z.boolean()),
-  autoAllowBashIfSandboxed: z.optional(z.boolean()),
-  excludedCommands: z.optional(z.array(z.string())),
-  allowUnsandboxedCommands: z.optional(z.boolean()),
-  network: z.optional(
-    z.strictObject({
-      allowLocalBinding: z.optional(z.boolean()),
-      allowUnixSockets: z.optional(z.array(z.string())),
-      allowAllUnixSockets: z.optional(z.boolean()),
-      httpProxyPort: z.optional(port),
-      socksProxyPort: z.optional(port),
+const strings = z.array(z.string());
+const sandboxNetworkShape = {
+  allowedDomains: z.optional(strings),
+  deniedDomains: z.optional(strings),
+  strictAllowlist: z.optional(z.boolean()),
+  allowManagedDomainsOnly: z.optional(z.boolean()),
+  allowUnixSockets: z.optional(strings),
+  allowAllUnixSockets: z.optional(z.boolean()),
+  allowLocalBinding: z.optional(z.boolean()),
+  allowMachLookup: z.optional(strings),
+  httpProxyPort: z.optional(port),
+  socksProxyPort: z.optional(port),
+  tlsTerminate: z.optional(
+    z.looseObject({ caCertPath: z.optional(z.string()), caKeyPath: z.optional(z.string()) }),
+  ),
+};
+const sandboxFilesystemShape = {
+  allowWrite: z.optional(strings),
+  denyWrite: z.optional(strings),
+  denyRead: z.optional(strings),
+  allowRead: z.optional(strings),
+  allowManagedReadPathsOnly: z.optional(z.boolean()),
+  disabled: z.optional(z.boolean()),
+};
+const credentialRule = {
+  mode: z.enum(["deny", "mask"]),
+  extract: z.optional(z.string()),
+  onExtractNoMatch: z.optional(z.enum(["deny", "error", "warn"])),
+  decode: z.optional(z.literal("jwt")),
+  maskClaims: z.optional(strings),
+  injectHosts: z.optional(strings),
+};
+const passthrough = z.enum(["deny", "passthrough"]);
+const sandboxCredentialsShape = {
+  files: z.optional(
+    z.array(z.looseObject({ path: z.string(), maskDuplicates: z.optional(z.boolean()), ...credentialRule })),
+  ),
+  envVars: z.optional(z.array(z.looseObject({ name: z.string(), ...credentialRule }))),
+  allowPlaintextInject: z.optional(z.boolean()),
+  awsPairs: z.optional(
+    z.array(
+      z.looseObject({
+        accessKeyIdVar: z.string(),
+        secretAccessKeyVar: z.string(),
+        sessionTokenVar: z.optional(z.string()),
+      }),
+    ),
+  ),
+  sigv4: z.optional(
+    z.looseObject({
+      streaming: z.optional(passthrough),
+      presigned: z.optional(passthrough),
+      sigv4a: z.optional(passthrough),
     }),
   ),
-  ignoreViolations: z.optional(
-    z.strictObject({ file: z.optional(z.array(z.string())), network: z.optional(z.array(z.string())) }),
-  ),
+};
+const sandboxShape = {
+  enabled: z.optional(z.boolean()),
+  failIfUnavailable: z.optional(z.boolean()),
+  autoAllowBashIfSandboxed: z.optional(z.boolean()),
+  allowUnsandboxedCommands: z.optional(z.boolean()),
+  network: z.optional(z.looseObject(sandboxNetworkShape)),
+  filesystem: z.optional(z.looseObject(sandboxFilesystemShape)),
+  credentials: z.optional(z.looseObject(sandboxCredentialsShape)),
+  ignoreViolations: z.optional(z.record(z.string(), strings)),
   enableWeakerNestedSandbox: z.optional(z.boolean()),
-});
+  allowNestedUserNamespaces: z.optional(z.boolean()),
+  enableWeakerNetworkIsolation: z.optional(z.boolean()),
+  allowAppleEvents: z.optional(z.boolean()),
+  excludedCommands: z.optional(strings),
+  ripgrep: z.optional(z.looseObject({ command: nonEmpty(), args: z.optional(strings) })),
+  bwrapPath: z.optional(z.string()),
+  socatPath: z.optional(z.string()),
+};
+const sandboxSchema = z.looseObject(sandboxShape);
+
+const pluginShape = { type: z.literal("local"), path: nonEmpty(), skipMcpDiscovery: z.optional(z.boolean()) };
+
+const systemPromptCustomShape = {
+  type: z.literal("custom"),
+  prompt: z.union([z.string(), strings]),
+  snapshot: z.optional(z.boolean()),
+};
+const systemPromptPresetShape = {
+  type: z.literal("preset"),
+  preset: z.literal("claude_code"),
+  append: z.optional(z.string()),
+  excludeDynamicSections: z.optional(z.boolean()),
+  snapshot: z.optional(z.boolean()),
+};
+
+const thinkingDisplay = z.optional(z.enum(["summarized", "omitted"]));
+const thinkingShapes = {
+  adaptive: { type: z.literal("adaptive"), display: thinkingDisplay },
+  enabled: { type: z.literal("enabled"), budgetTokens: z.optional(positiveInt), display: thinkingDisplay },
+  disabled: { type: z.literal("disabled") },
+};
+
+const toolConfigShape = {
+  askUserQuestion: z.optional(
+    z.looseObject({
+      previewFormat: z.optional(z.enum(["markdown", "html"])),
+      extendedQuestions: z.optional(z.boolean()),
+      optionalDescriptions: z.optional(z.boolean()),
+    }),
+  ),
+};
 
 /** A TOML value (Codex `-c` overrides): no null, no non-finite numbers. */
 function isTomlValue(value: unknown): boolean {
@@ -189,20 +318,26 @@ export const agentOptionsSchema = z
     exitTimeoutMs: z.optional(positiveNumber),
     callbackTimeoutMs: z.optional(positiveNumber),
     inheritEnv: z.optional(z.boolean()),
+    backgroundTaskTimeoutMs: z.optional(positiveNumber),
     transport: z.optional(transportSchema),
+    spawnClaudeCodeProcess: z.optional(fn("spawnClaudeCodeProcess")),
+    debug: z.optional(z.boolean()),
+    debugFile: z.optional(nonEmpty()),
+    projectConfigRoot: z.optional(nonEmpty()),
 
     model: z.optional(nonEmpty()),
     fallbackModel: z.optional(nonEmpty()),
     maxTurns: z.optional(positiveInt),
     maxBudgetUsd: z.optional(positiveNumber),
-    effort: z.optional(z.enum(["low", "medium", "high", "xhigh", "max"])),
+    taskBudget: z.optional(z.strictObject({ total: positiveInt })),
+    effort: z.optional(z.enum(efforts)),
     thinking: z.optional(
       z.discriminatedUnion(
         "type",
         [
-          z.strictObject({ type: z.literal("adaptive") }),
-          z.strictObject({ type: z.literal("enabled"), budgetTokens: positiveInt }),
-          z.strictObject({ type: z.literal("disabled") }),
+          z.looseObject(thinkingShapes.adaptive),
+          z.looseObject(thinkingShapes.enabled),
+          z.looseObject(thinkingShapes.disabled),
         ],
         { error: "expected { type: 'adaptive' | 'enabled' | 'disabled' }" },
       ),
@@ -223,32 +358,66 @@ export const agentOptionsSchema = z
     ),
     allowedTools: z.optional(z.array(z.string())),
     disallowedTools: z.optional(z.array(z.string())),
-    permissionMode: z.optional(
-      z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"]),
-    ),
+    toolAliases: z.optional(z.record(nonEmpty(), nonEmpty())),
+    toolConfig: z.optional(z.looseObject(toolConfigShape)),
+    permissionMode: z.optional(z.enum(permissionModes)),
     allowDangerouslySkipPermissions: z.optional(z.boolean()),
     permissionPromptToolName: z.optional(nonEmpty()),
+    permissionPrompts: z.optional(z.enum(["host", "none"])),
+    planModeInstructions: z.optional(z.string()),
     canUseTool: z.optional(fn("canUseTool")),
+    onElicitation: z.optional(fn("onElicitation")),
+    onUserDialog: z.optional(fn("onUserDialog")),
+    supportedDialogKinds: z.optional(z.array(nonEmpty())),
+    perTaskStopAffordance: z.optional(z.boolean()),
 
     mcpServers: z.optional(
       z.union([nonEmpty(), z.record(nonEmpty(), mcpServerSchema)], {
         error: "expected a path to an MCP config file or an object of MCP servers by name",
       }),
     ),
-    plugins: z.optional(z.array(z.strictObject({ type: z.literal("local"), path: nonEmpty() }))),
+    mcpServersDelivery: z.optional(z.enum(["argv", "initialize"])),
+    strictMcpConfig: z.optional(z.boolean()),
+    plugins: z.optional(z.array(z.looseObject(pluginShape))),
+    pluginDelivery: z.optional(z.enum(["argv", "initialize"])),
     addDirs: z.optional(z.array(nonEmpty())),
-    agents: z.optional(z.record(nonEmpty(), agentDefinitionSchema)),
+    agents: z.optional(z.record(nonEmpty(), z.looseObject(agentDefinitionShape))),
+    agent: z.optional(nonEmpty()),
+    skills: z.optional(
+      z.union(
+        [
+          z.literal("all"),
+          z.array(
+            z
+              .string()
+              .check(z.regex(/^\S(.*\S)?$/, "skill names are not empty and not padded with whitespace")),
+          ),
+        ],
+        {
+          error: "expected 'all' or a list of skill names",
+        },
+      ),
+    ),
 
     continueConversation: z.optional(z.boolean()),
     resume: z.optional(nonEmpty()),
     resumeSessionAt: z.optional(nonEmpty()),
+    resumeDropsTurn: z.optional(nonEmpty()),
     forkSession: z.optional(z.boolean()),
+    sessionId: z.optional(
+      z
+        .string()
+        .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID")),
+    ),
+    persistSession: z.optional(z.boolean()),
+    title: z.optional(z.string()),
     settingSources: z.optional(z.array(z.enum(["user", "project", "local"]))),
     settings: z.optional(
       z.union([nonEmpty(), z.record(z.string(), z.unknown())], {
         error: "expected a settings JSON string, a settings object, or a path to a settings file",
       }),
     ),
+    managedSettings: z.optional(z.record(z.string(), z.unknown())),
     sandbox: z.optional(sandboxSchema),
     enableFileCheckpointing: z.optional(z.boolean()),
 
@@ -256,20 +425,36 @@ export const agentOptionsSchema = z
       z.union(
         [
           z.string(),
-          z.strictObject({
-            type: z.literal("preset"),
-            preset: z.literal("claude_code"),
-            append: z.optional(z.string()),
-          }),
+          strings,
+          z.discriminatedUnion("type", [
+            z.looseObject(systemPromptCustomShape),
+            z.looseObject(systemPromptPresetShape),
+          ]),
         ],
-        { error: "expected a string or { type: 'preset', preset: 'claude_code', append?: string }" },
+        {
+          error:
+            "expected a string, a list of strings, { type: 'custom', prompt } or { type: 'preset', preset: 'claude_code' }",
+        },
       ),
     ),
-    hooks: z.optional(z.record(z.string(), z.array(hookMatcherSchema))),
+    hooks: z.optional(z.record(z.string(), z.array(z.looseObject(hookMatcherShape)))),
+    includeHookEvents: z.optional(z.boolean()),
     includePartialMessages: z.optional(z.boolean()),
+    forwardSubagentText: z.optional(z.boolean()),
+    promptSuggestions: z.optional(z.boolean()),
+    agentProgressSummaries: z.optional(z.boolean()),
+    verbatimPrompts: z.optional(z.boolean()),
     outputFormat: z.optional(
       z.strictObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }),
     ),
+
+    // Official SDK options that cannot apply: accepted by the schema so that each backend rejects
+    // them with its reason (`UnsupportedOptionsError`), instead of "unknown option".
+    executable: z.optional(z.unknown()),
+    executableArgs: z.optional(z.unknown()),
+    sessionStore: z.optional(z.unknown()),
+    sessionStoreFlush: z.optional(z.unknown()),
+    loadTimeoutMs: z.optional(z.unknown()),
   })
   .check(
     z.superRefine(
@@ -324,10 +509,25 @@ export function validateAgentOptions(options: unknown): void {
 
 type Issue = $ZodIssue;
 
+/**
+ * Official SDK option names this SDK spells differently (see the README's option table). Naming one
+ * of them is answered with ours rather than a guess.
+ */
+export const OFFICIAL_OPTION_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  abortController: "signal",
+  additionalDirectories: "addDirs",
+  continue: "continueConversation",
+  pathToClaudeCodeExecutable: "cliPath",
+});
+
 function formatIssue(issue: Issue, base: PropertyKey[], topLevelKeys: string[]): string[] {
   const path = [...base, ...issue.path];
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => {
+      const ours = path.length === 0 ? OFFICIAL_OPTION_NAMES[key] : undefined;
+      if (ours !== undefined) {
+        return `${formatPath([...path, key])}: unknown option '${key}' (the official SDK's name; here it is '${ours}')`;
+      }
       const hint = path.length === 0 ? closest(key, topLevelKeys) : undefined;
       return `${formatPath([...path, key])}: unknown option '${key}'${hint ? ` (did you mean '${hint}'?)` : ""}`;
     });
@@ -382,4 +582,90 @@ function editDistance(a: string, b: string): number {
     prev = cur;
   }
   return prev[b.length] ?? 0;
+}
+
+type Shape = Record<string, unknown>;
+
+/** Fields of `value` that `shape` does not name, as `path.field` strings. */
+function extraFields(value: unknown, shape: Shape, path: string): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  return Object.keys(value)
+    .filter((key) => !Object.hasOwn(shape, key))
+    .map((key) => `${path}.${key}`);
+}
+
+function entries(value: unknown): [string, unknown][] {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : [];
+}
+
+function items(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * Every field of a CLI-owned nested object (MCP servers, subagents, sandbox, hook matchers,
+ * plugins, system prompt and thinking forms, `toolConfig`) that this SDK does not know, as option
+ * paths. Such fields are passed to the CLI unchanged. Never throws.
+ */
+export function unknownNestedFields(options: unknown): string[] {
+  const o = (typeof options === "object" && options !== null ? options : {}) as Record<string, unknown>;
+  const out: string[] = [];
+  for (const [name, server] of entries(o.mcpServers)) {
+    const type = field(server, "type");
+    const shape =
+      type === "sse"
+        ? mcpSseShape
+        : type === "http"
+          ? mcpHttpShape
+          : type === "sdk"
+            ? mcpSdkShape
+            : mcpStdioShape;
+    out.push(...extraFields(server, shape, `mcpServers.${name}`));
+  }
+  for (const [name, agent] of entries(o.agents))
+    out.push(...extraFields(agent, agentDefinitionShape, `agents.${name}`));
+  const sandbox = o.sandbox;
+  out.push(...extraFields(sandbox, sandboxShape, "sandbox"));
+  out.push(...extraFields(field(sandbox, "network"), sandboxNetworkShape, "sandbox.network"));
+  out.push(...extraFields(field(sandbox, "filesystem"), sandboxFilesystemShape, "sandbox.filesystem"));
+  out.push(...extraFields(field(sandbox, "credentials"), sandboxCredentialsShape, "sandbox.credentials"));
+  for (const [event, matchers] of entries(o.hooks)) {
+    items(matchers).forEach((matcher, i) => {
+      out.push(...extraFields(matcher, hookMatcherShape, `hooks.${event}[${i}]`));
+    });
+  }
+  items(o.plugins).forEach((plugin, i) => {
+    out.push(...extraFields(plugin, pluginShape, `plugins[${i}]`));
+  });
+  const prompt = o.systemPrompt;
+  const promptType = field(prompt, "type");
+  if (promptType === "custom") out.push(...extraFields(prompt, systemPromptCustomShape, "systemPrompt"));
+  if (promptType === "preset") out.push(...extraFields(prompt, systemPromptPresetShape, "systemPrompt"));
+  const thinkingType = field(o.thinking, "type");
+  if (thinkingType === "adaptive" || thinkingType === "enabled" || thinkingType === "disabled") {
+    out.push(...extraFields(o.thinking, thinkingShapes[thinkingType], "thinking"));
+  }
+  out.push(...extraFields(o.toolConfig, toolConfigShape, "toolConfig"));
+  return out;
+}
+
+const warnedNestedFields = new Set<string>();
+
+/**
+ * Reports each field of {@link unknownNestedFields} once per process (`process.emitWarning`, type
+ * `CodeAgentSdkWarning`), naming where it goes: to the CLI, unchanged.
+ */
+export function warnUnknownNestedFields(options: unknown): void {
+  const fresh = unknownNestedFields(options).filter((path) => !warnedNestedFields.has(path));
+  if (fresh.length === 0) return;
+  for (const path of fresh) warnedNestedFields.add(path);
+  process.emitWarning(
+    `passing ${fresh.length === 1 ? "a field" : "fields"} this SDK does not know to the Claude Code CLI unchanged: ` +
+      `${fresh.join(", ")} (a typo there is only caught by the CLI)`,
+    { type: "CodeAgentSdkWarning", code: "CODE_AGENT_SDK_UNKNOWN_NESTED_FIELD" },
+  );
 }

@@ -6,6 +6,7 @@ import type { HookMap } from "./hooks.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
+import type { SpawnClaudeCodeProcess } from "./transport/spawned-process.js";
 import type { Transport } from "./transport/transport.js";
 
 /** Which agent CLI drives the session. */
@@ -14,51 +15,229 @@ export type BackendKind = "claude" | "codex" | "cursor";
 /** Reasoning effort. */
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
 
-/** Thinking behaviour (Claude). `adaptive` lets the CLI decide; `disabled` sends a budget of 0. */
+/** How thinking is shown: `summarized` thinking text, or `omitted` (`--thinking-display`). */
+export type ThinkingDisplay = "summarized" | "omitted";
+
+/**
+ * Thinking behaviour (Claude), passed as the official SDK does: `adaptive` → `--thinking=adaptive`;
+ * `enabled` with `budgetTokens` → `--max-thinking-tokens N` (without: adaptive); `disabled` →
+ * `--thinking=disabled`; `display` → `--thinking-display`.
+ */
 export type ThinkingConfig =
-  | { type: "adaptive" }
-  | { type: "enabled"; budgetTokens: number }
+  | { type: "adaptive"; display?: ThinkingDisplay }
+  | { type: "enabled"; budgetTokens?: number; display?: ThinkingDisplay }
   | { type: "disabled" };
 
-/** Which on-disk settings the CLI may load. Default: none (isolated). */
+/**
+ * Which on-disk settings the CLI loads: `user` (`~/.claude/settings.json`), `project`
+ * (`.claude/settings.json`, and CLAUDE.md), `local` (`.claude/settings.local.json`). Omitted: all
+ * of them, like the official SDK and the bare CLI; `[]` loads none (isolation).
+ */
 export type SettingSource = "user" | "project" | "local";
 
-/** The system prompt: a full replacement, or Claude Code's preset with optional appended text. */
-export type SystemPromptConfig = string | { type: "preset"; preset: "claude_code"; append?: string };
+/**
+ * The system prompt, sent in the `initialize` request as the official SDK does: a string (or a list
+ * of strings) replaces Claude Code's prompt; `{ type: "custom", prompt }` the same with `snapshot`;
+ * `{ type: "preset", preset: "claude_code" }` keeps Claude Code's own prompt, with `append`ed text and
+ * `excludeDynamicSections`. Omitted: an empty prompt (a bare agent, as in the official SDK).
+ */
+export type SystemPromptConfig =
+  | string
+  | string[]
+  | { type: "custom"; prompt: string | string[]; snapshot?: boolean }
+  | {
+      type: "preset";
+      preset: "claude_code";
+      append?: string;
+      excludeDynamicSections?: boolean;
+      snapshot?: boolean;
+    };
 
 /** Which built-in tools exist: a list of names, or Claude Code's default set. */
 export type ToolsConfig = string[] | { type: "preset"; preset: "claude_code" };
 
-/** A subagent defined in code. */
+/** A permission mode as the CLI names it (see `PermissionMode`). */
+type AgentPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto";
+
+/**
+ * A subagent defined in code (sent in the `initialize` request). Every field of the official SDK
+ * 0.3.330 is typed; fields this SDK does not know yet are passed to the CLI unchanged, with a
+ * one-time warning.
+ */
 export interface AgentDefinition {
+  /** When the main agent should use this subagent. */
   description: string;
+  /** The subagent's system prompt. */
   prompt: string;
+  /** Tools it may use; omitted: all of the parent's. */
   tools?: string[];
+  /** Tools removed for it (`mcp__server` removes a whole MCP server). */
+  disallowedTools?: string[];
   model?: "sonnet" | "opus" | "haiku" | "inherit" | (string & {});
+  /** MCP servers: names of the parent's servers, or `{ name: config }` objects. */
+  mcpServers?: (string | Record<string, unknown>)[];
+  criticalSystemReminder_EXPERIMENTAL?: string;
+  /** Skills it may use. */
+  skills?: string[];
+  /** A first user message sent to it. */
+  initialPrompt?: string;
+  maxTurns?: number;
+  autoCompactWindow?: number;
+  /** Always run it in the background. */
+  background?: boolean;
+  /** Leave CLAUDE.md out of its context. */
+  omitClaudeMd?: boolean;
+  memory?: "user" | "project" | "local";
+  effort?: Effort | number;
+  permissionMode?: AgentPermissionMode;
+  observer?: string;
+  observerMessage?: string;
+  /** Fields of newer CLIs: passed through unchanged (with a one-time warning). */
+  [field: string]: unknown;
 }
 
 /** A local plugin directory. */
 export interface PluginConfig {
   type: "local";
   path: string;
+  /** Load the plugin without its MCP servers (`--plugin-dir-no-mcp`). */
+  skipMcpDiscovery?: boolean;
+  /** Fields of newer CLIs: passed through unchanged (with a one-time warning). */
+  [field: string]: unknown;
 }
 
-/** Sandbox settings, merged into the CLI's `--settings` JSON. */
+/** A credential file or variable the sandbox hides (`deny`) or masks (`mask`). */
+export interface SandboxCredentialRule {
+  mode: "deny" | "mask";
+  extract?: string;
+  onExtractNoMatch?: "deny" | "error" | "warn";
+  decode?: "jwt";
+  maskClaims?: string[];
+  injectHosts?: string[];
+  [field: string]: unknown;
+}
+
+/**
+ * Sandbox settings, merged into the CLI's `--settings` JSON under `sandbox` the way the official SDK
+ * merges them (see `resolveClaudeSettings`). Every field the official SDK 0.3.330 publishes is
+ * typed; unknown fields are passed through with a one-time warning.
+ */
 export interface SandboxSettings {
   enabled?: boolean;
+  /** Fail instead of running unsandboxed when the sandbox cannot start. Default `true` with `enabled: true`. */
+  failIfUnavailable?: boolean;
   autoAllowBashIfSandboxed?: boolean;
-  excludedCommands?: string[];
   allowUnsandboxedCommands?: boolean;
   network?: {
-    allowLocalBinding?: boolean;
+    allowedDomains?: string[];
+    deniedDomains?: string[];
+    strictAllowlist?: boolean;
+    allowManagedDomainsOnly?: boolean;
     allowUnixSockets?: string[];
     allowAllUnixSockets?: boolean;
+    allowLocalBinding?: boolean;
+    allowMachLookup?: string[];
     httpProxyPort?: number;
     socksProxyPort?: number;
+    tlsTerminate?: { caCertPath?: string; caKeyPath?: string; [field: string]: unknown };
+    [field: string]: unknown;
   };
-  ignoreViolations?: { file?: string[]; network?: string[] };
+  filesystem?: {
+    allowWrite?: string[];
+    denyWrite?: string[];
+    denyRead?: string[];
+    allowRead?: string[];
+    allowManagedReadPathsOnly?: boolean;
+    disabled?: boolean;
+    [field: string]: unknown;
+  };
+  credentials?: {
+    files?: (SandboxCredentialRule & { path: string; maskDuplicates?: boolean })[];
+    envVars?: (SandboxCredentialRule & { name: string })[];
+    allowPlaintextInject?: boolean;
+    awsPairs?: { accessKeyIdVar: string; secretAccessKeyVar: string; sessionTokenVar?: string }[];
+    sigv4?: {
+      streaming?: "deny" | "passthrough";
+      presigned?: "deny" | "passthrough";
+      sigv4a?: "deny" | "passthrough";
+    };
+    [field: string]: unknown;
+  };
+  ignoreViolations?: Record<string, string[]>;
   enableWeakerNestedSandbox?: boolean;
+  allowNestedUserNamespaces?: boolean;
+  enableWeakerNetworkIsolation?: boolean;
+  allowAppleEvents?: boolean;
+  excludedCommands?: string[];
+  ripgrep?: { command: string; args?: string[] };
+  bwrapPath?: string;
+  socatPath?: string;
+  [field: string]: unknown;
 }
+
+/** Per-tool configuration of built-in tools (passed as environment variables, as the official SDK does). */
+export interface ToolConfig {
+  askUserQuestion?: {
+    /** `CLAUDE_CODE_QUESTION_PREVIEW_FORMAT`. */
+    previewFormat?: "markdown" | "html";
+    /** `CLAUDE_CODE_QUESTION_EXTENDED=1`. */
+    extendedQuestions?: boolean;
+    /** `CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS=1`. */
+    optionalDescriptions?: boolean;
+  };
+}
+
+/** An MCP elicitation the CLI forwards (an MCP server asks the user for input). */
+export interface ElicitationRequest {
+  serverName: string;
+  message: string;
+  mode?: "form" | "url";
+  url?: string;
+  elicitationId?: string;
+  requestedSchema?: Record<string, unknown>;
+  title?: string;
+  displayName?: string;
+  description?: string;
+  /** The control request as the CLI sent it. */
+  raw: Record<string, unknown>;
+}
+
+/** The answer to an elicitation (MCP `ElicitResult`). */
+export interface ElicitationResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/**
+ * Answers MCP elicitations. Without it they are declined. Returning `null` sends an empty answer,
+ * so the CLI applies its default. Throwing sends an error answer.
+ */
+export type OnElicitation = (
+  request: ElicitationRequest,
+  context: { signal: AbortSignal; requestId: string },
+) => Promise<ElicitationResult | null>;
+
+/** A blocking dialog the CLI asks the host to render (`request_user_dialog`). */
+export interface UserDialogRequest {
+  dialogKind: string;
+  payload: Record<string, unknown>;
+  toolUseId?: string;
+  /** The control request as the CLI sent it. */
+  raw: Record<string, unknown>;
+}
+
+/** The answer to a dialog: `cancelled` lets the CLI apply the dialog's default. */
+export type UserDialogResult = { behavior: "completed"; result: unknown } | { behavior: "cancelled" };
+
+/**
+ * Renders the dialogs declared in `supportedDialogKinds`. Without it, dialogs get no answer from this
+ * SDK (another client may render them; the CLI's deadline bounds the wait), as in the official SDK.
+ */
+export type OnUserDialog = (
+  request: UserDialogRequest,
+  context: { signal: AbortSignal; requestId: string },
+) => Promise<UserDialogResult | null>;
 
 /** Structured output: the final answer must match this JSON schema. */
 export interface OutputFormat {
@@ -131,7 +310,7 @@ export interface AgentOptions {
   cursor?: CursorOptions;
 
   // ── execution environment ──
-  /** Path to the CLI binary; skips discovery. */
+  /** Path to the CLI binary; skips discovery. Official SDK: `pathToClaudeCodeExecutable`. */
   cliPath?: string;
   /**
    * When discovery finds no CLI, install it into the per-user cache (`installCli`) and use it:
@@ -143,7 +322,10 @@ export interface AgentOptions {
   onCliInstallProgress?: (event: InstallProgress) => void;
   /** Working directory of the agent. Default: `process.cwd()`. */
   cwd?: string;
-  /** Extra environment variables, layered over `process.env`; `undefined` removes one. */
+  /**
+   * Extra environment variables, layered over `process.env`; `undefined` removes one. (The official
+   * SDK's `env` replaces `process.env` instead; here that is `inheritEnv: false`.)
+   */
   env?: Record<string, string | undefined>;
   /** `false`: the CLI gets only `env` (plus the SDK's own variables), not `process.env`. Default `true`. */
   inheritEnv?: boolean;
@@ -151,9 +333,12 @@ export interface AgentOptions {
   user?: string | number;
   /** Extra CLI flags: `{ "debug-to-stderr": null, foo: "bar" }` → `--debug-to-stderr --foo bar`. */
   extraArgs?: Record<string, string | null>;
-  /** Cancels the whole query/session: the process is killed and iteration throws `AbortError`. */
+  /**
+   * Cancels the whole query/session: the process is killed and iteration throws `AbortError`.
+   * Official SDK: `abortController` (pass `controller.signal` here).
+   */
   signal?: AbortSignal;
-  /** Receives each stderr line of the CLI. */
+  /** Receives each stderr line of the CLI (the official SDK passes chunks). */
   stderr?: (line: string) => void;
   /** Largest single JSON line accepted from the CLI, in bytes. Default 64 MiB. */
   maxBufferSize?: number;
@@ -188,51 +373,213 @@ export interface AgentOptions {
    * error answer (and the callback's signal aborts), in milliseconds. Default 600 000 (10 minutes).
    */
   callbackTimeoutMs?: number;
-  /** A custom transport (tests, remote runners). Replaces the subprocess. Claude only. */
+  /**
+   * How long input stays open after the last `result` while background tasks the CLI reported
+   * (a `run_in_background` command, a background subagent) still run, in milliseconds; then input
+   * closes anyway and the CLI decides what happens to them. Default 600 000 (10 minutes, the
+   * official SDK's ceiling). Claude only.
+   */
+  backgroundTaskTimeoutMs?: number;
+  /**
+   * A custom transport (tests, remote runners). Replaces the subprocess. Claude only. (To start
+   * the CLI yourself and keep the SDK's framing, use `spawnClaudeCodeProcess`.)
+   */
   transport?: Transport;
+  /**
+   * Starts the CLI yourself (in a container, a VM, over SSH): called with the command, argv, cwd
+   * and environment the SDK would use; returns a process-like object (a `ChildProcess` is one).
+   * Closing the session sends it SIGTERM, then SIGKILL after `closeGraceMs`. Not with `transport`.
+   * Claude only.
+   */
+  spawnClaudeCodeProcess?: SpawnClaudeCodeProcess;
+  /** `--debug`: verbose debug logging of the CLI (to `debugFile`, or stderr → `stderr`). Claude only. */
+  debug?: boolean;
+  /** `--debug-file <path>`: write the CLI's debug log there (implies `debug`). Claude only. */
+  debugFile?: string;
+  /**
+   * `--project-config-root <dir>`: the trusted checkout `cwd` is a worktree of; project settings,
+   * `.mcp.json`, `.claude/` and `CLAUDE_PROJECT_DIR` come from there. Absolute path. Claude only.
+   */
+  projectConfigRoot?: string;
 
   // ── model control ──
+  /** `--model`. */
   model?: string;
+  /** `--fallback-model` (a comma-separated list is tried in order); must differ from `model`. */
   fallbackModel?: string;
+  /** `--max-turns`. */
   maxTurns?: number;
+  /** `--max-budget-usd`. */
   maxBudgetUsd?: number;
+  /** `--task-budget <total>`: a token budget for the whole task, which the model paces itself by. Claude only. */
+  taskBudget?: { total: number };
+  /** `--effort`. */
   effort?: Effort;
+  /** See {@link ThinkingConfig}. Takes precedence over `maxThinkingTokens`. */
   thinking?: ThinkingConfig;
+  /** Without `thinking`: `0` → `--thinking=disabled`, else `--max-thinking-tokens N`. */
   maxThinkingTokens?: number;
+  /** `--betas`, one flag per beta (2.1.330 does not split a comma-joined list). */
   betas?: string[];
 
   // ── tool control ──
+  /** `--tools`: the built-in tools that exist (`[]`: none; the preset: Claude Code's default set). */
   tools?: ToolsConfig;
+  /** `--allowedTools`: rules allowed without asking. */
   allowedTools?: string[];
+  /** `--disallowedTools`: tools removed from the model's context. */
   disallowedTools?: string[];
+  /**
+   * Tool-name aliases resolved before a model's `tool_use` is run, e.g. `{ Bash:
+   * "mcp__workspace__bash" }` (`initialize.toolAliases`). Claude only.
+   */
+  toolAliases?: Record<string, string>;
+  /** Per-tool configuration of built-in tools (environment variables). Claude only. */
+  toolConfig?: ToolConfig;
+  /** `--permission-mode`. */
   permissionMode?: PermissionMode;
   /** Required (true) together with `permissionMode: "bypassPermissions"`. */
   allowDangerouslySkipPermissions?: boolean;
+  /** `--permission-prompt-tool <mcp tool>`: an MCP tool answers permission prompts. Not with `canUseTool`. */
   permissionPromptToolName?: string;
+  /** `--permission-prompts host|none`: who renders permission prompts. Claude only. */
+  permissionPrompts?: "host" | "none";
+  /** Replaces the plan-mode instructions (`initialize.planModeInstructions`). Claude only. */
+  planModeInstructions?: string;
+  /** Answers permission prompts in-process (`--permission-prompt-tool stdio`). */
   canUseTool?: CanUseTool;
+  /** Answers MCP elicitations (`elicitation` control requests); without it they are declined. Claude only. */
+  onElicitation?: OnElicitation;
+  /** Renders the CLI's blocking dialogs (`request_user_dialog`) of `supportedDialogKinds`. Claude only. */
+  onUserDialog?: OnUserDialog;
+  /** Dialog kinds `onUserDialog` renders (`initialize.supportedDialogKinds`); needs `onUserDialog`. Claude only. */
+  supportedDialogKinds?: string[];
+  /**
+   * This host stops background tasks one by one (`stopTask()`), so an interrupt spares them
+   * (`initialize.perTaskStopAffordance`). Claude only.
+   */
+  perTaskStopAffordance?: boolean;
 
   // ── MCP / plugins / context ──
   /** MCP servers by name, or a path to an MCP config JSON file. */
   mcpServers?: Record<string, McpServerConfig> | string;
+  /**
+   * How MCP server configs reach the CLI: `argv` (`--mcp-config`, the default) or `initialize`
+   * (in the initialize request with `--await-initialize`, so env and headers stay off the command
+   * line). Claude only.
+   */
+  mcpServersDelivery?: "argv" | "initialize";
+  /** `--strict-mcp-config`: only the MCP servers given here, none from settings files. Claude only. */
+  strictMcpConfig?: boolean;
+  /** Local plugins: `--plugin-dir` (or `--plugin-dir-no-mcp` with `skipMcpDiscovery`). */
   plugins?: PluginConfig[];
+  /** `argv` (the default) or `initialize` (the list in the initialize request, `--await-initialize`). Claude only. */
+  pluginDelivery?: "argv" | "initialize";
+  /** `--add-dir`, once per directory. Official SDK: `additionalDirectories`. */
   addDirs?: string[];
+  /** Subagents by name (`initialize.agents`). */
   agents?: Record<string, AgentDefinition>;
+  /** `--agent <name>`: run the main thread as this agent (from `agents` or settings). Claude only. */
+  agent?: string;
+  /**
+   * Skills to enable: `"all"`, or names. Adds `Skill` / `Skill(name)` to `allowedTools` and sends
+   * the list in `initialize.skills`, as the official SDK does. Omitted: the CLI's defaults. Claude only.
+   */
+  skills?: string[] | "all";
 
   // ── session management ──
+  /** `--continue`: the most recent conversation in `cwd`. Official SDK: `continue`. */
   continueConversation?: boolean;
+  /** `--resume <session id>`. */
   resume?: string;
-  /** Resume only up to this message uuid. */
+  /** `--resume-session-at <uuid>`: resume only up to this message. */
   resumeSessionAt?: string;
+  /**
+   * `--resume-drops-turn <prompt uuid>`: with `resumeSessionAt`, the turn the truncation discards;
+   * the CLI refuses the resume when more would be dropped. Claude only.
+   */
+  resumeDropsTurn?: string;
+  /** `--fork-session`: a resumed session continues under a new id. */
   forkSession?: boolean;
+  /** `--session-id <uuid>`: use this id for the new session. Claude only. */
+  sessionId?: string;
+  /** `false` → `--no-session-persistence`: nothing is written to `~/.claude/projects`. Claude only. */
+  persistSession?: boolean;
+  /** The session's title (`initialize.title`). Claude only. */
+  title?: string;
+  /**
+   * `--setting-sources`: which settings files the CLI loads. Omitted: the flag is not passed, so
+   * the CLI loads user, project and local settings (and CLAUDE.md), as the official SDK and the bare
+   * CLI do. `[]`: none.
+   */
   settingSources?: SettingSource[];
-  /** A settings JSON string, a settings object, or a path to a settings file. */
-  settings?: string | Record<string, unknown>;
+  /** A settings JSON string, a settings object, or a path to a settings file (`--settings`). */
+  settings?: string | ClaudeSettings;
+  /**
+   * Policy-tier settings from the embedding application (`--managed-settings <json>`); the CLI
+   * keeps only their restrictive parts. Claude only.
+   */
+  managedSettings?: ClaudeSettings;
+  /** Sandbox settings, merged into `--settings` (see {@link SandboxSettings}). */
   sandbox?: SandboxSettings;
+  /** Checkpoint files so `rewindFiles()` works (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`). */
   enableFileCheckpointing?: boolean;
 
   // ── prompts, callbacks, output ──
+  /** See {@link SystemPromptConfig}. */
   systemPrompt?: SystemPromptConfig;
+  /** Hook callbacks by event (`initialize.hooks`). */
   hooks?: HookMap;
+  /** `--include-hook-events`: `hook_started` / `hook_progress` / `hook_response` messages for every event. Claude only. */
+  includeHookEvents?: boolean;
+  /** `--include-partial-messages`: `stream_event` messages while the model streams. */
   includePartialMessages?: boolean;
+  /** Forward subagents' text and thinking as messages with `parent_tool_use_id` (`initialize`). Claude only. */
+  forwardSubagentText?: boolean;
+  /** A `prompt_suggestion` message after each turn (`initialize.promptSuggestions`). Claude only. */
+  promptSuggestions?: boolean;
+  /** Periodic progress summaries of running subagents on `task_progress` (`initialize`). Claude only. */
+  agentProgressSummaries?: boolean;
+  /**
+   * Send every user message with `client_composed: true`: no `@path` expansion, no slash commands.
+   * Claude only.
+   */
+  verbatimPrompts?: boolean;
+  /**
+   * Structured output (`--json-schema`, and `initialize.jsonSchema`, as the official SDK sends it).
+   * A `$schema` other than draft-07 (e.g. `z.toJSONSchema()`'s 2020-12) is removed first: the CLI's
+   * validator only knows draft-07 and refuses the rest.
+   */
   outputFormat?: OutputFormat;
+
+  // ── official SDK options that cannot apply here (rejected with the reason) ──
+  /** Rejected: the CLI is the native binary, run directly; there is no JavaScript runtime to pick. */
+  executable?: never;
+  /** Rejected: see `executable`. */
+  executableArgs?: never;
+  /** Rejected: mirroring transcripts to an external store is not implemented. */
+  sessionStore?: never;
+  /** Rejected: belongs to `sessionStore`. */
+  sessionStoreFlush?: never;
+  /** Rejected: belongs to `sessionStore`. */
+  loadTimeoutMs?: never;
+}
+
+/**
+ * Claude Code settings (`--settings`, `managedSettings`): the CLI owns this schema, so only the
+ * commonly used keys are typed and any other key is passed through unchanged.
+ */
+export interface ClaudeSettings {
+  model?: string;
+  permissions?: {
+    allow?: string[];
+    deny?: string[];
+    ask?: string[];
+    defaultMode?: AgentPermissionMode;
+    additionalDirectories?: string[];
+    [field: string]: unknown;
+  };
+  env?: Record<string, string>;
+  sandbox?: SandboxSettings;
+  [key: string]: unknown;
 }

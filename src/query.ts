@@ -1,15 +1,31 @@
 /**
  * `query()`: one prompt in, a stream of messages out, with the session's control methods attached.
  */
-import type { RewindFilesOptions, Session } from "./backends/backend.js";
+import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
 import { backendFor, loadBackend } from "./backends/registry.js";
-import { AbortError, NotConnectedError } from "./errors.js";
+import type {
+  AccountInfo,
+  AgentInfo,
+  ContextUsage,
+  InterruptResult,
+  McpResourceContents,
+  McpSetServersResult,
+  ModelInfo,
+  ReadFileResult,
+  ReloadPluginsResult,
+  SettingsFileSource,
+  SlashCommand,
+  UsageReport,
+} from "./control-types.js";
+import { ClaudeControls, type ReadFileOptions, type ReloadPluginsOptions } from "./controls.js";
+import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
 import { combineSignals, throwIfAborted } from "./internal/abort.js";
 import { Subscription, type SubscriptionHooks } from "./internal/message-hub.js";
+import type { McpServerConfig } from "./mcp/config.js";
 import type { Message } from "./messages.js";
-import type { AgentOptions } from "./options.js";
+import type { AgentOptions, ClaudeSettings, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
-import { isStreamedPrompt, type Prompt } from "./prompt.js";
+import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
 
 /** Arguments of {@link query}. */
 export interface QueryParams {
@@ -33,15 +49,25 @@ export type SessionSource = (params: {
  * A running query: consume it with `for await`; call the control methods while it runs.
  * Breaking out of the loop, `close()`, or `await using` ends the CLI process.
  */
-export interface Query extends AsyncGenerator<Message, void, undefined> {
-  /** Interrupts the current turn (its `result` reports the interruption). */
-  interrupt(): Promise<void>;
+export interface Query extends AsyncGenerator<Message, void, undefined>, QueryControls {
+  /**
+   * Interrupts the current turn (its `result` reports the interruption). Claude reports input still
+   * queued behind the turn (`still_queued`), and drops it with `cancelQueued`.
+   */
+  interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined>;
   /** Changes the permission mode for the rest of the session. */
   setPermissionMode(mode: PermissionMode): Promise<void>;
   /** Switches the model; `undefined` restores the default. */
   setModel(model?: string): Promise<void>;
-  /** Changes the thinking budget; `null` clears it. */
-  setMaxThinkingTokens(tokens: number | null): Promise<void>;
+  /** Changes the thinking budget; `null` clears it. Claude also takes how thinking is shown. */
+  setMaxThinkingTokens(tokens: number | null, display?: ThinkingDisplay | "highlights" | null): Promise<void>;
+  /**
+   * Sends more user input into the running query (turn by turn, like a streamed prompt). Input
+   * stays open until this stream ends and its turns have their results, also for a string prompt.
+   */
+  streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void>;
+  /** Sends a raw control request and returns the CLI's answer (Claude) — for subtypes not wrapped here. */
+  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
   /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
   rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>>;
   /** Connection status of the session's MCP servers. */
@@ -54,6 +80,88 @@ export interface Query extends AsyncGenerator<Message, void, undefined> {
   readonly pid: number | undefined;
   [Symbol.asyncDispose](): Promise<void>;
 }
+
+/**
+ * The Claude control methods of the official SDK's `Query`, on `Query` and `AgentSdkClient`
+ * alike. Each needs the backend's `controlProtocol` capability; others throw
+ * `UnsupportedFeatureError`. Each sends one control request (or reads the `initialize` answer) as
+ * the official SDK 0.3.330 does.
+ */
+export interface QueryControls {
+  /** Sets (or with `null` clears) the permission mode override of one MCP server's tools. */
+  setMcpPermissionModeOverride(
+    serverName: string,
+    mode: "default" | "auto" | null,
+  ): Promise<{ warning?: string }>;
+  /** Applies settings to the session's flag-settings layer (`null` removes a key). */
+  applyFlagSettings(settings: ClaudeSettings): Promise<void>;
+  /** Writes settings to the local or user settings file. */
+  updateSettings(source: SettingsFileSource, settings: Record<string, unknown>): Promise<void>;
+  /** The CLI's initialize answer. */
+  initializationResult(): Promise<Record<string, unknown>>;
+  /** Sends the initialize request again and returns the new answer. */
+  reinitialize(): Promise<Record<string, unknown>>;
+  /** The slash commands (updated by `commands_changed`). */
+  supportedCommands(): Promise<SlashCommand[]>;
+  /** The models the session can switch to. */
+  supportedModels(): Promise<ModelInfo[]>;
+  /** The subagents available. */
+  supportedAgents(): Promise<AgentInfo[]>;
+  /** The account the CLI runs as. */
+  accountInfo(): Promise<AccountInfo>;
+  /** How the context window is used. */
+  getContextUsage(options?: { detail?: "summary" | "full" }): Promise<ContextUsage>;
+  /** Cost and rate limits (the official SDK's `usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET`). */
+  getUsage(options?: { skipBehaviors?: boolean }): Promise<UsageReport>;
+  /** A file as the CLI sees it, or `null` when it cannot be read. */
+  readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult | null>;
+  /** Reloads plugins (and their commands, agents, MCP servers). */
+  reloadPlugins(options?: ReloadPluginsOptions): Promise<ReloadPluginsResult>;
+  /** Reloads skills. */
+  reloadSkills(): Promise<{ skills: SlashCommand[] }>;
+  /** Reloads output styles. */
+  reloadOutputStyles(): Promise<{ available_output_styles: string[] }>;
+  /** Marks `path` as read at `mtime` (ms since the epoch). */
+  seedReadState(path: string, mtime: number): Promise<void>;
+  /** Reconnects an MCP server. */
+  reconnectMcpServer(serverName: string): Promise<void>;
+  /** Enables or disables an MCP server. */
+  toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
+  /** Reads a resource from an MCP server. */
+  readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>;
+  /** Replaces the session's MCP servers (in-process ones included). */
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
+  /** Stops one background task by its `task_id`. */
+  stopTask(taskId: string): Promise<void>;
+  /** Moves running work (or the tool call `toolUseId`) to the background; whether anything moved. */
+  backgroundTasks(toolUseId?: string): Promise<boolean>;
+}
+
+/** The {@link QueryControls} methods, for objects that forward them. */
+export const QUERY_CONTROL_METHODS = [
+  "setMcpPermissionModeOverride",
+  "applyFlagSettings",
+  "updateSettings",
+  "initializationResult",
+  "reinitialize",
+  "supportedCommands",
+  "supportedModels",
+  "supportedAgents",
+  "accountInfo",
+  "getContextUsage",
+  "getUsage",
+  "readFile",
+  "reloadPlugins",
+  "reloadSkills",
+  "reloadOutputStyles",
+  "seedReadState",
+  "reconnectMcpServer",
+  "toggleMcpServer",
+  "readMcpResource",
+  "setMcpServers",
+  "stopTask",
+  "backgroundTasks",
+] as const satisfies readonly (keyof QueryControls)[];
 
 /**
  * Runs an agent on a prompt and streams its messages.
@@ -92,7 +200,18 @@ export function queryOn(source: SessionSource, params: QueryParams): Query {
 
 const DONE: IteratorResult<Message, void> = Object.freeze({ done: true, value: undefined });
 
+// biome-ignore lint/correctness/noUnusedVariables: merged into the class below, whose prototype gets the QueryControls methods.
+interface QueryRun extends QueryControls {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
 class QueryRun implements Query {
+  /** The Claude control methods, gated on the backend's `controlProtocol` capability. */
+  readonly controls = new ClaudeControls((feature) => this.gatedSession("controlProtocol", feature));
+  private backend: Backend | undefined;
+  /** `streamInput()` calls still writing: input stays open until they are done. */
+  private inputHolds = 0;
+  private holdWaiters: (() => void)[] = [];
+
   /** Set once the session is open: `next()` is the subscription's own, with no layer in between. */
   private subscription: AsyncIterator<Message, void, undefined> | undefined;
   /** Settles when the session is open and subscribed (or failed to open). */
@@ -179,8 +298,11 @@ class QueryRun implements Query {
     await session?.close();
   }
 
-  interrupt(): Promise<void> {
-    return this.withSession((s) => s.interrupt());
+  async interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined> {
+    const session = await this.gatedSession("interrupt", "interrupt");
+    if (this.backend?.capabilities.controlProtocol) return this.controls.interrupt(options);
+    await session.interrupt();
+    return undefined;
   }
   setPermissionMode(mode: PermissionMode): Promise<void> {
     return this.withSession((s) => s.setPermissionMode(mode));
@@ -188,8 +310,50 @@ class QueryRun implements Query {
   setModel(model?: string): Promise<void> {
     return this.withSession((s) => s.setModel(model));
   }
-  setMaxThinkingTokens(tokens: number | null): Promise<void> {
-    return this.withSession((s) => s.setMaxThinkingTokens(tokens));
+  async setMaxThinkingTokens(
+    tokens: number | null,
+    display?: ThinkingDisplay | "highlights" | null,
+  ): Promise<void> {
+    if (display === undefined) return this.withSession((s) => s.setMaxThinkingTokens(tokens));
+    return this.controls.setMaxThinkingTokens(tokens, display);
+  }
+
+  async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
+    const session = await this.gatedSession("persistentSession", "streamInput");
+    this.inputHolds += 1;
+    try {
+      await session.send(stream);
+    } finally {
+      this.inputHolds -= 1;
+      if (this.inputHolds === 0) for (const wake of this.holdWaiters.splice(0)) wake();
+    }
+  }
+
+  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
+    return this.gatedSession("controlProtocol", "controlRequest").then((s) => s.controlRequest(request));
+  }
+
+  /**
+   * Ends the CLI's input once every turn has its result, the background tasks the CLI reported are
+   * done, and no `streamInput()` is still writing.
+   */
+  private async endInputWhenDone(session: Session, exitWatch: ExitWatch): Promise<void> {
+    for (;;) {
+      if (this.inputHolds > 0) await new Promise<void>((resolve) => this.holdWaiters.push(resolve));
+      await session.idle();
+      if (this.inputHolds === 0) break;
+    }
+    exitWatch.inputEnded();
+    await session.endInput();
+  }
+
+  /** The session, once `capability` is known to be there (else `UnsupportedFeatureError`). */
+  private async gatedSession(capability: keyof Capabilities, feature: string): Promise<Session> {
+    const session = await this.withSession(async (s) => s);
+    if (this.backend && !this.backend.capabilities[capability]) {
+      throw new UnsupportedFeatureError(feature, this.backend.name);
+    }
+    return session;
   }
   rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>> {
     return this.withSession((s) => s.rewindFiles(userMessageId, options));
@@ -228,6 +392,9 @@ class QueryRun implements Query {
     let session: Session;
     try {
       throwIfAborted(this.options.signal);
+      const backend = await backendFor(this.options);
+      this.backend = backend;
+      throwIfAborted(this.options.signal);
       const streamed = isStreamedPrompt(this.prompt);
       const signal = combineSignals(this.options.signal, this.startAbort.signal);
       if (this.source) {
@@ -237,8 +404,6 @@ class QueryRun implements Query {
           ...(streamed ? {} : { initialPrompt: this.prompt }),
         });
       } else {
-        const backend = await backendFor(this.options);
-        throwIfAborted(this.options.signal);
         backend.validateOptions(this.options);
         session = await backend.openSession({
           options: { ...this.options, signal },
@@ -267,27 +432,25 @@ class QueryRun implements Query {
     if (streamed) {
       void session
         .send(this.prompt)
-        .then(() => session.idle())
-        .then(() => {
-          exitWatch.inputEnded();
-          return session.endInput();
-        })
+        .then(() => this.endInputWhenDone(session, exitWatch))
         .catch(async (error: unknown) => {
           pumpError = error;
           await session.close();
         });
     }
+    let inputEnding = false;
     const hooks: Required<SubscriptionHooks<Message>> = {
       observe: (message) => {
         exitWatch.activity();
-        if (!streamed && !exitWatch.isInputEnded && message.type === "result") {
+        if (!streamed && !inputEnding && message.type === "result") {
           // One turn: input ends after its result, once the consumer asks for more (it may still
-          // use the session's controls while handling the result). If the process is already gone,
-          // the stream's end reports why.
+          // use the session's controls while handling the result), and once the background tasks
+          // the CLI reported are done, so their follow-up turn still runs. If the process is
+          // already gone, the stream's end reports why.
           this.afterNext = () => {
             this.afterNext = undefined;
-            exitWatch.inputEnded();
-            session.endInput().catch(() => undefined);
+            inputEnding = true;
+            this.endInputWhenDone(session, exitWatch).catch(() => undefined);
           };
         }
       },
@@ -302,6 +465,16 @@ class QueryRun implements Query {
     this.subscription =
       subscription instanceof Subscription ? subscription.intercept(hooks) : withHooks(subscription, hooks);
   }
+}
+
+for (const name of QUERY_CONTROL_METHODS) {
+  Object.defineProperty(QueryRun.prototype, name, {
+    value(this: QueryRun, ...args: unknown[]) {
+      return (this.controls[name] as (...a: unknown[]) => unknown)(...args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** {@link SubscriptionHooks} around a subscription that cannot take them itself. */
@@ -343,10 +516,6 @@ class ExitWatch {
     private readonly session: Session,
     private readonly timeoutMs: number,
   ) {}
-
-  get isInputEnded(): boolean {
-    return this.ended;
-  }
 
   inputEnded(): void {
     this.ended = true;

@@ -2,6 +2,8 @@
  * The backend abstraction: each agent CLI (Claude, Codex, Cursor) is a `Backend` that validates
  * options and opens `Session`s. The public `query()` and `AgentSdkClient` only talk to these.
  */
+import type { McpSetServersResult } from "../control-types.js";
+import type { McpServerConfig } from "../mcp/config.js";
 import type { Message } from "../messages.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
@@ -73,6 +75,10 @@ export interface Session {
   setMaxThinkingTokens(tokens: number | null): Promise<void>;
   rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>>;
   mcpServerStatus(): Promise<unknown[]>;
+  /** Runs the handshake again and returns the new answer (Claude only). */
+  reinitialize?(): Promise<Record<string, unknown>>;
+  /** Replaces the session's MCP servers, in-process ones included (Claude only). */
+  setMcpServers?(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
   /** Sends a raw control request and returns its response payload (Claude only). */
   controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
   /**

@@ -22,6 +22,8 @@ export interface RunArgs {
   allow: string[];
   deny: string[];
   permissionMode: PermissionMode | undefined;
+  /** Where "always allow" keeps its rule: `session` (default) or a settings file. */
+  rememberIn: RememberDestination;
   maxTurns: number | undefined;
   resume: string | undefined;
   json: boolean;
@@ -31,6 +33,12 @@ export interface RunArgs {
   /** The prompt words joined with spaces, or undefined when none were given. */
   prompt: string | undefined;
 }
+
+/** Where `--remember-in` may keep an "always allow" rule. */
+export const REMEMBER_DESTINATIONS = ["session", "localSettings", "projectSettings", "userSettings"] as const;
+
+/** One of {@link REMEMBER_DESTINATIONS}. */
+export type RememberDestination = (typeof REMEMBER_DESTINATIONS)[number];
 
 /** `code-agent install claude|codex [VERSION]`. */
 export interface InstallArgs {
@@ -68,6 +76,8 @@ Options:
   --allow TOOL                    allow a tool without asking, e.g. Bash or "Bash(npm test)" (repeatable)
   --deny TOOL                     refuse a tool (repeatable)
   --permission-mode MODE          ${PERMISSION_MODES.join(" | ")}
+  --remember-in WHERE             where "always allow" keeps its rule: session (default),
+                                  localSettings, projectSettings or userSettings (Claude)
   --max-turns N                   stop after N model turns
   --resume ID                     continue the session with this id
   --json                          print the messages as JSON lines (nothing else on stdout)
@@ -119,6 +129,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (permissionMode !== undefined && !PERMISSION_MODES.includes(permissionMode as PermissionMode)) {
     throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
   }
+  const rememberIn = values["remember-in"] ?? "session";
+  if (!REMEMBER_DESTINATIONS.includes(rememberIn as RememberDestination)) {
+    throw new UsageError(`--remember-in must be one of ${REMEMBER_DESTINATIONS.join(", ")}`);
+  }
   let maxTurns: number | undefined;
   if (values["max-turns"] !== undefined) {
     maxTurns = Number(values["max-turns"]);
@@ -150,6 +164,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     allow: values.allow ?? [],
     deny: values.deny ?? [],
     permissionMode: permissionMode as PermissionMode | undefined,
+    rememberIn: rememberIn as RememberDestination,
     maxTurns,
     resume: values.resume,
     json: values.json ?? false,
@@ -172,6 +187,7 @@ function parseInstall(
     "allow",
     "deny",
     "permission-mode",
+    "remember-in",
     "max-turns",
     "resume",
     "interactive",
@@ -205,6 +221,7 @@ function parse(argv: string[]) {
       allow: { type: "string", multiple: true },
       deny: { type: "string", multiple: true },
       "permission-mode": { type: "string" },
+      "remember-in": { type: "string" },
       "max-turns": { type: "string" },
       resume: { type: "string" },
       json: { type: "boolean" },

@@ -9,6 +9,7 @@ import type {
   PermissionUpdate,
   ToolPermissionContext,
 } from "../permissions.js";
+import type { RememberDestination } from "./args.js";
 import type { LineAnswer } from "./line-input.js";
 import { displayToolName, summarizeInput } from "./render.js";
 import { type Screen, stripAnsi, truncate } from "./screen.js";
@@ -58,6 +59,11 @@ export interface PermissionHandlerOptions {
   allow: readonly string[];
   /** `--deny` patterns. */
   deny: readonly string[];
+  /**
+   * Where "always allow" keeps the rule: `session` (this session only, nothing written) unless the
+   * user chose a settings file with `--remember-in`. Default `session`.
+   */
+  rememberIn?: RememberDestination;
   /** Set when a person can answer (stdin and the prompt's stream are terminals). */
   ask: Ask | undefined;
   /** Where the prompt is shown. */
@@ -124,7 +130,7 @@ export class PermissionHandler {
   ): Promise<PermissionResult> {
     const { screen } = this.options;
     const { style } = screen;
-    const always = alwaysRules(toolName, context.suggestions);
+    const always = alwaysRules(toolName, context.suggestions, this.options.rememberIn ?? "session");
     screen.hold();
     try {
       const width = screen.columns - 1;
@@ -191,17 +197,22 @@ export class PermissionHandler {
 
 /**
  * What "always allow" means for this call: the CLI's own `addRules`/`allow` suggestions when it
- * gave some (they are returned as `updatedPermissions`, so the CLI applies them), else a rule for the
- * tool kept for this session only (in this process).
+ * gave some (returned as `updatedPermissions`, so the CLI applies them), else a rule for the tool
+ * kept in this process. The suggestions' own destination (the CLI proposes the project's
+ * `.claude/settings.local.json`) is replaced by `rememberIn`: the session, unless the user chose a
+ * settings file.
  */
 function alwaysRules(
   toolName: string,
   suggestions: readonly PermissionUpdate[],
+  rememberIn: RememberDestination,
 ): { rules: PermissionRuleValue[]; updates: PermissionUpdate[]; label: string; where: string } {
-  const updates = suggestions.filter(
-    (s): s is Extract<PermissionUpdate, { rules: PermissionRuleValue[] }> =>
-      s.type === "addRules" && s.behavior === "allow" && s.rules.length > 0,
-  );
+  const updates = suggestions
+    .filter(
+      (s): s is Extract<PermissionUpdate, { rules: PermissionRuleValue[] }> =>
+        s.type === "addRules" && s.behavior === "allow" && s.rules.length > 0,
+    )
+    .map((s) => ({ ...s, destination: rememberIn }));
   const rules = updates.flatMap((u) => u.rules);
   if (rules.length === 0) {
     return {
@@ -218,8 +229,8 @@ function alwaysRules(
         : displayToolName(r.toolName),
     )
     .join(", ");
-  const destinations = [...new Set(updates.map((u) => u.destination))];
-  return { rules, updates, label: truncate(label, 60), where: ` (saved to ${destinations.join(", ")})` };
+  const where = rememberIn === "session" ? " for this session" : ` (saved to ${rememberIn})`;
+  return { rules, updates, label: truncate(label, 60), where };
 }
 
 function summaryOf(toolName: string, input: Record<string, unknown>, width = 100): string {

@@ -116,6 +116,7 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
     const permissions = new PermissionHandler({
       allow: args.allow,
       deny: args.deny,
+      rememberIn: args.rememberIn,
       ask: canAsk
         ? (text, signal) => askLine({ input: io.stdin, output: ui, prompt: text, signal })
         : undefined,

@@ -34,8 +34,8 @@ export interface IncomingRequest<T> {
   name: string;
   /** Computes the answer. `signal` aborts on cancellation, shutdown, or the timeout. */
   handle(signal: AbortSignal): Promise<T>;
-  /** The line answering with `value`. */
-  success(value: T): RawObject;
+  /** The line answering with `value`; `undefined` leaves the request unanswered on purpose. */
+  success(value: T): RawObject | undefined;
   /** The line answering with `error`. */
   failure(error: unknown): RawObject;
   /** After this long the handler is aborted and the peer gets an error answer. Default: no limit. */
@@ -154,7 +154,7 @@ export class PeerChannel<Id extends string | number> {
     this.inflight.set(id, controller);
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
-    let reply: RawObject;
+    let reply: RawObject | undefined;
     try {
       const timeoutMs = request.timeoutMs;
       const expired =
@@ -178,6 +178,7 @@ export class PeerChannel<Id extends string | number> {
     }
     const cancelled = controller.signal.aborted && !timedOut;
     if ((cancelled && request.silentWhenCancelled) || this.closedError !== undefined) return;
+    if (reply === undefined) return;
     // A failed write means the process is gone; the read loop reports that.
     await this.write(reply).catch(() => undefined);
   }

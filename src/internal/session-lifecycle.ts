@@ -19,6 +19,9 @@ export class SessionLifecycle {
   private closing: Promise<void> | undefined;
   private turnsSent = 0;
   private resultsSeen = 0;
+  private backgroundTasks = 0;
+  private backgroundWait: NodeJS.Timeout | undefined;
+  private backgroundWaitOver = false;
   private idleWaiters: (() => void)[] = [];
   private readonly abortListener: (() => void) | undefined;
   /**
@@ -33,11 +36,13 @@ export class SessionLifecycle {
    * @param shutdown Releases the session's processes and resources and ends the stream (usually
    *   through {@link end}). Runs once, for the first {@link close} or abort.
    * @param limits The log's bounds (from the options; see {@link flowLimits}).
+   * @param backgroundTaskTimeoutMs How long input may stay open for background tasks (see `backgroundTaskTimeoutMs`).
    */
   constructor(
     private readonly signal: AbortSignal | undefined,
     private readonly shutdown: (error: unknown) => Promise<void>,
     limits: FlowLimits = flowLimits({}),
+    private readonly backgroundTaskTimeoutMs = DEFAULT_BACKGROUND_TASK_TIMEOUT_MS,
   ) {
     this.flow = new ReadFlow(limits);
     this.hub.limitBy(this.flow);
@@ -91,10 +96,32 @@ export class SessionLifecycle {
     return this.closing;
   }
 
-  /** Resolves once every turn sent so far has its `result`, or the stream has ended. */
+  /**
+   * Resolves once every turn sent so far has its `result` and no background task the agent reported
+   * is still running (for at most `backgroundTaskTimeoutMs` after the last result), or the stream
+   * has ended.
+   */
   idle(): Promise<void> {
-    if (this.resultsSeen >= this.turnsSent || this.hub.isEnded) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    if (this.isIdle()) return Promise.resolve();
+    const waiting = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    this.armBackgroundWait();
+    return waiting;
+  }
+
+  /**
+   * How many background tasks (a `run_in_background` command, a background subagent, …) the agent
+   * reports running. While there are any, {@link idle} waits, so input stays open and the agent's
+   * follow-up turn, with its `result`, still reaches the caller.
+   */
+  setBackgroundTasks(count: number): void {
+    this.backgroundTasks = count;
+    if (count === 0) {
+      clearTimeout(this.backgroundWait);
+      this.backgroundWait = undefined;
+      this.backgroundWaitOver = false;
+    }
+    this.wakeIdleIfDone();
+    if (this.idleWaiters.length > 0) this.armBackgroundWait();
   }
 
   /** A user turn was sent: `idle()` now waits for one more `result`. */
@@ -128,6 +155,8 @@ export class SessionLifecycle {
 
   /** Resolves every pending `idle()`. */
   wakeIdle(): void {
+    clearTimeout(this.backgroundWait);
+    this.backgroundWait = undefined;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const wake of waiters) wake();
@@ -144,10 +173,31 @@ export class SessionLifecycle {
     void this.close();
   }
 
+  private isIdle(): boolean {
+    if (this.hub.isEnded) return true;
+    if (this.resultsSeen < this.turnsSent) return false;
+    return this.backgroundTasks === 0 || this.backgroundWaitOver;
+  }
+
   private wakeIdleIfDone(): void {
-    if (this.resultsSeen >= this.turnsSent) this.wakeIdle();
+    if (this.isIdle()) this.wakeIdle();
+    else if (this.idleWaiters.length > 0) this.armBackgroundWait();
+  }
+
+  /** Bounds the wait for background tasks: input must close some time, even for a runaway task. */
+  private armBackgroundWait(): void {
+    if (this.backgroundWait || this.backgroundTasks === 0 || this.resultsSeen < this.turnsSent) return;
+    this.backgroundWait = setTimeout(() => {
+      this.backgroundWaitOver = true;
+      this.wakeIdleIfDone();
+    }, this.backgroundTaskTimeoutMs);
+    // The session's own process keeps the host alive while it runs; this timer need not.
+    this.backgroundWait.unref();
   }
 }
+
+/** How long input stays open for running background tasks after the last `result` (10 minutes). */
+export const DEFAULT_BACKGROUND_TASK_TIMEOUT_MS = 600_000;
 
 /**
  * The in-band report of a stdout line that was not JSON. Reported as a message rather than thrown,

@@ -87,6 +87,17 @@ export class SdkMcpBridge {
     }
   }
 
+  /**
+   * Makes `configs` the session's in-process servers (`setMcpServers()`): servers no longer listed
+   * are disconnected, new ones connected, and the ones already running kept as they are.
+   */
+  async replace(configs: Map<string, McpSdkServerConfig>): Promise<void> {
+    const gone = [...this.servers.entries()].filter(([key]) => !configs.has(key));
+    for (const [key] of gone) this.servers.delete(key);
+    await Promise.allSettled(gone.map(([, entry]) => entry.server.close()));
+    await this.start(new Map([...configs].filter(([key]) => !this.servers.has(key))));
+  }
+
   get names(): string[] {
     return [...this.servers.keys()];
   }

@@ -3,12 +3,25 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 
+/** The permission policy of one tool of an MCP server. */
+export interface McpServerToolPolicy {
+  name: string;
+  permission_policy?: "always_allow" | "always_ask" | "always_deny";
+  org_max_permission?: "allow" | "ask" | "blocked";
+}
+
 /** An MCP server the CLI starts as a subprocess. */
 export interface McpStdioServerConfig {
   type?: "stdio";
   command: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Seconds the CLI waits for the server's tool calls. */
+  timeout?: number;
+  /** Load the server's tools up front instead of behind tool search. */
+  alwaysLoad?: boolean;
+  /** Fields of newer CLIs: passed through unchanged (with a one-time warning). */
+  [field: string]: unknown;
 }
 
 /** A remote MCP server over SSE. */
@@ -16,6 +29,14 @@ export interface McpSseServerConfig {
   type: "sse";
   url: string;
   headers?: Record<string, string>;
+  /** Per-tool permission policy. */
+  tools?: McpServerToolPolicy[];
+  /** Seconds the CLI waits for the server's tool calls. */
+  timeout?: number;
+  /** Load the server's tools up front instead of behind tool search. */
+  alwaysLoad?: boolean;
+  /** Fields of newer CLIs: passed through unchanged (with a one-time warning). */
+  [field: string]: unknown;
 }
 
 /** A remote MCP server over streamable HTTP. */
@@ -23,6 +44,14 @@ export interface McpHttpServerConfig {
   type: "http";
   url: string;
   headers?: Record<string, string>;
+  /** Per-tool permission policy. */
+  tools?: McpServerToolPolicy[];
+  /** Seconds the CLI waits for the server's tool calls. */
+  timeout?: number;
+  /** Load the server's tools up front instead of behind tool search. */
+  alwaysLoad?: boolean;
+  /** Fields of newer CLIs: passed through unchanged (with a one-time warning). */
+  [field: string]: unknown;
 }
 
 /**
@@ -38,6 +67,10 @@ export interface McpSdkServerConfig {
   instance: McpServer;
   /** Builds a fresh server per session, so concurrent sessions never share one connection. */
   createInstance?: () => McpServer;
+  /** Seconds the CLI waits for the server's tool calls. */
+  timeout?: number;
+  /** Per-tool permission policy. */
+  tools?: McpServerToolPolicy[];
 }
 
 /** Any MCP server configuration. */

@@ -28,8 +28,13 @@ export const FAKE_ANTHROPIC_API_KEY = "sk-ant-fake-key";
  * `HOME`, `CLAUDE_CONFIG_DIR=<home>/.claude`, `CLAUDE_CODE_TMPDIR` and `TMPDIR` = `<home>/tmp`,
  * `ANTHROPIC_BASE_URL`, a fake `ANTHROPIC_API_KEY`, `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`,
  * `DISABLE_TELEMETRY`, `DISABLE_AUTOUPDATER`, `DISABLE_ERROR_REPORTING`, `ENABLE_TOOL_SEARCH=false`
- * (MCP tools offered directly), `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`, and `PATH` from
- * `process.env`.
+ * (MCP tools offered directly), `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`,
+ * `CLAUDE_CODE_MAX_RETRIES=0`, and `PATH` from `process.env`.
+ *
+ * `CLAUDE_CODE_MAX_RETRIES=0` turns off the CLI's API retries (up to 10, with backoff): a scripted
+ * server that is unreachable or answers 5xx/429/529 then fails the turn in about a second
+ * (`result.isError`) instead of after ~170 s of `api_retry` messages. A test of retrying sets it
+ * back, e.g. `model.env({ CLAUDE_CODE_MAX_RETRIES: "2" })`.
  *
  * @param baseUrl - The API base URL, e.g. a fake server's `url`.
  * @returns The env, the home directory and a cleanup function.
@@ -53,6 +58,7 @@ export function createClaudeTestEnv(baseUrl: string): ClaudeTestEnv {
     DISABLE_ERROR_REPORTING: "1",
     ENABLE_TOOL_SEARCH: "false",
     CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING: "true",
+    CLAUDE_CODE_MAX_RETRIES: "0",
   };
   if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
   return { env, home, cleanup: removeDirOnce(home) };

@@ -32,6 +32,7 @@ export {
 export type { AgentModelOptions, AgentModelRequest, AgentModelServer, AgentTurn } from "./acp-model.js";
 export { isToolFollowUp, startFakeModelForAgent, toAgentApiTurn, toolResultTexts } from "./acp-model.js";
 export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
+export { STRUCTURED_OUTPUT_TOOL, structuredOutputTurns } from "./anthropic/script.js";
 export type {
   FakeAnthropicOptions,
   FakeAnthropicServer,

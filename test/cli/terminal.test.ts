@@ -2,7 +2,7 @@
  * `code-agent` in a terminal (a pseudo-terminal from python3's pty module), against the real
  * claude CLI and the scripted model: live output, permission prompts answered by typing, Ctrl-C.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
@@ -95,6 +95,21 @@ describe("code-agent in a terminal", () => {
     expect(await proc.exitCode()).toBe(0);
     expect(proc.text.split("wants permission").length - 1).toBe(1);
     expect(proc.text.match(/✓ Bash touch again\.txt/g)?.length).toBe(2);
+    // Kept for the session: nothing is written into the user's project.
+    expect(proc.text).toContain("for this session");
+    expect(existsSync(join(model.env().HOME ?? "", ".claude", "settings.local.json"))).toBe(false);
+  });
+
+  it("--remember-in localSettings: an always-allow rule is saved to the project's local settings", async () => {
+    const model = await scripted([bash("touch kept.txt"), { text: "Kept." }]);
+    const proc = terminal(["--remember-in", "localSettings", "keep"], model);
+    await proc.waitFor(/Bash wants permission: touch kept\.txt/);
+    proc.write("a\r");
+    await proc.waitFor(/saved to localSettings/);
+    await proc.waitFor(/✓ done/);
+    expect(await proc.exitCode()).toBe(0);
+    const local = readFileSync(join(model.env().HOME ?? "", ".claude", "settings.local.json"), "utf8");
+    expect(JSON.parse(local).permissions.allow).toContain("Bash(touch kept.txt)");
   });
 
   it("an unclear answer is asked again", async () => {

@@ -7,6 +7,9 @@ import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
+import { DEFAULT_CLOSE_GRACE_MS } from "../../process/child.js";
+import { SpawnedProcessTransport } from "../../transport/spawned-process.js";
+import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
@@ -59,10 +62,25 @@ export class ClaudeBackend implements Backend {
     const cliPath = await findOrInstallCli("claude", options, () =>
       findClaudeCli({ cliPath: options.cliPath, env }),
     );
+    const args = buildClaudeArgs(options, { sdkMcpServerNames });
+    if (options.spawnClaudeCodeProcess) {
+      // The caller starts the process; version checks and uid switching are theirs too.
+      const transport = new SpawnedProcessTransport({
+        spawn: options.spawnClaudeCodeProcess,
+        command: cliPath,
+        args,
+        env,
+        cwd: options.cwd ?? process.cwd(),
+        maxBufferSize: options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
+        closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+        cliName: "claude",
+      });
+      return { transport, onCliVersion: undefined };
+    }
     const user = resolveUser(options.user);
     const transport = cliTransport(options, {
       command: cliPath,
-      args: buildClaudeArgs(options, { sdkMcpServerNames }),
+      args,
       env,
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
       cliName: "claude",

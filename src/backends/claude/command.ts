@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { InvalidOptionsError } from "../../errors.js";
 import { asObject, isObject } from "../../internal/wire.js";
-import type { McpServerConfig } from "../../mcp/config.js";
-import type { AgentOptions } from "../../options.js";
+import type { McpSdkServerConfig, McpServerConfig } from "../../mcp/config.js";
+import type { AgentOptions, ThinkingConfig } from "../../options.js";
 
 /** What the session knows that the options alone do not. */
 export interface ClaudeCommandContext {
@@ -30,18 +30,18 @@ export const BASE_CLAUDE_ARGS: readonly string[] = [
 ];
 
 /**
- * Builds the CLI arguments (without the executable) for `options`.
+ * Builds the CLI arguments (without the executable) for `options`, flag for flag as the official
+ * TypeScript SDK 0.3.330 builds them (what it sends in the `initialize` request instead is built
+ * by `buildClaudeInitialize`, and its environment variables by `buildClaudeEnv`).
  *
  * Deterministic and side-effect free, except that a `settings` value naming a file is read
  * (synchronously) so that it can be merged with `sandbox` into the single `--settings` JSON the
  * CLI accepts. Throws `InvalidOptionsError` for combinations the CLI cannot run (see
  * {@link claudeOptionConflicts}) and for an unreadable or malformed settings file.
  *
- * Defaults that differ from running `claude` by hand, on purpose:
- * - no `systemPrompt` → `--system-prompt ""`: like the official SDKs, a bare agent prompt rather
- *   than Claude Code's full prompt; ask for that with `{ type: "preset", preset: "claude_code" }`.
- * - no `settingSources` → `--setting-sources ""`: no user/project/local settings files are loaded,
- *   so a session behaves the same on every machine.
+ * Where this differs from the official SDK, on purpose: `--betas` is one flag per beta (2.1.330
+ * does not split a comma-joined list), a settings *file* can be combined with `sandbox` (it is read
+ * and merged), and `extraArgs` come last so they can override anything.
  */
 export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext): string[] {
   const conflicts = claudeOptionConflicts(options);
@@ -53,49 +53,20 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
     if (value !== undefined) args.push(value);
   };
 
-  const sp = options.systemPrompt;
-  if (sp === undefined) push("--system-prompt", "");
-  else if (typeof sp === "string") push("--system-prompt", sp);
-  else if (sp.append !== undefined) push("--append-system-prompt", sp.append);
-
-  if (options.tools !== undefined) {
-    // An empty string is the CLI's spelling of "no built-in tools".
-    push("--tools", Array.isArray(options.tools) ? options.tools.join(",") : "default");
-  }
-  if (options.allowedTools?.length) push("--allowedTools", options.allowedTools.join(","));
-  if (options.disallowedTools?.length) push("--disallowedTools", options.disallowedTools.join(","));
+  args.push(...thinkingArgs(options));
+  if (options.effort !== undefined) push("--effort", options.effort);
   if (options.maxTurns !== undefined) push("--max-turns", String(options.maxTurns));
   if (options.maxBudgetUsd !== undefined) push("--max-budget-usd", String(options.maxBudgetUsd));
+  if (options.taskBudget !== undefined) push("--task-budget", String(options.taskBudget.total));
   if (options.model !== undefined) push("--model", options.model);
-  if (options.fallbackModel !== undefined) push("--fallback-model", options.fallbackModel);
-  if (options.permissionMode !== undefined) push("--permission-mode", options.permissionMode);
-  if (options.allowDangerouslySkipPermissions) push("--allow-dangerously-skip-permissions");
-  if (options.continueConversation) push("--continue");
-  if (options.resume !== undefined) push("--resume", options.resume);
-  if (options.resumeSessionAt !== undefined) push("--resume-session-at", options.resumeSessionAt);
-  if (options.forkSession) push("--fork-session");
-
-  const settings = resolveClaudeSettings(options);
-  if (settings !== undefined) push("--settings", JSON.stringify(settings));
-
+  if (options.agent !== undefined) push("--agent", options.agent);
   // `--betas` is variadic and does not split on commas (2.1.330 warns about "a,b" as one unknown
   // beta), so each beta gets its own flag.
   for (const beta of options.betas ?? []) push("--betas", beta);
-  for (const dir of options.addDirs ?? []) push("--add-dir", dir);
-
-  if (typeof options.mcpServers === "string") push("--mcp-config", options.mcpServers);
-  const mcpJson = mcpConfigJson(typeof options.mcpServers === "object" ? options.mcpServers : {}, ctx);
-  if (mcpJson !== undefined) push("--mcp-config", mcpJson);
-
-  if (options.includePartialMessages) push("--include-partial-messages");
-  push("--setting-sources", (options.settingSources ?? []).join(","));
-  for (const plugin of options.plugins ?? []) push("--plugin-dir", plugin.path);
-
-  const thinkingTokens = maxThinkingTokens(options);
-  if (thinkingTokens !== undefined) push("--max-thinking-tokens", String(thinkingTokens));
-  if (options.effort !== undefined) push("--effort", options.effort);
-  if (options.outputFormat?.type === "json_schema")
-    push("--json-schema", JSON.stringify(options.outputFormat.schema));
+  const schema = claudeJsonSchema(options);
+  if (schema !== undefined) push("--json-schema", JSON.stringify(schema));
+  if (options.debugFile !== undefined) push("--debug-file", options.debugFile);
+  else if (options.debug) push("--debug");
 
   if (options.canUseTool) {
     // "stdio" routes every permission prompt to us as a `can_use_tool` control request; without
@@ -104,13 +75,157 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
   } else if (options.permissionPromptToolName !== undefined) {
     push("--permission-prompt-tool", options.permissionPromptToolName);
   }
+  if (options.permissionPrompts !== undefined) push("--permission-prompts", options.permissionPrompts);
+  if (options.continueConversation) push("--continue");
+  if (options.resume !== undefined) push("--resume", options.resume);
 
-  if (options.agents && Object.keys(options.agents).length > 0)
-    push("--agents", JSON.stringify(options.agents));
+  const allowed = allowedToolsWithSkills(options);
+  if (allowed.length > 0) push("--allowedTools", allowed.join(","));
+  if (options.disallowedTools?.length) push("--disallowedTools", options.disallowedTools.join(","));
+  if (options.tools !== undefined) {
+    // An empty string is the CLI's spelling of "no built-in tools".
+    push("--tools", Array.isArray(options.tools) ? options.tools.join(",") : "default");
+  }
+
+  if (typeof options.mcpServers === "string") push("--mcp-config", options.mcpServers);
+  const mcpJson = mcpConfigJson(
+    typeof options.mcpServers === "object" ? options.mcpServers : {},
+    ctx,
+    options.mcpServersDelivery === "initialize",
+  );
+  if (mcpJson !== undefined) push("--mcp-config", mcpJson);
+
+  // Omitted: the CLI's default, which loads user, project and local settings (as the official SDK).
+  if (options.settingSources !== undefined) push("--setting-sources", options.settingSources.join(","));
+  if (options.strictMcpConfig) push("--strict-mcp-config");
+  if (options.permissionMode !== undefined) push("--permission-mode", options.permissionMode);
+  if (options.allowDangerouslySkipPermissions) push("--allow-dangerously-skip-permissions");
+  if (options.fallbackModel !== undefined) push("--fallback-model", options.fallbackModel);
+  if (options.includeHookEvents) push("--include-hook-events");
+  if (options.includePartialMessages) push("--include-partial-messages");
+  if (options.projectConfigRoot !== undefined) push("--project-config-root", options.projectConfigRoot);
+  for (const dir of options.addDirs ?? []) push("--add-dir", dir);
+  if (awaitsInitialize(options)) push("--await-initialize");
+  if (options.pluginDelivery !== "initialize") {
+    for (const plugin of options.plugins ?? []) {
+      push(plugin.skipMcpDiscovery ? "--plugin-dir-no-mcp" : "--plugin-dir", plugin.path);
+    }
+  }
+  if (options.forkSession) push("--fork-session");
+  if (options.resumeSessionAt !== undefined) push("--resume-session-at", options.resumeSessionAt);
+  if (options.resumeDropsTurn !== undefined) push("--resume-drops-turn", options.resumeDropsTurn);
+  if (options.sessionId !== undefined) push("--session-id", options.sessionId);
+  if (options.persistSession === false) push("--no-session-persistence");
+  if (options.managedSettings !== undefined)
+    push("--managed-settings", JSON.stringify(options.managedSettings));
+
+  const settings = resolveClaudeSettings(options);
+  if (settings !== undefined) push("--settings", JSON.stringify(settings));
 
   // Last, so a caller can reach flags this SDK does not model (and override earlier ones).
   for (const [flag, value] of Object.entries(options.extraArgs ?? {})) push(`--${flag}`, value ?? undefined);
   return args;
+}
+
+/** Whether the CLI must wait for the initialize request before it loads anything (`--await-initialize`). */
+export function awaitsInitialize(options: AgentOptions): boolean {
+  const plugins = options.pluginDelivery === "initialize" && (options.plugins?.length ?? 0) > 0;
+  const mcp =
+    options.mcpServersDelivery === "initialize" &&
+    typeof options.mcpServers === "object" &&
+    Object.values(options.mcpServers).some((config) => config.type !== "sdk");
+  return plugins || mcp;
+}
+
+/**
+ * The thinking flags, as the official SDK maps them: `thinking` first (`adaptive` →
+ * `--thinking=adaptive`, `enabled` → `--max-thinking-tokens N` or adaptive without a budget,
+ * `disabled` → `--thinking=disabled`, `display` → `--thinking-display`); else `maxThinkingTokens`
+ * (`0` → disabled).
+ */
+export function thinkingArgs(options: AgentOptions): string[] {
+  const thinking: ThinkingConfig | undefined =
+    options.thinking ??
+    (options.maxThinkingTokens === undefined
+      ? undefined
+      : options.maxThinkingTokens === 0
+        ? { type: "disabled" }
+        : { type: "enabled", budgetTokens: options.maxThinkingTokens });
+  if (thinking === undefined) return [];
+  if (thinking.type === "disabled") return ["--thinking=disabled"];
+  const args =
+    thinking.type === "enabled" && thinking.budgetTokens !== undefined
+      ? ["--max-thinking-tokens", String(thinking.budgetTokens)]
+      : ["--thinking=adaptive"];
+  if (thinking.display !== undefined) args.push("--thinking-display", thinking.display);
+  return args;
+}
+
+/** `allowedTools` plus the `Skill` rules `skills` implies (as the official SDK adds them). */
+export function allowedToolsWithSkills(options: AgentOptions): string[] {
+  const allowed = [...(options.allowedTools ?? [])];
+  const skills = options.skills;
+  if (skills === undefined) return allowed;
+  const rules = skills === "all" ? ["Skill"] : skills.map((name) => `Skill(${name})`);
+  for (const rule of rules) if (!allowed.includes(rule)) allowed.push(rule);
+  return allowed;
+}
+
+/**
+ * The structured-output schema as the CLI can use it. Claude Code 2.1.330 checks it with a strict
+ * draft-07 validator that knows no other meta-schema: a `$schema` naming another draft (zod's
+ * `z.toJSONSchema()` writes 2020-12) or a 2020-12 keyword such as `prefixItems` (every `z.tuple`)
+ * makes it exit 1 — also through the official SDK, which passes the schema unchanged. So the
+ * schema is rewritten to draft-07 (see {@link toDraft07}); a draft-07 schema is left as it is.
+ */
+export function claudeJsonSchema(options: AgentOptions): Record<string, unknown> | undefined {
+  if (options.outputFormat?.type !== "json_schema") return undefined;
+  return toDraft07(options.outputFormat.schema);
+}
+
+/**
+ * Rewrites the 2019-09 / 2020-12 parts of a JSON Schema to their draft-07 equivalents: drops a
+ * `$schema` that is not draft-07, turns `prefixItems` (+ `items`) into `items: [...]` (+
+ * `additionalItems`), and `dependentRequired` / `dependentSchemas` into `dependencies`. `$defs`
+ * and `$ref` need no change (the CLI resolves them). Returns a new object; the input is untouched.
+ */
+export function toDraft07(schema: Record<string, unknown>): Record<string, unknown> {
+  const out = convertSchema(schema) as Record<string, unknown>;
+  const draft = out.$schema;
+  if (typeof draft === "string" && !draft.includes("draft-07")) delete out.$schema;
+  return out;
+}
+
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose value is data, not a schema. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "required", "dependentRequired"]);
+
+function convertSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(convertSchema);
+  if (!isObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (SCHEMA_MAPS.has(key) && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, convertSchema(sub)]));
+    } else out[key] = convertSchema(value);
+  }
+  if (Array.isArray(out.prefixItems)) {
+    const rest = out.items;
+    out.items = out.prefixItems;
+    delete out.prefixItems;
+    if (rest === undefined) delete out.additionalItems;
+    else out.additionalItems = rest;
+  }
+  const dependencies: Record<string, unknown> = isObject(out.dependencies) ? { ...out.dependencies } : {};
+  for (const key of ["dependentRequired", "dependentSchemas"]) {
+    if (!isObject(out[key])) continue;
+    Object.assign(dependencies, out[key]);
+    delete out[key];
+  }
+  if (Object.keys(dependencies).length > 0) out.dependencies = dependencies;
+  return out;
 }
 
 /**
@@ -128,38 +243,93 @@ export function claudeOptionConflicts(options: AgentOptions): string[] {
   if (options.resumeSessionAt !== undefined && options.resume === undefined) {
     issues.push("resumeSessionAt: needs resume (the session id to resume); the CLI refuses it on its own");
   }
+  if (options.spawnClaudeCodeProcess && options.transport) {
+    issues.push(
+      "spawnClaudeCodeProcess: cannot be combined with transport, which replaces the process altogether",
+    );
+  }
+  if (options.fallbackModel !== undefined && options.fallbackModel === options.model) {
+    issues.push("fallbackModel: must differ from model (the CLI refuses the same model as its own fallback)");
+  }
+  if ((options.supportedDialogKinds?.length ?? 0) > 0 && !options.onUserDialog) {
+    issues.push(
+      "supportedDialogKinds: needs onUserDialog; declaring dialog kinds without a handler would park dialogs nothing answers",
+    );
+  }
+  if (options.sessionId !== undefined && (options.resume !== undefined || options.continueConversation)) {
+    if (!options.forkSession) {
+      issues.push(
+        "sessionId: cannot be combined with resume or continueConversation unless forkSession is set",
+      );
+    }
+  }
   return issues;
 }
 
 /**
- * The effective thinking budget per the design (seed §5.5): `enabled` uses its budget, `disabled`
- * forces 0, `adaptive` or no `thinking` pass `maxThinkingTokens` through (nothing when unset, so
- * the CLI decides). Models with adaptive thinking ignore the budget in 2.1.330.
- */
-export function maxThinkingTokens(options: AgentOptions): number | undefined {
-  switch (options.thinking?.type) {
-    case "enabled":
-      return options.thinking.budgetTokens;
-    case "disabled":
-      return 0;
-    default:
-      return options.maxThinkingTokens;
-  }
-}
-
-/**
  * The settings object to pass as `--settings`, or `undefined` when there is none: `settings`
- * (a JSON string, an object, or a file path resolved against `cwd`) with `sandbox` merged in under
- * `sandbox`. Keys of `options.sandbox` override those of a `sandbox` already in the settings.
+ * (a JSON string, an object, or a file path resolved against `cwd`) with `sandbox` merged into its
+ * `sandbox` block the way the official SDK merges them: nested objects key by key (`ripgrep` and
+ * `network.tlsTerminate` replaced whole), the restriction lists (`filesystem.denyRead`,
+ * `filesystem.denyWrite`, `network.deniedDomains`, `credentials.files`, `credentials.envVars`)
+ * combined, and `failIfUnavailable` defaulting to `true` when `sandbox.enabled` is `true`.
  * Throws `InvalidOptionsError` when the file cannot be read or the JSON is not an object.
  */
 export function resolveClaudeSettings(options: AgentOptions): Record<string, unknown> | undefined {
   const base = loadSettings(options.settings, options.cwd);
-  if (options.sandbox === undefined) return base;
+  const sandbox = options.sandbox;
+  if (sandbox === undefined) return base;
   const merged = { ...(base ?? {}) };
-  const existing = merged.sandbox;
-  merged.sandbox = { ...asObject(existing), ...options.sandbox };
+  const result = mergeSandbox(asObject(merged.sandbox), sandbox, "");
+  const network = sandbox.network;
+  const restrictsDomains =
+    network?.allowedDomains !== undefined ||
+    (network?.deniedDomains?.length ?? 0) > 0 ||
+    network?.strictAllowlist === true;
+  // Traffic through the caller's own proxy would bypass the domain lists the option sets.
+  if (restrictsDomains && isObject(result.network)) {
+    const mergedNetwork = result.network as Record<string, unknown>;
+    for (const port of ["httpProxyPort", "socksProxyPort"] as const) {
+      if (network?.[port] === undefined) delete mergedNetwork[port];
+    }
+  }
+  const credentialDeny = sandbox.credentials?.files?.some((file) => file.mode === "deny") ?? false;
+  if ((sandbox.filesystem !== undefined || credentialDeny) && sandbox.filesystem?.disabled === undefined) {
+    if (isObject(result.filesystem)) delete (result.filesystem as Record<string, unknown>).disabled;
+  }
+  if (sandbox.enabled === true && result.failIfUnavailable === undefined) result.failIfUnavailable = true;
+  merged.sandbox = result;
   return merged;
+}
+
+const COMBINED_SANDBOX_LISTS = new Set([
+  "filesystem.denyRead",
+  "filesystem.denyWrite",
+  "network.deniedDomains",
+  "credentials.files",
+  "credentials.envVars",
+]);
+const REPLACED_SANDBOX_OBJECTS = new Set(["ripgrep", "network.tlsTerminate"]);
+
+function mergeSandbox(
+  base: Record<string, unknown>,
+  overlay: Record<string, unknown>,
+  prefix: string,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overlay)) {
+    if (value === undefined || key === "__proto__" || key === "constructor" || key === "prototype") continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    const existing = Object.hasOwn(out, key) ? out[key] : undefined;
+    if (COMBINED_SANDBOX_LISTS.has(path) && Array.isArray(existing) && Array.isArray(value)) {
+      out[key] = [...new Set([...existing, ...value])];
+    } else if (isObject(existing) && isObject(value) && !REPLACED_SANDBOX_OBJECTS.has(path)) {
+      out[key] = mergeSandbox(existing, value, path);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 function loadSettings(
@@ -194,14 +364,28 @@ function loadSettings(
 function mcpConfigJson(
   servers: Record<string, McpServerConfig>,
   ctx: ClaudeCommandContext,
+  viaInitialize: boolean,
 ): string | undefined {
   const wire: Record<string, unknown> = {};
   for (const [name, config] of Object.entries(servers)) {
-    // The in-process instance cannot cross a process boundary; the CLI only needs to know the
-    // server exists. It addresses `mcp_message` requests by the map key (checked on 2.1.330), so
-    // `name` is the key too, whatever the config's own `name` says.
-    wire[name] = config.type === "sdk" ? { type: "sdk", name } : config;
+    if (config.type === "sdk") wire[name] = sdkServerWire(name, config);
+    // With `mcpServersDelivery: "initialize"` the other servers travel in the initialize request.
+    else if (!viaInitialize) wire[name] = config;
   }
   for (const name of ctx.sdkMcpServerNames) wire[name] ??= { type: "sdk", name };
   return Object.keys(wire).length > 0 ? JSON.stringify({ mcpServers: wire }) : undefined;
+}
+
+/**
+ * How the CLI is told about an in-process server: the instance cannot cross a process boundary, so
+ * only its name and settings. The CLI addresses `mcp_message` requests by the map key (checked on
+ * 2.1.330), so `name` is the key, whatever the config's own `name` says.
+ */
+export function sdkServerWire(name: string, config: McpSdkServerConfig): Record<string, unknown> {
+  return {
+    type: "sdk",
+    name,
+    ...(config.timeout !== undefined ? { timeout: config.timeout } : {}),
+    ...(config.tools !== undefined ? { tools: config.tools } : {}),
+  };
 }

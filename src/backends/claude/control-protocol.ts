@@ -9,8 +9,18 @@ import type { ReadFlow } from "../../internal/read-flow.js";
 import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
 
+/**
+ * A handler's way to leave a request unanswered on purpose (another client, or the CLI's own
+ * deadline, settles it), as the official SDK does for dialogs it cannot render.
+ */
+export const NO_ANSWER: unique symbol = Symbol("no answer");
+
 /** Handles one incoming control request; the returned object is the success payload. */
-export type IncomingRequestHandler = (request: RawObject, signal: AbortSignal) => Promise<RawObject>;
+export type IncomingRequestHandler = (
+  request: RawObject,
+  signal: AbortSignal,
+  requestId: string,
+) => Promise<RawObject | typeof NO_ANSWER>;
 
 /** Callbacks the protocol reports to. */
 export interface ControlProtocolEvents {
@@ -136,9 +146,12 @@ export class ControlProtocol {
       handle: (signal) => {
         const handler = this.handlers[subtype];
         if (!handler) throw new Error(`Unsupported control request subtype: ${subtype}`);
-        return handler(request, signal);
+        return handler(request, signal, requestId);
       },
-      success: (payload) => reply({ subtype: "success", request_id: requestId, response: payload }),
+      success: (payload) =>
+        payload === NO_ANSWER
+          ? undefined
+          : reply({ subtype: "success", request_id: requestId, response: payload }),
       failure: (error) =>
         reply({
           subtype: "error",

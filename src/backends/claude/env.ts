@@ -14,7 +14,7 @@ import type { AgentOptions } from "../../options.js";
  * official TypeScript SDK does; it is set last because the CLI's SDK mode depends on it.
  */
 export function buildClaudeEnv(
-  options: Pick<AgentOptions, "env" | "inheritEnv" | "enableFileCheckpointing">,
+  options: Pick<AgentOptions, "env" | "inheritEnv" | "enableFileCheckpointing" | "toolConfig">,
   sdkVersion: string,
 ): Record<string, string> {
   const env = buildChildEnv(options);
@@ -22,6 +22,11 @@ export function buildClaudeEnv(
   env.CLAUDE_AGENT_SDK_VERSION = sdkVersion;
   // `rewind_files` only works when the CLI checkpoints files from the start of the session.
   if (options.enableFileCheckpointing) env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING = "true";
+  // `toolConfig` reaches the CLI as variables, as the official SDK passes it.
+  const question = options.toolConfig?.askUserQuestion;
+  if (question?.previewFormat) env.CLAUDE_CODE_QUESTION_PREVIEW_FORMAT = question.previewFormat;
+  if (question?.extendedQuestions) env.CLAUDE_CODE_QUESTION_EXTENDED = "1";
+  if (question?.optionalDescriptions) env.CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS = "1";
   return env;
 }
 

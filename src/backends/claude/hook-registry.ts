@@ -8,7 +8,7 @@ import type { RawObject } from "../../messages.js";
 /** The `hooks` field of the initialize request. */
 export type InitializeHooksConfig = Record<
   string,
-  { matcher?: string; hookCallbackIds: string[]; timeout?: number }[]
+  { matcher?: string; hookCallbackIds: string[]; timeout?: number; onFailure?: string }[]
 >;
 
 /** Hook callbacks by id plus the config announcing them. */
@@ -34,6 +34,7 @@ export class HookRegistry {
           ...(m.matcher !== undefined ? { matcher: m.matcher } : {}),
           hookCallbackIds,
           ...(m.timeout !== undefined ? { timeout: m.timeout } : {}),
+          ...(m.onFailure !== undefined ? { onFailure: m.onFailure } : {}),
         };
       });
     }

@@ -1,19 +1,24 @@
 /**
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
+
+import type { McpSetServersResult } from "../../control-types.js";
 import { AbortError, type JsonDecodeError } from "../../errors.js";
 import { missingResultError } from "../../internal/missing-result.js";
 import { flowLimits } from "../../internal/read-flow.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
-import type { SdkMcpBridge } from "../../mcp/bridge.js";
+import { SdkMcpBridge } from "../../mcp/bridge.js";
+import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { CanUseTool, PermissionMode, PermissionResult } from "../../permissions.js";
 import { isStreamedPrompt, type Prompt, toWireUserMessage, type WireUserMessage } from "../../prompt.js";
 import type { Transport } from "../../transport/transport.js";
 import type { RewindFilesOptions, Session } from "../backend.js";
-import { ControlProtocol } from "./control-protocol.js";
+import { sdkServerWire } from "./command.js";
+import { ControlProtocol, NO_ANSWER } from "./control-protocol.js";
 import { HookRegistry } from "./hook-registry.js";
+import { buildClaudeInitialize } from "./initialize.js";
 import { parseClaudeMessage } from "./message-parser.js";
 
 /** Default timeout of one control request. */
@@ -44,6 +49,8 @@ export class ClaudeSession implements Session {
   private initResponse: RawObject | undefined;
   private lastResultWasError = false;
   private onCliVersion: ((reported: unknown) => void) | undefined;
+  /** Background tasks the CLI reported running, by task id. */
+  private readonly backgroundTasks = new Set<string>();
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
@@ -54,6 +61,7 @@ export class ClaudeSession implements Session {
       params.options.signal,
       (error) => this.shutdown(error),
       flowLimits(params.options),
+      params.options.backgroundTaskTimeoutMs,
     );
     this.hooks = new HookRegistry(params.options.hooks);
     const canUseTool = params.options.canUseTool;
@@ -63,6 +71,8 @@ export class ClaudeSession implements Session {
         can_use_tool: (request, signal) => answerPermission(canUseTool, request, signal),
         hook_callback: (request, signal) => this.hooks.handle(request, signal),
         mcp_message: (request, signal) => this.bridge.handle(request, signal),
+        elicitation: (request, signal, id) => answerElicitation(params.options, request, signal, id),
+        request_user_dialog: (request, signal, id) => answerUserDialog(params.options, request, signal, id),
       },
       {
         onMessage: (raw) => this.onMessage(raw),
@@ -80,16 +90,52 @@ export class ClaudeSession implements Session {
     this.options.signal?.throwIfAborted();
     await this.transport.connect();
     this.protocol.start();
+    this.initializeExtras = initializeExtras;
+    await this.initialize();
+  }
+
+  private initializeExtras: RawObject = {};
+
+  private async initialize(): Promise<RawObject> {
     const timeout = this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
     this.initResponse = await this.protocol.request(
       {
         subtype: "initialize",
         hooks: this.hooks.config,
         ...(this.bridge.names.length ? { sdkMcpServers: this.bridge.names } : {}),
-        ...initializeExtras,
+        ...buildClaudeInitialize(this.options),
+        ...this.initializeExtras,
       },
       timeout,
     );
+    return this.initResponse;
+  }
+
+  /** Sends the same `initialize` request again (as the official SDK's `reinitialize()`). */
+  reinitialize(): Promise<RawObject> {
+    return this.initialize();
+  }
+
+  /**
+   * Makes `servers` the session's MCP servers: in-process ones are connected or disconnected here,
+   * and the CLI gets the whole set (`mcp_set_servers`), in-process ones by name.
+   */
+  async setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult> {
+    const sdk = SdkMcpBridge.sdkConfigs(servers);
+    await this.bridge.replace(sdk);
+    const wire: RawObject = {};
+    for (const [name, config] of Object.entries(servers)) {
+      wire[name] = config.type === "sdk" ? sdkServerWire(name, config) : config;
+    }
+    const answer = await this.protocol.request({ subtype: "mcp_set_servers", servers: wire });
+    return {
+      added: stringList(answer.added),
+      removed: stringList(answer.removed),
+      errors: (typeof answer.errors === "object" && answer.errors !== null ? answer.errors : {}) as Record<
+        string,
+        string
+      >,
+    };
   }
 
   pid(): number | undefined {
@@ -121,7 +167,9 @@ export class ClaudeSession implements Session {
 
   private async writeUserTurn(message: WireUserMessage): Promise<void> {
     this.life.turnSent();
-    await this.protocol.write(message as unknown as RawObject);
+    // `verbatimPrompts`: the CLI takes the text as written (no `@path` expansion, no slash commands).
+    const wire = this.options.verbatimPrompts ? { ...message, client_composed: true } : message;
+    await this.protocol.write(wire as unknown as RawObject);
   }
 
   /** Resolves once every user turn sent so far has produced a `result` (or the session ended). */
@@ -201,11 +249,49 @@ export class ClaudeSession implements Session {
     if (this.onCliVersion !== undefined && raw.type === "system" && raw.subtype === "init") {
       this.reportCliVersion(raw.claude_code_version);
     }
+    if (raw.type === "system") this.trackBackgroundTasks(raw);
+    // `supportedCommands()` answers with the latest list, as the official SDK does.
+    if (
+      raw.type === "system" &&
+      raw.subtype === "commands_changed" &&
+      Array.isArray(raw.commands) &&
+      this.initResponse
+    ) {
+      this.initResponse = { ...this.initResponse, commands: raw.commands };
+    }
     this.life.push(message);
     if (message.type === "result") {
       this.lastResultWasError = message.isError;
       this.life.resultSeen();
     }
+  }
+
+  /**
+   * Keeps count of the background tasks the CLI reports, so input stays open while they run: the
+   * CLI lists them in `background_tasks_changed` (the whole set each time); `task_started` and
+   * `task_notification` keep the count right should a list be missed.
+   */
+  private trackBackgroundTasks(raw: RawObject): void {
+    const before = this.backgroundTasks.size;
+    if (raw.subtype === "background_tasks_changed" && Array.isArray(raw.tasks)) {
+      this.backgroundTasks.clear();
+      for (const task of raw.tasks) {
+        const id = (task as RawObject | null)?.task_id;
+        if (typeof id === "string") this.backgroundTasks.add(id);
+      }
+    } else if (
+      raw.subtype === "task_started" &&
+      raw.is_backgrounded === true &&
+      typeof raw.task_id === "string"
+    ) {
+      this.backgroundTasks.add(raw.task_id);
+    } else if (raw.subtype === "task_notification" && typeof raw.task_id === "string") {
+      this.backgroundTasks.delete(raw.task_id);
+    } else {
+      return;
+    }
+    if (this.backgroundTasks.size !== before || before > 0)
+      this.life.setBackgroundTasks(this.backgroundTasks.size);
   }
 
   private onMalformedLine(error: JsonDecodeError): void {
@@ -269,4 +355,69 @@ async function answerPermission(
     };
   }
   throw new Error(`canUseTool must return { behavior: "allow" | "deny" }, got ${JSON.stringify(result)}`);
+}
+
+/** Answers an MCP `elicitation` with `onElicitation`; without it, declines (as the official SDK does). */
+async function answerElicitation(
+  options: AgentOptions,
+  request: RawObject,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<RawObject | typeof NO_ANSWER> {
+  const onElicitation = options.onElicitation;
+  if (!onElicitation) return { action: "decline" };
+  const text = (key: string) => (typeof request[key] === "string" ? (request[key] as string) : undefined);
+  const mode = request.mode === "form" || request.mode === "url" ? request.mode : undefined;
+  const schema = request.requested_schema;
+  const answer = await onElicitation(
+    {
+      serverName: String(request.mcp_server_name ?? ""),
+      message: String(request.message ?? ""),
+      ...(mode ? { mode } : {}),
+      ...optional("url", text("url")),
+      ...optional("elicitationId", text("elicitation_id")),
+      ...(typeof schema === "object" && schema !== null
+        ? { requestedSchema: schema as Record<string, unknown> }
+        : {}),
+      ...optional("title", text("title")),
+      ...optional("displayName", text("display_name")),
+      ...optional("description", text("description")),
+      raw: request,
+    },
+    { signal, requestId },
+  );
+  return answer === null ? NO_ANSWER : { ...answer };
+}
+
+/**
+ * Answers `request_user_dialog` with `onUserDialog`. Without it, or when it returns `null`, the
+ * dialog is left unanswered (another client may render it; the CLI's deadline bounds the wait).
+ */
+async function answerUserDialog(
+  options: AgentOptions,
+  request: RawObject,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<RawObject | typeof NO_ANSWER> {
+  const onUserDialog = options.onUserDialog;
+  if (!onUserDialog) return NO_ANSWER;
+  const payload = request.payload;
+  const answer = await onUserDialog(
+    {
+      dialogKind: String(request.dialog_kind ?? ""),
+      payload: typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : {},
+      ...optional("toolUseId", typeof request.tool_use_id === "string" ? request.tool_use_id : undefined),
+      raw: request,
+    },
+    { signal, requestId },
+  );
+  return answer === null ? NO_ANSWER : { ...answer };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }

@@ -4,7 +4,8 @@
  */
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
 import type { AgentOptions } from "../../options.js";
-import { agentOptionsIssues } from "../../options-schema.js";
+import { agentOptionsIssues, warnUnknownNestedFields } from "../../options-schema.js";
+import { CLAUDE_REJECTED_OPTIONS } from "../claude-options.js";
 import { claudeOptionConflicts, resolveClaudeSettings } from "./command.js";
 import { resolveUser } from "./env.js";
 
@@ -36,16 +37,27 @@ export function claudeOptionIssues(options: unknown): string[] {
  *
  * @throws InvalidOptionsError listing every invalid option (see {@link claudeOptionIssues}).
  * @throws UnsupportedOptionsError for options Claude cannot honour: other backends' sections
- *   (`codex`, `cursor`) and, on Windows, `user`.
+ *   (`codex`, `cursor`), the official SDK's options that cannot apply here (each with its reason,
+ *   see `CLAUDE_REJECTED_OPTIONS`) and, on Windows, `user`.
+ *
+ * Fields of CLI-owned nested objects this SDK does not know are passed through, with a one-time
+ * warning (see `warnUnknownNestedFields`).
  */
 export function validateClaudeOptions(options: unknown): void {
   const issues = claudeOptionIssues(options);
   if (issues.length > 0) throw new InvalidOptionsError(issues);
   const o = (options ?? {}) as AgentOptions;
   const unsupported: string[] = CLAUDE_FOREIGN_OPTIONS.filter((key) => o[key] !== undefined);
+  const reasons: Record<string, string> = {};
+  for (const [key, reason] of Object.entries(CLAUDE_REJECTED_OPTIONS)) {
+    if (o[key as keyof AgentOptions] === undefined) continue;
+    unsupported.push(key);
+    reasons[key] = reason;
+  }
   // Switching uid at spawn is a POSIX facility.
   if (o.user !== undefined && process.platform === "win32") unsupported.push("user");
-  if (unsupported.length > 0) throw new UnsupportedOptionsError("claude", unsupported);
+  if (unsupported.length > 0) throw new UnsupportedOptionsError("claude", unsupported, reasons);
+  warnUnknownNestedFields(options);
 }
 
 function issuesOf(check: () => unknown): string[] {

@@ -5,6 +5,7 @@
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
 import type { AgentOptions } from "../../options.js";
 import { agentOptionsIssues } from "../../options-schema.js";
+import { CLAUDE_ONLY_OPTIONS } from "../claude-options.js";
 
 /**
  * Options the Codex CLI (0.169.0) has no equivalent for. Any value other than `undefined` is
@@ -37,6 +38,7 @@ export const CODEX_UNSUPPORTED_OPTIONS = [
   "enableFileCheckpointing",
   "systemPrompt",
   "hooks",
+  ...CLAUDE_ONLY_OPTIONS,
 ] as const satisfies readonly (keyof AgentOptions)[];
 
 /**

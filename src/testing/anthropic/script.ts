@@ -388,3 +388,26 @@ export function messageToSseEvents(message: AnthropicMessage): SseEvent[] {
   events.push({ event: "message_stop", data: { type: "message_stop" } });
   return events;
 }
+
+/** Name of the tool Claude Code gives the model when `outputFormat` asks for structured output. */
+export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
+
+/**
+ * The scripted turns of a structured-output answer: the model calls Claude Code's
+ * `StructuredOutput` tool with `value` (the CLI validates it against `outputFormat.schema` and
+ * reports it as `result.structuredOutput`), then ends its turn with `text` (default empty), which
+ * the CLI asks for after the tool result. Spread it into a script:
+ *
+ * ```ts
+ * await using model = await startFakeAnthropic({ turns: [...structuredOutputTurns({ answer: 4 })] });
+ * ```
+ *
+ * A value that does not match the schema makes the CLI send the validation error back to the model
+ * as a tool result, so the next scripted turn is asked for.
+ *
+ * @param value - The structured answer (the tool's input: an object matching the schema).
+ * @param text - The final text of the turn.
+ */
+export function structuredOutputTurns(value: Record<string, unknown>, text = ""): ScriptedTurn[] {
+  return [{ toolUse: { name: STRUCTURED_OUTPUT_TOOL, input: value } }, { text }];
+}

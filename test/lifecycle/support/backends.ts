@@ -310,7 +310,7 @@ export const claudeBackend: LifecycleBackend = {
     subjectOf: (toolName) => toolName,
   },
   promptVia: "stdin",
-  argvOptions: (a, b) => ({ model: a, systemPrompt: b }),
+  argvOptions: (a, b) => ({ model: a, addDirs: [b] }),
   sdkEnvKeys: ["CLAUDE_AGENT_SDK_VERSION", "CLAUDE_CODE_ENTRYPOINT"],
   permissions: {
     neverByDefault: [

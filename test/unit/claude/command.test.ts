@@ -5,9 +5,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   BASE_CLAUDE_ARGS,
   buildClaudeArgs,
-  maxThinkingTokens,
+  claudeJsonSchema,
   resolveClaudeSettings,
+  thinkingArgs,
 } from "../../../src/backends/claude/command.js";
+import { buildClaudeInitialize } from "../../../src/backends/claude/initialize.js";
 import { InvalidOptionsError } from "../../../src/errors.js";
 import type { McpServerConfig } from "../../../src/mcp/config.js";
 import type { AgentOptions } from "../../../src/options.js";
@@ -44,28 +46,142 @@ describe("buildClaudeArgs: defaults", () => {
     expect(args).not.toContain("--print");
   });
 
-  it("uses an empty system prompt and loads no settings files when nothing is said", () => {
-    const args = build({});
-    expect(flagValue(args, "--system-prompt")).toBe("");
-    expect(flagValue(args, "--setting-sources")).toBe("");
-    expect(args).toEqual([...BASE_CLAUDE_ARGS, "--system-prompt", "", "--setting-sources", ""]);
+  it("passes no flag for settings sources (the CLI loads all, as with the official SDK) or the prompt", () => {
+    expect(build({})).toEqual([...BASE_CLAUDE_ARGS]);
+  });
+});
+
+describe("buildClaudeInitialize: the fields the official SDK sends in initialize", () => {
+  const init = (options: AgentOptions) => JSON.parse(JSON.stringify(buildClaudeInitialize(options)));
+
+  it("no systemPrompt is an empty prompt; a string is a one-element list; a list stays a list", () => {
+    expect(init({})).toEqual({ systemPrompt: [""] });
+    expect(init({ systemPrompt: "Be terse." }).systemPrompt).toEqual(["Be terse."]);
+    expect(init({ systemPrompt: ["a", "b"] }).systemPrompt).toEqual(["a", "b"]);
+    expect(init({ systemPrompt: { type: "custom", prompt: "c", snapshot: true } })).toEqual({
+      systemPrompt: ["c"],
+      systemPromptSnapshot: true,
+    });
+  });
+
+  it("the preset keeps Claude Code's prompt, with appended text and excluded dynamic sections", () => {
+    expect(
+      init({
+        systemPrompt: {
+          type: "preset",
+          preset: "claude_code",
+          append: "Also X.",
+          excludeDynamicSections: true,
+        },
+      }),
+    ).toEqual({ appendSystemPrompt: "Also X.", excludeDynamicSections: true });
+  });
+
+  it("agents, aliases, title, skills, dialogs and the rest are initialize fields", () => {
+    const agents = { reviewer: { description: "Reviews", prompt: "You review.", background: true } };
+    expect(
+      init({
+        agents,
+        toolAliases: { Bash: "mcp__w__bash" },
+        title: "T",
+        skills: ["pdf"],
+        planModeInstructions: "plan it",
+        promptSuggestions: true,
+        agentProgressSummaries: true,
+        forwardSubagentText: true,
+        supportedDialogKinds: ["refusal_fallback_prompt"],
+        perTaskStopAffordance: true,
+      }),
+    ).toEqual({
+      systemPrompt: [""],
+      agents,
+      toolAliases: { Bash: "mcp__w__bash" },
+      title: "T",
+      skills: ["pdf"],
+      planModeInstructions: "plan it",
+      promptSuggestions: true,
+      agentProgressSummaries: true,
+      forwardSubagentText: true,
+      supportedDialogKinds: ["refusal_fallback_prompt"],
+      perTaskStopAffordance: true,
+    });
+    expect(init({ skills: "all" }).skills).toBeUndefined();
+  });
+
+  it("MCP servers and plugins travel in initialize only when asked for", () => {
+    const mcpServers = { files: { command: "node" } };
+    const plugins = [{ type: "local" as const, path: "/p" }];
+    expect(init({ mcpServers, plugins })).toEqual({ systemPrompt: [""] });
+    expect(
+      init({ mcpServers, mcpServersDelivery: "initialize", plugins, pluginDelivery: "initialize" }),
+    ).toEqual({
+      systemPrompt: [""],
+      mcpServers,
+      plugins,
+    });
+    const args = build({
+      mcpServers,
+      mcpServersDelivery: "initialize",
+      plugins,
+      pluginDelivery: "initialize",
+    });
+    expect(args).toContain("--await-initialize");
+    expect(args).not.toContain("--mcp-config");
+    expect(args).not.toContain("--plugin-dir");
+  });
+
+  it("the output schema goes in both places, as the official SDK sends it", () => {
+    const schema = { type: "object" };
+    expect(init({ outputFormat: { type: "json_schema", schema } }).jsonSchema).toEqual(schema);
+  });
+});
+
+describe("buildClaudeArgs: the official SDK's newer options", () => {
+  it.each<[AgentOptions, string, string]>([
+    [{ agent: "reviewer" }, "--agent", "reviewer"],
+    [{ taskBudget: { total: 5000 } }, "--task-budget", "5000"],
+    [{ debugFile: "/tmp/d.log", debug: true }, "--debug-file", "/tmp/d.log"],
+    [{ permissionPrompts: "none" }, "--permission-prompts", "none"],
+    [{ projectConfigRoot: "/repo" }, "--project-config-root", "/repo"],
+    [{ resume: "s", resumeSessionAt: "u", resumeDropsTurn: "p" }, "--resume-drops-turn", "p"],
+    [
+      { sessionId: "00000000-0000-4000-8000-000000000000" },
+      "--session-id",
+      "00000000-0000-4000-8000-000000000000",
+    ],
+    [{ managedSettings: { model: "m" } }, "--managed-settings", '{"model":"m"}'],
+  ])("%j → %s %s", (options, flag, value) => {
+    expect(flagValue(build(options), flag)).toBe(value);
+  });
+
+  it.each<[AgentOptions, string]>([
+    [{ debug: true }, "--debug"],
+    [{ strictMcpConfig: true }, "--strict-mcp-config"],
+    [{ includeHookEvents: true }, "--include-hook-events"],
+    [{ persistSession: false }, "--no-session-persistence"],
+  ])("%j → %s", (options, flag) => {
+    expect(build(options)).toContain(flag);
+    expect(build({})).not.toContain(flag);
+  });
+
+  it("persistSession: true passes nothing", () => {
+    expect(build({ persistSession: true })).toEqual(build({}));
+  });
+
+  it("skills add Skill rules to allowedTools, once each", () => {
+    expect(flagValue(build({ skills: "all" }), "--allowedTools")).toBe("Skill");
+    expect(
+      flagValue(build({ skills: ["pdf", "docx"], allowedTools: ["Read", "Skill(pdf)"] }), "--allowedTools"),
+    ).toBe("Read,Skill(pdf),Skill(docx)");
+  });
+
+  it("a plugin with skipMcpDiscovery gets --plugin-dir-no-mcp", () => {
+    const args = build({ plugins: [{ type: "local", path: "/p", skipMcpDiscovery: true }] });
+    expect(valuesOf(args, "--plugin-dir-no-mcp")).toEqual(["/p"]);
   });
 });
 
 describe("buildClaudeArgs: one option, one flag", () => {
-  it("systemPrompt string replaces the prompt", () => {
-    expect(flagValue(build({ systemPrompt: "Be terse." }), "--system-prompt")).toBe("Be terse.");
-  });
-
-  it("systemPrompt preset with append appends, without append passes nothing", () => {
-    const withAppend = build({ systemPrompt: { type: "preset", preset: "claude_code", append: "Also X." } });
-    expect(flagValue(withAppend, "--append-system-prompt")).toBe("Also X.");
-    expect(withAppend).not.toContain("--system-prompt");
-    const plain = build({ systemPrompt: { type: "preset", preset: "claude_code" } });
-    expect(plain).not.toContain("--system-prompt");
-    expect(plain).not.toContain("--append-system-prompt");
-  });
-
   it("tools: list, empty list and preset", () => {
     expect(flagValue(build({ tools: ["Bash", "Read"] }), "--tools")).toBe("Bash,Read");
     expect(flagValue(build({ tools: [] }), "--tools")).toBe("");
@@ -145,17 +261,24 @@ describe("buildClaudeArgs: one option, one flag", () => {
     expect(JSON.parse(flagValue(args, "--json-schema")!)).toEqual(schema);
   });
 
+  it("a $schema other than draft-07 is dropped (the CLI's validator knows only draft-07)", () => {
+    const body = { type: "object", properties: { n: { type: "number" } } };
+    const of = (schema: Record<string, unknown>) =>
+      claudeJsonSchema({ outputFormat: { type: "json_schema", schema } });
+    expect(of({ $schema: "https://json-schema.org/draft/2020-12/schema", ...body })).toEqual(body);
+    const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", ...body };
+    expect(of(draft7)).toEqual(draft7);
+    expect(of(body)).toEqual(body);
+  });
+
   it("canUseTool routes permission prompts over stdio", () => {
     const args = build({ canUseTool: () => ({ behavior: "allow" }) });
     expect(flagValue(args, "--permission-prompt-tool")).toBe("stdio");
   });
 
-  it("agents are passed as --agents JSON", () => {
-    const agents = {
-      reviewer: { description: "Reviews code", prompt: "You review.", tools: ["Read"], model: "sonnet" },
-    };
-    expect(JSON.parse(flagValue(build({ agents }), "--agents")!)).toEqual(agents);
-    expect(build({ agents: {} })).not.toContain("--agents");
+  it("agents are not on the command line (they go in initialize)", () => {
+    const agents = { reviewer: { description: "Reviews code", prompt: "You review." } };
+    expect(build({ agents })).toEqual(build({}));
   });
 
   it("extraArgs come last: a value flag and a bare flag", () => {
@@ -179,22 +302,28 @@ describe("buildClaudeArgs: one option, one flag", () => {
   });
 });
 
-describe("buildClaudeArgs: thinking (seed §5.5)", () => {
-  it.each<[AgentOptions, string | undefined]>([
-    [{}, undefined],
-    [{ thinking: { type: "adaptive" } }, undefined],
-    [{ thinking: { type: "adaptive" }, maxThinkingTokens: 8000 }, "8000"],
-    [{ thinking: { type: "enabled", budgetTokens: 5000 } }, "5000"],
-    [{ thinking: { type: "enabled", budgetTokens: 5000 }, maxThinkingTokens: 9 }, "5000"],
-    [{ thinking: { type: "disabled" } }, "0"],
-    [{ thinking: { type: "disabled" }, maxThinkingTokens: 9 }, "0"],
-    [{ maxThinkingTokens: 1234 }, "1234"],
-    [{ maxThinkingTokens: 0 }, "0"],
-  ])("%j → --max-thinking-tokens %s", (options, expected) => {
-    const args = build(options);
-    if (expected === undefined) expect(args).not.toContain("--max-thinking-tokens");
-    else expect(flagValue(args, "--max-thinking-tokens")).toBe(expected);
-    expect(maxThinkingTokens(options)).toBe(expected === undefined ? undefined : Number(expected));
+describe("buildClaudeArgs: thinking, as the official SDK maps it", () => {
+  it.each<[AgentOptions, string[]]>([
+    [{}, []],
+    [{ thinking: { type: "adaptive" } }, ["--thinking=adaptive"]],
+    [
+      { thinking: { type: "adaptive", display: "omitted" } },
+      ["--thinking=adaptive", "--thinking-display", "omitted"],
+    ],
+    [{ thinking: { type: "adaptive" }, maxThinkingTokens: 8000 }, ["--thinking=adaptive"]],
+    [{ thinking: { type: "enabled", budgetTokens: 5000 } }, ["--max-thinking-tokens", "5000"]],
+    [{ thinking: { type: "enabled" } }, ["--thinking=adaptive"]],
+    [
+      { thinking: { type: "enabled", budgetTokens: 5000 }, maxThinkingTokens: 9 },
+      ["--max-thinking-tokens", "5000"],
+    ],
+    [{ thinking: { type: "disabled" } }, ["--thinking=disabled"]],
+    [{ thinking: { type: "disabled" }, maxThinkingTokens: 9 }, ["--thinking=disabled"]],
+    [{ maxThinkingTokens: 1234 }, ["--max-thinking-tokens", "1234"]],
+    [{ maxThinkingTokens: 0 }, ["--thinking=disabled"]],
+  ])("%j → %j", (options, expected) => {
+    expect(thinkingArgs(options)).toEqual(expected);
+    expect(build(options)).toEqual([...BASE_CLAUDE_ARGS, ...expected]);
   });
 });
 
@@ -273,9 +402,38 @@ describe("buildClaudeArgs: settings and sandbox", () => {
     });
     expect(merged).toEqual({
       env: { A: "1" },
-      sandbox: { enabled: true, excludedCommands: ["git"], autoAllowBashIfSandboxed: true },
+      sandbox: {
+        enabled: true,
+        excludedCommands: ["git"],
+        autoAllowBashIfSandboxed: true,
+        failIfUnavailable: true,
+      },
     });
-    expect(settingsOf({ sandbox: { enabled: true } })).toEqual({ sandbox: { enabled: true } });
+    expect(settingsOf({ sandbox: { enabled: true, failIfUnavailable: false } })).toEqual({
+      sandbox: { enabled: true, failIfUnavailable: false },
+    });
+  });
+
+  it("merges like the official SDK: nested objects by key, restriction lists combined, proxies dropped", () => {
+    const merged = settingsOf({
+      settings: {
+        sandbox: {
+          network: { httpProxyPort: 8080, deniedDomains: ["a.example"], allowLocalBinding: true },
+          filesystem: { denyRead: ["/secret"], disabled: true },
+          ripgrep: { command: "rg", args: ["--x"] },
+        },
+      },
+      sandbox: {
+        network: { deniedDomains: ["b.example"] },
+        filesystem: { denyRead: ["/other"] },
+        ripgrep: { command: "/bin/rg" },
+      },
+    });
+    expect(merged.sandbox).toEqual({
+      network: { deniedDomains: ["a.example", "b.example"], allowLocalBinding: true },
+      filesystem: { denyRead: ["/secret", "/other"] },
+      ripgrep: { command: "/bin/rg" },
+    });
   });
 
   it("does not mutate the caller's settings object", () => {

@@ -162,8 +162,8 @@ describe("validateAgentOptions", () => {
       "allowedtools: unknown option 'allowedtools' (did you mean 'allowedTools'?)",
       "zzz: unknown option 'zzz'",
     ]);
-    expect(issuesOf(validateAgentOptions, { sandbox: { enable: true } })).toEqual([
-      "sandbox.enable: unknown option 'enable'",
+    expect(issuesOf(validateAgentOptions, { additionalDirectories: ["/a"] })).toEqual([
+      "additionalDirectories: unknown option 'additionalDirectories' (the official SDK's name; here it is 'addDirs')",
     ]);
   });
 
@@ -231,7 +231,7 @@ describe("validateAgentOptions", () => {
   it("explains union-typed options in words", () => {
     expect(issuesOf(validateAgentOptions, { systemPrompt: 1, tools: "Bash" })).toEqual([
       "tools: expected a list of tool names or { type: 'preset', preset: 'claude_code' }",
-      "systemPrompt: expected a string or { type: 'preset', preset: 'claude_code', append?: string }",
+      "systemPrompt: expected a string, a list of strings, { type: 'custom', prompt } or { type: 'preset', preset: 'claude_code' }",
     ]);
     expect(issuesOf(validateAgentOptions, { systemPrompt: { type: "preset", preset: "other" } })).toEqual([
       expect.stringMatching(/^systemPrompt\.preset: .*claude_code/),

@@ -467,12 +467,16 @@ function tempCwd(): string {
   return mkdtempSync(join(tmpdir(), "fake-anthropic-cwd-"));
 }
 
-async function runClaudePrint(server: FakeAnthropicServer, prompt: string): Promise<CliRun> {
+async function runClaudePrint(
+  server: FakeAnthropicServer,
+  prompt: string,
+  extraEnv: Record<string, string> = {},
+): Promise<CliRun> {
   const cwd = tempCwd();
   let child: ChildProcess | undefined;
   try {
     child = spawn(CLAUDE_BIN, ["-p", "--output-format", "stream-json", "--verbose", prompt], {
-      env: server.env(),
+      env: server.env(extraEnv),
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -579,7 +583,8 @@ describe.skipIf(!existsSync(CLAUDE_BIN))("real claude CLI against the fake serve
     await using server = await startFakeAnthropic({
       turns: [{ error: { status: 500 } }, { text: "recovered" }],
     });
-    const run = await runClaudePrint(server, "retry please");
+    // The kit's env turns retries off (CLAUDE_CODE_MAX_RETRIES=0); this test turns one back on.
+    const run = await runClaudePrint(server, "retry please", { CLAUDE_CODE_MAX_RETRIES: "1" });
     expect(run.lines.filter((l) => l.type === "system" && l.subtype === "api_retry")).toHaveLength(1);
     expect(resultOf(run)).toMatchObject({ is_error: false, result: "recovered" });
     expect(server.turnRequests).toHaveLength(2);
