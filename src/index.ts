@@ -9,6 +9,26 @@ export type {
   RewindFilesOptions,
   Session,
 } from "./backends/backend.js";
+export {
+  deleteSession,
+  encodeProjectDir,
+  type ForkSessionOptions,
+  type ForkSessionResult,
+  forkSession,
+  type GetSessionMessagesOptions,
+  getSessionInfo,
+  getSessionMessages,
+  getSubagentMessages,
+  type ListSessionsOptions,
+  listSessions,
+  listSubagents,
+  renameSession,
+  type SessionInfo,
+  type SessionLocationOptions,
+  type SessionMessage,
+  type SessionStoreOptions,
+  tagSession,
+} from "./backends/claude/sessions/index.js";
 export { getBackend, loadBackend } from "./backends/registry.js";
 export { AgentSdkClient } from "./client.js";
 export * from "./errors.js";
