@@ -6,6 +6,7 @@
  * tags, the last prompt and the branch are appended as the session goes on, so the newest are at
  * the tail.
  */
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RawObject } from "../../../messages.js";
 import {
@@ -98,18 +99,42 @@ async function describeFile(
     const entrypoint = firstString(ends.head, "entrypoint") ?? lastString(ends.tail, "entrypoint");
     if (entrypoint !== undefined && PROGRAMMATIC_ENTRYPOINTS.has(entrypoint)) return undefined;
   }
-  return describe(sessionId, ends);
+  const sidecar =
+    lastOfType(ends.tail, "custom-title", "customTitle") === undefined
+      ? await readTitleSidecar(path)
+      : undefined;
+  return describe(sessionId, ends, sidecar);
+}
+
+/**
+ * The title the CLI also keeps beside the transcript (`<sessionId>/custom-title.json`, written by
+ * `/rename`), which outlives its entry scrolling out of the tail window.
+ */
+export async function readTitleSidecar(transcriptPath: string): Promise<string | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(titleSidecarPath(transcriptPath), "utf8"));
+    const title = (value as RawObject | null)?.customTitle;
+    return typeof title === "string" && title.trim() !== "" ? title.trim() : undefined;
+  } catch {
+    return undefined; // Absent or damaged: the transcript's entries decide.
+  }
+}
+
+/** `<projectDir>/<sessionId>/custom-title.json` for `<projectDir>/<sessionId>.jsonl`. */
+export function titleSidecarPath(transcriptPath: string): string {
+  return join(transcriptPath.replace(/\.jsonl$/, ""), "custom-title.json");
 }
 
 /**
  * Builds a {@link SessionInfo} from a transcript's two ends, or `undefined` for a subagent
  * transcript or a file without anything to title it by.
  */
-export function describe(sessionId: string, ends: HeadTail): SessionInfo | undefined {
+export function describe(sessionId: string, ends: HeadTail, sidecarTitle?: string): SessionInfo | undefined {
   const { head, tail } = ends;
   if (head[0]?.isSidechain === true) return undefined;
   const customTitle =
     lastOfType(tail, "custom-title", "customTitle") ??
+    sidecarTitle ??
     lastOfType(head, "custom-title", "customTitle") ??
     lastOfType(tail, "ai-title", "aiTitle") ??
     lastOfType(head, "ai-title", "aiTitle");

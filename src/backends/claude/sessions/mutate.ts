@@ -7,11 +7,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { constants } from "node:fs";
-import { open, rm, writeFile } from "node:fs/promises";
+import { open, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidOptionsError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
-import { firstPromptOf } from "./info.js";
+import { firstPromptOf, titleSidecarPath } from "./info.js";
 import { assertSessionId, findSession, readEntries } from "./store.js";
 import { CHAIN_TYPES } from "./transcript.js";
 import type { ForkSessionOptions, ForkSessionResult, SessionLocationOptions } from "./types.js";
@@ -30,7 +30,21 @@ export async function renameSession(
   assertSessionId(sessionId);
   const trimmed = typeof title === "string" ? title.trim() : "";
   if (trimmed === "") throw new InvalidOptionsError(["title must be a non-empty string"]);
-  await appendEntry(sessionId, { type: "custom-title", customTitle: trimmed, sessionId }, options);
+  const path = await appendEntry(
+    sessionId,
+    { type: "custom-title", customTitle: trimmed, sessionId },
+    options,
+  );
+  // The CLI keeps its title in a file beside the transcript too; keep an existing one in step.
+  const sidecar = titleSidecarPath(path);
+  if (
+    await stat(sidecar).then(
+      (s) => s.isFile(),
+      () => false,
+    )
+  ) {
+    await writeFile(sidecar, JSON.stringify({ customTitle: trimmed }), { mode: 0o600 });
+  }
 }
 
 /**
@@ -154,12 +168,12 @@ function titleOf(entries: readonly RawObject[]): string | undefined {
   return firstPromptOf(entries as RawObject[]);
 }
 
-/** Appends one JSON entry to an existing, non-empty transcript. */
+/** Appends one JSON entry to an existing, non-empty transcript; returns the transcript's path. */
 async function appendEntry(
   sessionId: string,
   entry: RawObject,
   options: SessionLocationOptions,
-): Promise<void> {
+): Promise<string> {
   const file = await findSession(sessionId, options);
   // O_APPEND without O_CREAT: a transcript deleted since it was found is not re-created.
   const handle = await open(file.path, constants.O_RDWR | constants.O_APPEND);
@@ -173,4 +187,5 @@ async function appendEntry(
   } finally {
     await handle.close();
   }
+  return file.path;
 }

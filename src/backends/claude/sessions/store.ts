@@ -179,7 +179,10 @@ export interface HeadTail {
 export async function readHeadTail(path: string): Promise<HeadTail> {
   const handle = await open(path, "r");
   try {
-    const { size, mtimeMs } = await handle.stat();
+    const info = await handle.stat();
+    const size = info.size;
+    // Whole milliseconds as a Date holds them (what the official SDK reports), not the float.
+    const mtimeMs = info.mtime.getTime();
     if (size <= 2 * HEAD_TAIL_BYTES) {
       const all = parseEntries((await handle.readFile()).toString("utf8"));
       return { head: all, tail: all, size, mtimeMs };

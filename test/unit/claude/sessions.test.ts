@@ -1,0 +1,263 @@
+/**
+ * Session helpers on a store the real claude 2.1.330 wrote (test/fixtures/claude/sessions/store,
+ * see capture.ts there), checked against the official SDK's helpers of the same names reading the
+ * same files, plus the edge cases a CLI run does not produce on demand.
+ */
+import { randomUUID } from "node:crypto";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as official from "@anthropic-ai/claude-agent-sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  deleteSession,
+  encodeProjectDir,
+  forkSession,
+  getSessionInfo,
+  getSessionMessages,
+  getSubagentMessages,
+  InvalidOptionsError,
+  listSessions,
+  listSubagents,
+  renameSession,
+  type SessionMessage,
+  SessionNotFoundError,
+  tagSession,
+} from "../../../src/index.js";
+
+const FIXTURE = new URL("../../fixtures/claude/sessions/store", import.meta.url).pathname;
+const SUBAGENT_SESSION = "ef51362a-fabf-4e16-8533-52ea7df25e3c";
+const RENAMED_SESSION = "5794a965-1531-4e50-8c26-df8f8dd6aef7";
+const PROJECT = "/tmp/cas-sessions-6aPSMf";
+
+let configDir: string;
+const savedConfigDir = process.env.CLAUDE_CONFIG_DIR;
+
+beforeEach(() => {
+  configDir = mkdtempSync(join(tmpdir(), "cas-sessions-unit-"));
+  cpSync(FIXTURE, configDir, { recursive: true });
+  // The official helpers read the store named by the environment.
+  process.env.CLAUDE_CONFIG_DIR = configDir;
+});
+
+afterEach(() => {
+  if (savedConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+  else process.env.CLAUDE_CONFIG_DIR = savedConfigDir;
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+/** Our message in the official SDK's field names. */
+function asOfficial(m: SessionMessage) {
+  return {
+    type: m.type,
+    uuid: m.uuid,
+    session_id: m.sessionId,
+    message: m.message,
+    parent_tool_use_id: m.parentToolUseId,
+    parent_agent_id: m.parentAgentId,
+    timestamp: m.timestamp,
+  };
+}
+
+describe("session helpers on a store claude 2.1.330 wrote, against the official SDK", () => {
+  it("lists and describes sessions like the official listSessions / getSessionInfo", async () => {
+    const ours = await listSessions({ configDir });
+    expect(ours).toEqual(await official.listSessions());
+    expect(ours.map((s) => s.sessionId).sort()).toEqual([RENAMED_SESSION, SUBAGENT_SESSION].sort());
+    expect(ours.find((s) => s.sessionId === RENAMED_SESSION)).toMatchObject({
+      customTitle: "Renamed by the CLI",
+      summary: "Renamed by the CLI",
+      firstPrompt: "first question",
+      cwd: PROJECT,
+    });
+    for (const id of [RENAMED_SESSION, SUBAGENT_SESSION]) {
+      expect(await getSessionInfo(id, { configDir })).toEqual(await official.getSessionInfo(id));
+    }
+    // The project folder exists only in the store: `dir` is matched by its encoded name.
+    expect(await listSessions({ configDir, dir: PROJECT })).toEqual(ours);
+    expect(await listSessions({ configDir, limit: 1 })).toEqual(await official.listSessions({ limit: 1 }));
+    expect(await listSessions({ configDir, offset: 1 })).toEqual(await official.listSessions({ offset: 1 }));
+  });
+
+  it("reads conversations and subagent transcripts like the official helpers", async () => {
+    for (const id of [RENAMED_SESSION, SUBAGENT_SESSION]) {
+      const ours = await getSessionMessages(id, { configDir });
+      expect(ours.map(asOfficial)).toEqual(await official.getSessionMessages(id));
+      const withSystem = await getSessionMessages(id, { configDir, includeSystemMessages: true });
+      expect(withSystem.map(asOfficial)).toEqual(
+        await official.getSessionMessages(id, { includeSystemMessages: true }),
+      );
+    }
+    const renamed = await getSessionMessages(RENAMED_SESSION, { configDir });
+    expect(renamed.map((m) => m.content)).toEqual([
+      "first question",
+      [{ type: "text", text: "first answer" }],
+      "second question",
+      [{ type: "text", text: "second answer" }],
+    ]);
+
+    const agents = await listSubagents(SUBAGENT_SESSION, { configDir });
+    expect(agents).toEqual(await official.listSubagents(SUBAGENT_SESSION));
+    expect(agents).toEqual(["a2b8669fe85ded87c"]);
+    const sub = await getSubagentMessages(SUBAGENT_SESSION, "a2b8669fe85ded87c", { configDir });
+    expect(sub.map(asOfficial)).toEqual(
+      await official.getSubagentMessages(SUBAGENT_SESSION, "a2b8669fe85ded87c"),
+    );
+    expect(sub.map((m) => m.content)).toEqual([
+      "Say hi from the subagent",
+      [{ type: "text", text: "hi from subagent" }],
+    ]);
+    await expect(getSubagentMessages(SUBAGENT_SESSION, "nope", { configDir })).rejects.toBeInstanceOf(
+      SessionNotFoundError,
+    );
+  });
+
+  it("writes titles, tags and forks the official helpers read back the same way", async () => {
+    await renameSession(SUBAGENT_SESSION, "Ours", { configDir });
+    await tagSession(SUBAGENT_SESSION, "blue", { configDir });
+    // A title the CLI also keeps beside the transcript is updated with it.
+    await renameSession(RENAMED_SESSION, "Ours too", { configDir, dir: PROJECT });
+    for (const id of [RENAMED_SESSION, SUBAGENT_SESSION]) {
+      expect(await getSessionInfo(id, { configDir })).toEqual(await official.getSessionInfo(id));
+    }
+    expect(await getSessionInfo(SUBAGENT_SESSION, { configDir })).toMatchObject({
+      customTitle: "Ours",
+      tag: "blue",
+    });
+    expect((await getSessionInfo(RENAMED_SESSION, { configDir }))?.customTitle).toBe("Ours too");
+
+    const fork = await forkSession(RENAMED_SESSION, { configDir });
+    const theirs = await official.forkSession(RENAMED_SESSION);
+    const strip = (ms: SessionMessage[]) => ms.map((m) => [m.type, m.content]);
+    expect(strip(await getSessionMessages(fork.sessionId, { configDir }))).toEqual(
+      strip(await getSessionMessages(theirs.sessionId, { configDir })),
+    );
+    expect((await official.getSessionMessages(fork.sessionId)).map((m) => m.uuid)).toEqual(
+      (await getSessionMessages(fork.sessionId, { configDir })).map((m) => m.uuid),
+    );
+    expect((await getSessionInfo(fork.sessionId, { configDir }))?.customTitle).toBe(
+      (await official.getSessionInfo(theirs.sessionId))?.customTitle,
+    );
+
+    await deleteSession(SUBAGENT_SESSION, { configDir });
+    expect(await official.getSessionInfo(SUBAGENT_SESSION)).toBeUndefined();
+    expect(await official.listSubagents(SUBAGENT_SESSION)).toEqual([]);
+  });
+});
+
+describe("session helpers: edge cases", () => {
+  const project = "/work/some project";
+  let dir: string;
+  beforeEach(() => {
+    dir = join(configDir, "projects", encodeProjectDir(project));
+    mkdirSync(dir, { recursive: true });
+  });
+
+  function write(id: string, entries: unknown[], tail = ""): string {
+    const path = join(dir, `${id}.jsonl`);
+    writeFileSync(path, entries.map((e) => `${JSON.stringify(e)}\n`).join("") + tail);
+    return path;
+  }
+  const user = (uuid: string, parentUuid: string | null, content: string, extra = {}) => ({
+    type: "user",
+    uuid,
+    parentUuid,
+    sessionId: "s",
+    timestamp: "2026-01-01T00:00:00.000Z",
+    cwd: project,
+    message: { role: "user", content },
+    ...extra,
+  });
+  const assistant = (uuid: string, parentUuid: string, text: string) => ({
+    type: "assistant",
+    uuid,
+    parentUuid,
+    sessionId: "s",
+    message: { role: "assistant", content: [{ type: "text", text }] },
+  });
+
+  it("encodes project directories as the CLI does", () => {
+    expect(encodeProjectDir("/tmp/cas-sessions-6aPSMf")).toBe("-tmp-cas-sessions-6aPSMf");
+    expect(encodeProjectDir("/a b/ü.c")).toBe("-a-b---c");
+    const long = `/${"x".repeat(300)}`;
+    expect(encodeProjectDir(long)).toMatch(/^-x{199}-[0-9a-z]+$/);
+  });
+
+  it("follows the newest branch after a rewind, survives cycles and damaged lines", async () => {
+    const id = randomUUID();
+    write(
+      id,
+      [
+        user("u1", null, "root prompt"),
+        assistant("a1", "u1", "old answer"),
+        user("u2", "a1", "abandoned branch"),
+        user("u3", "a1", "edited prompt"),
+        {
+          type: "user",
+          uuid: "meta",
+          parentUuid: "u3",
+          isMeta: true,
+          message: { role: "user", content: "caveat" },
+        },
+        assistant("a3", "meta", "new answer"),
+      ],
+      "{ not json\n[1,2]\n",
+    );
+    const texts = (await getSessionMessages(id, { configDir })).map((m) => m.content);
+    expect(texts).toEqual([
+      "root prompt",
+      [{ type: "text", text: "old answer" }],
+      "edited prompt",
+      [{ type: "text", text: "new answer" }],
+    ]);
+
+    const loop = randomUUID();
+    write(loop, [user("x", "y", "one"), user("y", "x", "two")]);
+    expect((await getSessionMessages(loop, { configDir })).map((m) => m.content)).toEqual(["one", "two"]);
+  });
+
+  it("describes a large transcript from its two ends", async () => {
+    const id = randomUUID();
+    const filler = Array.from({ length: 400 }, (_, i) => ({
+      type: "progress",
+      uuid: `p${i}`,
+      pad: "z".repeat(500),
+    }));
+    write(id, [
+      user("u1", null, "very first prompt"),
+      ...filler,
+      { type: "tag", tag: "late", sessionId: id },
+    ]);
+    const info = await getSessionInfo(id, { configDir, dir: project });
+    expect(info).toMatchObject({ firstPrompt: "very first prompt", tag: "late", cwd: project });
+    expect(info?.fileSize).toBeGreaterThan(200_000);
+  });
+
+  it("appends after a last line that lacks its newline, and never creates a transcript", async () => {
+    const id = randomUUID();
+    const path = write(id, [user("u1", null, "hello")], JSON.stringify(assistant("a1", "u1", "half")));
+    await renameSession(id, "Titled", { configDir });
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    expect(lines.map((l) => JSON.parse(l).type)).toEqual(["user", "assistant", "custom-title"]);
+    expect((await getSessionInfo(id, { configDir }))?.summary).toBe("Titled");
+
+    appendFileSync(path, `${JSON.stringify({ type: "tag", tag: "", sessionId: id })}\n`);
+    expect((await getSessionInfo(id, { configDir }))?.tag).toBeUndefined();
+    await expect(renameSession(randomUUID(), "x", { configDir })).rejects.toBeInstanceOf(
+      SessionNotFoundError,
+    );
+  });
+
+  it("rejects what cannot be a session before touching the disk", async () => {
+    await expect(getSessionMessages("../../etc/passwd", { configDir })).rejects.toBeInstanceOf(
+      InvalidOptionsError,
+    );
+    await expect(deleteSession("not-a-uuid", { configDir })).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(tagSession(SUBAGENT_SESSION, "  ", { configDir })).rejects.toBeInstanceOf(
+      InvalidOptionsError,
+    );
+    expect(await listSessions({ configDir: join(configDir, "absent") })).toEqual([]);
+    expect(await getSessionInfo(randomUUID(), { configDir })).toBeUndefined();
+    expect(await getSessionMessages(randomUUID(), { configDir })).toEqual([]);
+  });
+});
