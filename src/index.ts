@@ -5,10 +5,15 @@
 export type {
   Backend,
   Capabilities,
+  CodexMcpServerStatus,
+  McpServerStatusEntry,
   OpenSessionParams,
   RewindFilesOptions,
+  ServerInfo,
   Session,
 } from "./backends/backend.js";
+export type * from "./backends/claude/control-types.js";
+export type * from "./backends/claude/events.js";
 export {
   deleteSession,
   encodeProjectDir,
@@ -65,7 +70,7 @@ export {
   type ZodShape,
 } from "./mcp/tool.js";
 export type * from "./messages.js";
-export { isResult, textOf } from "./messages.js";
+export { isResult, isSystemMessage, textOf } from "./messages.js";
 export type * from "./options.js";
 export type * from "./permissions.js";
 export type * from "./prompt.js";

@@ -1,7 +1,8 @@
 /**
  * `query()`: one prompt in, a stream of messages out, with the session's control methods attached.
  */
-import type { RewindFilesOptions, Session } from "./backends/backend.js";
+import type { McpServerStatusEntry, RewindFilesOptions, ServerInfo, Session } from "./backends/backend.js";
+import type { RewindFilesResult } from "./backends/claude/control-types.js";
 import { backendFor } from "./backends/registry.js";
 import { AbortError, NotConnectedError } from "./errors.js";
 import { combineSignals, throwIfAborted } from "./internal/abort.js";
@@ -31,11 +32,11 @@ export interface Query extends AsyncGenerator<Message, void, undefined> {
   /** Changes the thinking budget; `null` clears it. */
   setMaxThinkingTokens(tokens: number | null): Promise<void>;
   /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>>;
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult>;
   /** Connection status of the session's MCP servers. */
-  mcpServerStatus(): Promise<unknown[]>;
+  mcpServerStatus(): Promise<McpServerStatusEntry[]>;
   /** The CLI's initialize response (commands, models, account, version, …). */
-  serverInfo(): Promise<Record<string, unknown> | undefined>;
+  serverInfo(): Promise<ServerInfo | undefined>;
   /** Ends the query now: the process (group) is terminated and iteration finishes. */
   close(): Promise<void>;
   /** The pid of the CLI process, once iteration has spawned it (undefined for custom transports). */
@@ -162,13 +163,13 @@ class QueryRun implements Query {
   setMaxThinkingTokens(tokens: number | null): Promise<void> {
     return this.withSession((s) => s.setMaxThinkingTokens(tokens));
   }
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>> {
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
     return this.withSession((s) => s.rewindFiles(userMessageId, options));
   }
-  mcpServerStatus(): Promise<unknown[]> {
+  mcpServerStatus(): Promise<McpServerStatusEntry[]> {
     return this.withSession((s) => s.mcpServerStatus());
   }
-  serverInfo(): Promise<Record<string, unknown> | undefined> {
+  serverInfo(): Promise<ServerInfo | undefined> {
     return this.withSession(async (s) => s.serverInfo());
   }
 

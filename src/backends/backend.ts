@@ -2,12 +2,42 @@
  * The backend abstraction: each agent CLI (Claude, Codex, Cursor) is a `Backend` that validates
  * options and opens `Session`s. The public `query()` and `AgentSdkClient` only talk to these.
  */
+
 import type { Message } from "../messages.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import type { Prompt } from "../prompt.js";
+import type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./claude/control-types.js";
 
 /** What a backend can do. Client methods that need a missing capability throw `UnsupportedFeatureError`. */
+
+/**
+ * What `serverInfo()` returns once connected. Claude: the CLI's `initialize` answer (the fields of
+ * {@link ClaudeInitializeResponse}: commands, agents, models, account, version, pid, …). Codex:
+ * `threadId` and `mode` (`exec` | `app-server`) plus the app-server's initialize answer. Cursor:
+ * `backend`, `cliPath`, `cliVersion`, `sessionId` (the chat id) and the last `init` event.
+ */
+export interface ServerInfo extends Partial<ClaudeInitializeResponse> {
+  threadId?: string;
+  mode?: string;
+  backend?: string;
+  cliPath?: string;
+  cliVersion?: string;
+  sessionId?: string;
+  [field: string]: unknown;
+}
+
+/** One entry of Codex's `mcpServerStatus/list` (tools by name, `authStatus`). */
+export interface CodexMcpServerStatus {
+  name: string;
+  tools?: Record<string, unknown>;
+  authStatus?: string;
+  [field: string]: unknown;
+}
+
+/** One entry of `mcpServerStatus()`: Claude's {@link McpServerStatus}, or Codex's entry. */
+export type McpServerStatusEntry = McpServerStatus | CodexMcpServerStatus;
+
 export interface Capabilities {
   /** Claude-style control_request/control_response in both directions. */
   controlProtocol: boolean;
@@ -62,13 +92,13 @@ export interface Session {
   /** The pid of the CLI process currently running, when the transport is a local process. */
   pid?(): number | undefined;
   /** The backend's handshake answer (Claude: the `initialize` response), once connected. */
-  serverInfo(): Record<string, unknown> | undefined;
+  serverInfo(): ServerInfo | undefined;
   interrupt(): Promise<void>;
   setPermissionMode(mode: PermissionMode): Promise<void>;
   setModel(model?: string): Promise<void>;
   setMaxThinkingTokens(tokens: number | null): Promise<void>;
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>>;
-  mcpServerStatus(): Promise<unknown[]>;
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult>;
+  mcpServerStatus(): Promise<McpServerStatusEntry[]>;
   /** Sends a raw control request and returns its response payload (Claude only). */
   controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
   /**

@@ -11,8 +11,10 @@ import { isStreamedPrompt, type Prompt, toWireUserMessage, type WireUserMessage 
 import type { Transport } from "../../transport/transport.js";
 import type { RewindFilesOptions, Session } from "../backend.js";
 import { ControlProtocol } from "./control-protocol.js";
+import type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./control-types.js";
 import { HookRegistry } from "./hook-registry.js";
 import { parseClaudeMessage } from "./message-parser.js";
+import { ResultOrdering } from "./result-ordering.js";
 
 /** Default timeout of one control request. */
 export const DEFAULT_CONTROL_TIMEOUT_MS = 60_000;
@@ -39,9 +41,10 @@ export class ClaudeSession implements Session {
   private readonly transport: Transport;
   private readonly bridge: SdkMcpBridge;
   private readonly options: AgentOptions;
-  private initResponse: RawObject | undefined;
+  private initResponse: ClaudeInitializeResponse | undefined;
   private lastResultWasError = false;
   private onCliVersion: ((reported: unknown) => void) | undefined;
+  private readonly ordering = new ResultOrdering((message) => this.deliver(message));
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
@@ -74,7 +77,7 @@ export class ClaudeSession implements Session {
     await this.transport.connect();
     this.protocol.start();
     const timeout = this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
-    this.initResponse = await this.protocol.request(
+    this.initResponse = (await this.protocol.request(
       {
         subtype: "initialize",
         hooks: this.hooks.config,
@@ -82,14 +85,14 @@ export class ClaudeSession implements Session {
         ...initializeExtras,
       },
       timeout,
-    );
+    )) as ClaudeInitializeResponse;
   }
 
   pid(): number | undefined {
     return (this.transport as { pid?: number }).pid;
   }
 
-  serverInfo(): Record<string, unknown> | undefined {
+  serverInfo(): ClaudeInitializeResponse | undefined {
     return this.initResponse;
   }
 
@@ -142,20 +145,17 @@ export class ClaudeSession implements Session {
     await this.protocol.request({ subtype: "set_max_thinking_tokens", max_thinking_tokens: tokens });
   }
 
-  async rewindFiles(
-    userMessageId: string,
-    options: RewindFilesOptions = {},
-  ): Promise<Record<string, unknown>> {
+  async rewindFiles(userMessageId: string, options: RewindFilesOptions = {}): Promise<RewindFilesResult> {
     return this.protocol.request({
       subtype: "rewind_files",
       user_message_id: userMessageId,
       ...(options.dryRun ? { dry_run: true } : {}),
-    });
+    }) as Promise<RewindFilesResult>;
   }
 
-  async mcpServerStatus(): Promise<unknown[]> {
+  async mcpServerStatus(): Promise<McpServerStatus[]> {
     const response = await this.protocol.request({ subtype: "mcp_status" });
-    return Array.isArray(response.mcpServers) ? response.mcpServers : [];
+    return Array.isArray(response.mcpServers) ? (response.mcpServers as McpServerStatus[]) : [];
   }
 
   controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
@@ -168,6 +168,7 @@ export class ClaudeSession implements Session {
 
   private async shutdown(error: unknown): Promise<void> {
     this.protocol.shutdown(error ?? new AbortError("The session was closed"));
+    this.ordering.flush();
     try {
       await this.transport.close();
     } finally {
@@ -186,6 +187,11 @@ export class ClaudeSession implements Session {
     if (this.onCliVersion !== undefined && raw.type === "system" && raw.subtype === "init") {
       this.reportCliVersion(raw.claude_code_version);
     }
+    this.ordering.push(message);
+  }
+
+  /** Hands a message to subscribers, after {@link ResultOrdering} put a turn's result last. */
+  private deliver(message: Message): void {
     this.life.push(message);
     if (message.type === "result") {
       this.lastResultWasError = message.isError;
@@ -194,7 +200,7 @@ export class ClaudeSession implements Session {
   }
 
   private onMalformedLine(error: JsonDecodeError): void {
-    this.life.push(malformedLineMessage(error));
+    this.ordering.push(malformedLineMessage(error));
   }
 
   private reportCliVersion(reported: unknown): void {
@@ -204,6 +210,7 @@ export class ClaudeSession implements Session {
   }
 
   private onEnd(error: unknown): void {
+    this.ordering.flush();
     if (this.onCliVersion !== undefined) this.reportCliVersion(undefined);
     // Claude Code exits 1 after a session whose last turn failed at the API; that failure already
     // reached the caller as `result.isError`, so the exit code adds nothing.

@@ -4,7 +4,16 @@
  * same files, plus the edge cases a CLI run does not produce on demand.
  */
 import { randomUUID } from "node:crypto";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
@@ -36,6 +45,10 @@ const savedConfigDir = process.env.CLAUDE_CONFIG_DIR;
 beforeEach(() => {
   configDir = mkdtempSync(join(tmpdir(), "cas-sessions-unit-"));
   cpSync(FIXTURE, configDir, { recursive: true });
+  // Equal modification times: the order then rests on the tie-break alone, in both SDKs.
+  const project = join(configDir, "projects", encodeProjectDir(PROJECT));
+  for (const id of [SUBAGENT_SESSION, RENAMED_SESSION])
+    utimesSync(join(project, `${id}.jsonl`), 1_800_000_000, 1_800_000_000);
   // The official helpers read the store named by the environment.
   process.env.CLAUDE_CONFIG_DIR = configDir;
 });

@@ -61,9 +61,10 @@ export async function listSessions(options: ListSessionsOptions = {}): Promise<S
     const seen = byId.get(info.sessionId);
     if (seen === undefined || info.lastModified > seen.lastModified) byId.set(info.sessionId, info);
   }
+  // Newest first; on equal times the larger id first, as the official SDK orders them.
   const sorted = [...byId.values()].sort(
     (a, b) =>
-      b.lastModified - a.lastModified || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
+      b.lastModified - a.lastModified || (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
   );
   const offset = Math.max(0, options.offset ?? 0);
   const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
