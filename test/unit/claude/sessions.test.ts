@@ -35,9 +35,11 @@ import {
 } from "../../../src/index.js";
 
 const FIXTURE = new URL("../../fixtures/claude/sessions/store", import.meta.url).pathname;
-const SUBAGENT_SESSION = "ef51362a-fabf-4e16-8533-52ea7df25e3c";
-const RENAMED_SESSION = "5794a965-1531-4e50-8c26-df8f8dd6aef7";
-const PROJECT = "/tmp/cas-sessions-6aPSMf";
+const SUBAGENT_SESSION = "b48ee355-b0f1-4653-bda1-0c9533aed455";
+const RENAMED_SESSION = "8c5056df-eaa9-4777-afd7-7b84875eae92";
+const COMPACTED_SESSION = "8a4716a1-65ab-4920-b3a9-f0c8341103b8";
+const ALL = [SUBAGENT_SESSION, RENAMED_SESSION, COMPACTED_SESSION];
+const PROJECT = "/tmp/cas-sessions-R8Hm72";
 
 let configDir: string;
 const savedConfigDir = process.env.CLAUDE_CONFIG_DIR;
@@ -69,6 +71,9 @@ function asOfficial(m: SessionMessage) {
     parent_tool_use_id: m.parentToolUseId,
     parent_agent_id: m.parentAgentId,
     timestamp: m.timestamp,
+    isCompactSummary: m.isCompactSummary,
+    is_meta: m.isMeta,
+    isCompletedLocalCommand: m.isCompletedLocalCommand,
   };
 }
 
@@ -76,14 +81,14 @@ describe("session helpers on a store claude 2.1.330 wrote, against the official 
   it("lists and describes sessions like the official listSessions / getSessionInfo", async () => {
     const ours = await listSessions({ configDir });
     expect(ours).toEqual(await official.listSessions());
-    expect(ours.map((s) => s.sessionId).sort()).toEqual([RENAMED_SESSION, SUBAGENT_SESSION].sort());
+    expect(ours.map((s) => s.sessionId).sort()).toEqual([...ALL].sort());
     expect(ours.find((s) => s.sessionId === RENAMED_SESSION)).toMatchObject({
       customTitle: "Renamed by the CLI",
       summary: "Renamed by the CLI",
       firstPrompt: "first question",
       cwd: PROJECT,
     });
-    for (const id of [RENAMED_SESSION, SUBAGENT_SESSION]) {
+    for (const id of ALL) {
       expect(await getSessionInfo(id, { configDir })).toEqual(await official.getSessionInfo(id));
     }
     // The project folder exists only in the store: `dir` is matched by its encoded name.
@@ -93,7 +98,7 @@ describe("session helpers on a store claude 2.1.330 wrote, against the official 
   });
 
   it("reads conversations and subagent transcripts like the official helpers", async () => {
-    for (const id of [RENAMED_SESSION, SUBAGENT_SESSION]) {
+    for (const id of ALL) {
       const ours = await getSessionMessages(id, { configDir });
       expect(ours.map(asOfficial)).toEqual(await official.getSessionMessages(id));
       const withSystem = await getSessionMessages(id, { configDir, includeSystemMessages: true });
@@ -109,12 +114,24 @@ describe("session helpers on a store claude 2.1.330 wrote, against the official 
       [{ type: "text", text: "second answer" }],
     ]);
 
+    // After /compact the conversation starts at the compaction summary, as the CLI resumes it.
+    const compacted = await getSessionMessages(COMPACTED_SESSION, { configDir });
+    expect(typeof compacted[0]?.content === "string" && compacted[0].content).toMatch(
+      /continued from a previous/,
+    );
+    expect(compacted.slice(-4).map((m) => m.content)).toEqual([
+      "after compaction",
+      [{ type: "text", text: "Main done." }],
+      "resumed prompt",
+      [{ type: "text", text: "Main done." }],
+    ]);
+
     const agents = await listSubagents(SUBAGENT_SESSION, { configDir });
     expect(agents).toEqual(await official.listSubagents(SUBAGENT_SESSION));
-    expect(agents).toEqual(["a2b8669fe85ded87c"]);
-    const sub = await getSubagentMessages(SUBAGENT_SESSION, "a2b8669fe85ded87c", { configDir });
+    expect(agents).toEqual(["af9ed1c0092ea1579"]);
+    const sub = await getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579", { configDir });
     expect(sub.map(asOfficial)).toEqual(
-      await official.getSubagentMessages(SUBAGENT_SESSION, "a2b8669fe85ded87c"),
+      await official.getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579"),
     );
     expect(sub.map((m) => m.content)).toEqual([
       "Say hi from the subagent",

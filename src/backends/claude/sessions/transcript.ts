@@ -163,7 +163,17 @@ function toMessage(
     raw: entry,
   };
   if (typeof entry.timestamp === "string") out.timestamp = entry.timestamp;
+  if (entry.isCompactSummary === true) out.isCompactSummary = true;
+  if (entry.isCompactSummary === true || entry.isVisibleInTranscriptOnly === true) out.isMeta = true;
+  if (entry.type === "user" && isLocalCommandRecord(out.content)) out.isCompletedLocalCommand = true;
   return out;
+}
+
+/** What the CLI writes for a local slash command: the command line, then its output. */
+function isLocalCommandRecord(content: string | ContentBlock[]): boolean {
+  return (
+    typeof content === "string" && /^<(command-name|local-command-stdout|local-command-stderr)>/.test(content)
+  );
 }
 
 function contentOf(entry: RawObject): string | ContentBlock[] {

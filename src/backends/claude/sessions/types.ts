@@ -87,6 +87,12 @@ export interface SessionMessage {
   parentAgentId: string | null;
   /** ISO time the CLI wrote the entry. */
   timestamp?: string;
+  /** The summary a compaction left in place of the earlier conversation. */
+  isCompactSummary?: true;
+  /** Shown to the model but not typed by anyone: a compaction summary or transcript-only note. */
+  isMeta?: true;
+  /** The record of a local slash command (`/compact`, `/cost`, …) and its output. */
+  isCompletedLocalCommand?: true;
   /** The transcript entry as stored. */
   raw: RawObject;
 }
