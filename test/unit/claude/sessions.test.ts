@@ -3,6 +3,7 @@
  * see capture.ts there), checked against the official SDK's helpers of the same names reading the
  * same files, plus the edge cases a CLI run does not produce on demand.
  */
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import {
   appendFileSync,
@@ -10,6 +11,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -276,6 +278,51 @@ describe("session helpers: edge cases", () => {
     await expect(renameSession(randomUUID(), "x", { configDir })).rejects.toBeInstanceOf(
       SessionNotFoundError,
     );
+  });
+
+  it("lists the sessions of every git worktree of dir unless includeWorktrees is false, like the official SDK", async () => {
+    const repo = realpathSync(mkdtempSync(join(tmpdir(), "cas-repo-")));
+    const worktree = `${repo}-wt`;
+    try {
+      const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { stdio: "ignore" });
+      git("init", "-q");
+      git(
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "init",
+      );
+      git("worktree", "add", "-q", worktree);
+      const ids: string[] = [];
+      for (const path of [repo, worktree]) {
+        const folder = join(configDir, "projects", encodeProjectDir(path));
+        mkdirSync(folder, { recursive: true });
+        const id = randomUUID();
+        ids.push(id);
+        writeFileSync(
+          join(folder, `${id}.jsonl`),
+          `${JSON.stringify(user("u1", null, `prompt in ${path}`))}\n`,
+        );
+      }
+      const both = await listSessions({ configDir, dir: repo });
+      expect(both.map((s) => s.sessionId).sort()).toEqual([...ids].sort());
+      expect(both.map((s) => s.sessionId).sort()).toEqual(
+        (await official.listSessions({ dir: repo })).map((s) => s.sessionId).sort(),
+      );
+      const own = await listSessions({ configDir, dir: repo, includeWorktrees: false });
+      expect(own.map((s) => s.sessionId)).toEqual([ids[0]]);
+      expect(own.map((s) => s.sessionId)).toEqual(
+        (await official.listSessions({ dir: repo, includeWorktrees: false })).map((s) => s.sessionId),
+      );
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(worktree, { recursive: true, force: true });
+    }
   });
 
   it("rejects what cannot be a session before touching the disk", async () => {

@@ -5,6 +5,7 @@
  * transcript, one JSON entry per line; `<sessionId>/subagents/agent-<agentId>.jsonl` (possibly in
  * nested folders) and `agent-<agentId>.meta.json` hold each subagent's transcript and its origin.
  */
+import { execFile } from "node:child_process";
 import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -59,25 +60,62 @@ function javaStringHash(text: string): number {
   return hash;
 }
 
-/** Folders under `projects/` that may hold sessions of `dir` (or every project folder). */
-export async function projectDirs(options: SessionLocationOptions = {}): Promise<string[]> {
+/**
+ * Folders under `projects/` that may hold sessions of `dir` — and, unless `includeWorktrees` is
+ * `false`, of every other git worktree of its repository — or every project folder without `dir`.
+ */
+export async function projectDirs(
+  options: SessionLocationOptions & { includeWorktrees?: boolean } = {},
+): Promise<string[]> {
   const root = projectsDirOf(options);
   const names = await readdirOrEmpty(root);
   if (options.dir === undefined) return names.filter((n) => !n.startsWith(".")).map((n) => join(root, n));
-  const wanted = new Set<string>();
   const absolute = resolve(options.dir);
-  wanted.add(encodeProjectDir(absolute));
-  wanted.add(encodeProjectDir(await realpath(absolute).catch(() => absolute)));
+  const paths = new Set([absolute, await realpath(absolute).catch(() => absolute)]);
+  if (options.includeWorktrees !== false) for (const path of await gitWorktrees(absolute)) paths.add(path);
+  const wanted = [...paths].map(encodeProjectDir);
   const out: string[] = [];
   for (const name of names) {
     // A long name's hash may come from another runtime's hash function: match on the cut prefix.
-    const matches = [...wanted].some(
+    const matches = wanted.some(
       (w) =>
         name === w || (w.length > MAX_ENCODED_LENGTH && name.startsWith(w.slice(0, MAX_ENCODED_LENGTH + 1))),
     );
     if (matches) out.push(join(root, name));
   }
   return out;
+}
+
+/** How long `git worktree list` may take before the helpers go on without worktrees. */
+const GIT_TIMEOUT_MS = 5000;
+
+/**
+ * The paths of every worktree of the git repository `dir` is in; `[]` when `dir` is not in one or
+ * git is not installed (worktrees are an extra, never a reason to fail).
+ */
+export function gitWorktrees(dir: string): Promise<string[]> {
+  return new Promise((done) => {
+    execFile(
+      "git",
+      ["-C", dir, "worktree", "list", "--porcelain"],
+      {
+        timeout: GIT_TIMEOUT_MS,
+        killSignal: "SIGKILL",
+        windowsHide: true,
+        encoding: "utf8",
+        maxBuffer: 1 << 20,
+      },
+      (error, stdout) => {
+        if (error) return done([]);
+        done(
+          stdout
+            .split("\n")
+            .filter((line) => line.startsWith("worktree "))
+            .map((line) => line.slice("worktree ".length)),
+        );
+      },
+    );
+  });
 }
 
 /** A located transcript. */

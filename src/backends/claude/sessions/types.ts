@@ -31,6 +31,11 @@ export interface ListSessionsOptions extends SessionLocationOptions {
   /** Skip this many sessions of the sorted list. Default 0. */
   offset?: number;
   /**
+   * With `dir` inside a git repository, also list the sessions of its other worktrees (found with
+   * `git worktree list`). Default `true`, as in the official SDK.
+   */
+  includeWorktrees?: boolean;
+  /**
    * Include sessions started by SDKs and `-p` runs (`entrypoint` `sdk-cli`, `sdk-ts`, `sdk-py`).
    * Default `true`; pass `false` for the sessions a person started in the terminal, like `/resume`.
    */
