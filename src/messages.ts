@@ -3,7 +3,11 @@
  * every message keeps the wire object it came from in `raw`, so nothing the CLI said is lost.
  */
 
-import type { ClaudeSystemMessageData } from "./backends/claude/events.js";
+import type {
+  ClaudeSystemMessageData,
+  CompactBoundaryEventData,
+  InitEventData,
+} from "./backends/claude/events.js";
 
 /** A JSON object as it came off the wire. */
 export type RawObject = Record<string, unknown>;
@@ -161,10 +165,18 @@ export type Message =
 
 /**
  * The typed `data` of every known `system` subtype, by subtype (Claude Code's events: see
- * {@link ClaudeSystemMessageData}). Other backends' subtypes (Codex `codex_error`, …) and subtypes
- * a newer CLI adds are still delivered as {@link SystemMessage} with untyped `data`.
+ * {@link ClaudeSystemMessageData}). Subtypes only other backends emit (Codex `codex_error`, …)
+ * and subtypes a newer CLI adds are still delivered as {@link SystemMessage} with untyped `data`.
  */
-export interface SystemMessageDataMap extends ClaudeSystemMessageData {}
+export interface SystemMessageDataMap extends Omit<ClaudeSystemMessageData, "init" | "compact_boundary"> {
+  /**
+   * Claude's `init` fields. Codex (the thread, `session_id`) and Cursor (`model`, `cwd`, …) send
+   * `init` too, with fewer fields, so every field is optional here.
+   */
+  init: Partial<InitEventData>;
+  /** Claude's fields; Codex reports its own compactions with fewer, so every field is optional. */
+  compact_boundary: Partial<CompactBoundaryEventData>;
+}
 
 /** A known `system` subtype. */
 export type KnownSystemSubtype = keyof SystemMessageDataMap;

@@ -80,7 +80,7 @@ describe(`typed messages against claude ${CLAUDE_CLI_VERSION}`, () => {
     ]);
   });
 
-  it("types what the scripted model provokes: api_retry, hooks, tasks, denials, compaction, reset", async () => {
+  it("types what the scripted model provokes: api_retry, hooks, tasks, denials, refusals, compaction, reset", async () => {
     const retried = await (async () => {
       await using bed = await testBed([{ error: { status: 500 } }, { text: "after retry" }]);
       return await collect(query({ prompt: "retry me", options: bed.options() }));
@@ -107,6 +107,7 @@ describe(`typed messages against claude ${CLAUDE_CLI_VERSION}`, () => {
         };
         return { toolUse: { name: "Task", input } };
       }
+      if (text.includes("refuse me")) return { text: "I can't", stopReason: "refusal" };
       if (text.includes("write outside")) {
         return {
           toolUse: { name: "Write", input: { file_path: "/outside-the-workspace.txt", content: "x" } },
@@ -128,6 +129,7 @@ describe(`typed messages against claude ${CLAUDE_CLI_VERSION}`, () => {
       })),
       ...(await run("delegate")),
       ...(await run("write outside")),
+      ...(await run("refuse me")),
       ...(await run(prompts("something", "/compact", "/clear"))),
     ];
     const seen = new Set(kinds(messages));
@@ -137,6 +139,7 @@ describe(`typed messages against claude ${CLAUDE_CLI_VERSION}`, () => {
       "system/task_started",
       "system/task_notification",
       "system/permission_denied",
+      "system/informational",
       "system/status",
       "system/compact_boundary",
       "system/conversation_reset",
@@ -151,7 +154,8 @@ describe(`typed messages against claude ${CLAUDE_CLI_VERSION}`, () => {
       }
       if (isSystemMessage(m, "task_started")) expect(m.data.task_id).toEqual(expect.any(String));
       if (isSystemMessage(m, "permission_denied")) expect(m.data.tool_name).toBe("Write");
-      if (isSystemMessage(m, "compact_boundary")) expect(m.data.compact_metadata.trigger).toBe("manual");
+      if (isSystemMessage(m, "informational")) expect(m.data.level).toEqual(expect.any(String));
+      if (isSystemMessage(m, "compact_boundary")) expect(m.data.compact_metadata?.trigger).toBe("manual");
       if (isSystemMessage(m, "conversation_reset")) expect(m.data.trigger).toBe("clear");
       if (isSystemMessage(m, "tool_use_summary"))
         expect(m.data.preceding_tool_use_ids.length).toBeGreaterThan(0);
