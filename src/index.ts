@@ -14,6 +14,7 @@ export type {
 } from "./backends/backend.js";
 export type * from "./backends/claude/control-types.js";
 export type * from "./backends/claude/events.js";
+export { CLAUDE_SYSTEM_SUBTYPES } from "./backends/claude/events.js";
 export {
   deleteSession,
   encodeProjectDir,

@@ -469,6 +469,52 @@ export interface ClaudeSystemMessageData {
 export type ClaudeSystemSubtype = keyof ClaudeSystemMessageData;
 
 /**
+ * Every typed subtype at run time (for conformance tables); the compiler checks it lists exactly
+ * the keys of {@link ClaudeSystemMessageData}.
+ */
+export const CLAUDE_SYSTEM_SUBTYPES = Object.keys({
+  init: true,
+  status: true,
+  compact_boundary: true,
+  api_retry: true,
+  control_request_progress: true,
+  model_refusal_fallback: true,
+  model_refusal_no_fallback: true,
+  local_command_output: true,
+  hook_started: true,
+  hook_progress: true,
+  hook_response: true,
+  plugin_install: true,
+  task_started: true,
+  task_updated: true,
+  task_progress: true,
+  task_notification: true,
+  background_tasks_changed: true,
+  thinking_tokens: true,
+  session_state_changed: true,
+  session_title_changed: true,
+  worker_shutting_down: true,
+  commands_changed: true,
+  notification: true,
+  files_persisted: true,
+  memory_recall: true,
+  elicitation_complete: true,
+  permission_denied: true,
+  mirror_error: true,
+  informational: true,
+  session_writes_lost: true,
+  turn_preempted: true,
+  command_lifecycle: true,
+  rate_limit_event: true,
+  tool_progress: true,
+  tool_use_summary: true,
+  auth_status: true,
+  prompt_suggestion: true,
+  conversation_reset: true,
+  active_goal: true,
+} satisfies Record<ClaudeSystemSubtype, true>) as readonly ClaudeSystemSubtype[];
+
+/**
  * Line types the CLI emits beside user/assistant/result/stream_event/system; each becomes a
  * `system` message with `subtype` set to the type.
  */

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { CLAUDE_EVENT_LINE_TYPES } from "../../../src/backends/claude/events.js";
+import { CLAUDE_EVENT_LINE_TYPES, CLAUDE_SYSTEM_SUBTYPES } from "../../../src/backends/claude/events.js";
 import { parseClaudeMessage } from "../../../src/backends/claude/message-parser.js";
 import {
   HOOK_EVENTS,
@@ -127,7 +127,7 @@ describe("conformance with the official SDK 0.3.330's declarations", () => {
     const union = /export declare type SDKMessage = ([^;]+);/.exec(dts)?.[1] ?? "";
     const names = union.split("|").map((n) => n.trim());
     expect(names.length).toBeGreaterThan(30);
-    const ours = new Set<string>(Object.keys(REQUIRED_ALL));
+    const ours = new Set<string>(CLAUDE_SYSTEM_SUBTYPES);
     const missing: string[] = [];
     for (const name of names) {
       const body = new RegExp(`declare type ${name} = (\\{[\\s\\S]*?\\n\\});`).exec(dts)?.[1];
@@ -162,46 +162,3 @@ describe("conformance with the official SDK 0.3.330's declarations", () => {
     expect(example).toBe("resume");
   });
 });
-
-/** Every subtype we type, as a run-time list (compile-time checked to be exactly the map's keys). */
-const REQUIRED_ALL: Record<KnownSystemSubtype, true> = {
-  init: true,
-  status: true,
-  compact_boundary: true,
-  api_retry: true,
-  control_request_progress: true,
-  model_refusal_fallback: true,
-  model_refusal_no_fallback: true,
-  local_command_output: true,
-  hook_started: true,
-  hook_progress: true,
-  hook_response: true,
-  plugin_install: true,
-  task_started: true,
-  task_updated: true,
-  task_progress: true,
-  task_notification: true,
-  background_tasks_changed: true,
-  thinking_tokens: true,
-  session_state_changed: true,
-  session_title_changed: true,
-  worker_shutting_down: true,
-  commands_changed: true,
-  notification: true,
-  files_persisted: true,
-  memory_recall: true,
-  elicitation_complete: true,
-  permission_denied: true,
-  mirror_error: true,
-  informational: true,
-  session_writes_lost: true,
-  turn_preempted: true,
-  command_lifecycle: true,
-  rate_limit_event: true,
-  tool_progress: true,
-  tool_use_summary: true,
-  auth_status: true,
-  prompt_suggestion: true,
-  conversation_reset: true,
-  active_goal: true,
-};
