@@ -158,18 +158,25 @@ describe("session helpers on a store claude 2.1.330 wrote, against the official 
     });
     expect((await getSessionInfo(RENAMED_SESSION, { configDir }))?.customTitle).toBe("Ours too");
 
-    const fork = await forkSession(RENAMED_SESSION, { configDir });
-    const theirs = await official.forkSession(RENAMED_SESSION);
+    // Whole, and cut after the first answer and before the last one; compared with the official fork.
     const strip = (ms: SessionMessage[]) => ms.map((m) => [m.type, m.content]);
-    expect(strip(await getSessionMessages(fork.sessionId, { configDir }))).toEqual(
-      strip(await getSessionMessages(theirs.sessionId, { configDir })),
-    );
-    expect((await official.getSessionMessages(fork.sessionId)).map((m) => m.uuid)).toEqual(
-      (await getSessionMessages(fork.sessionId, { configDir })).map((m) => m.uuid),
-    );
-    expect((await getSessionInfo(fork.sessionId, { configDir }))?.customTitle).toBe(
-      (await official.getSessionInfo(theirs.sessionId))?.customTitle,
-    );
+    for (const id of ALL) {
+      const source = await getSessionMessages(id, { configDir });
+      for (const upToMessageId of [undefined, source[1]?.uuid, source.at(-2)?.uuid]) {
+        const cut = upToMessageId === undefined ? {} : { upToMessageId };
+        const fork = await forkSession(id, { configDir, ...cut });
+        const theirs = await official.forkSession(id, cut);
+        const read = (sessionId: string) =>
+          getSessionMessages(sessionId, { configDir, includeSystemMessages: true });
+        expect(strip(await read(fork.sessionId))).toEqual(strip(await read(theirs.sessionId)));
+        expect((await official.getSessionMessages(fork.sessionId)).map((m) => m.uuid)).toEqual(
+          (await getSessionMessages(fork.sessionId, { configDir })).map((m) => m.uuid),
+        );
+        expect((await getSessionInfo(fork.sessionId, { configDir }))?.customTitle).toBe(
+          (await official.getSessionInfo(theirs.sessionId))?.customTitle,
+        );
+      }
+    }
 
     await deleteSession(SUBAGENT_SESSION, { configDir });
     expect(await official.getSessionInfo(SUBAGENT_SESSION)).toBeUndefined();
