@@ -161,6 +161,23 @@ export class AbortError extends AgentSdkError {
   }
 }
 
+/**
+ * A process started ahead of time (`startup()`, `WarmPool`) cannot serve this query or client:
+ * the query asks for options the process was not started with, the warm session was already
+ * used or closed, or its process exited while it waited.
+ */
+export class WarmStartError extends AgentSdkError {
+  /** Why: `conflicting-options`, `already-used`, `closed` or `exited`. */
+  readonly reason: "conflicting-options" | "already-used" | "closed" | "exited";
+  /** For `conflicting-options`: the options that differ from the warm ones. */
+  readonly options: readonly string[];
+  constructor(reason: WarmStartError["reason"], message: string, options: readonly string[] = []) {
+    super(message);
+    this.reason = reason;
+    this.options = options;
+  }
+}
+
 /** A stored Claude session (or subagent transcript) was not found where the session helpers looked. */
 export class SessionNotFoundError extends AgentSdkError {
   /** The session asked for. */

@@ -92,6 +92,14 @@ export class ClaudeSession implements Session {
     return (this.transport as { pid?: number }).pid;
   }
 
+  setKeepAlive(keep: boolean): void {
+    this.transport.setKeepAlive?.(keep);
+  }
+
+  isAlive(): boolean {
+    return !this.life.isEnded && !this.life.isClosing;
+  }
+
   serverInfo(): ClaudeInitializeResponse | undefined {
     return this.initResponse;
   }
