@@ -2,10 +2,10 @@
  * Hooks: run code at lifecycle events. This one blocks `rm -rf` and logs every tool call.
  *   npx tsx examples/hooks.ts
  */
-import { type HookCallback, query } from "../src/index.js";
+import { type HookCallback, type PreToolUseHookInput, query } from "../src/index.js";
 
-const guardShell: HookCallback = async (input) => {
-  const command = String(input.tool_input?.command ?? "");
+const guardShell: HookCallback<PreToolUseHookInput> = async (input) => {
+  const command = String(input.tool_input.command ?? "");
   if (/\brm\s+-rf\b/.test(command)) {
     return {
       hookSpecificOutput: {

@@ -1,7 +1,15 @@
 /**
  * `AgentSdkClient`: a multi-turn conversation with any backend, with capability-gated controls.
  */
-import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
+import type {
+  Backend,
+  Capabilities,
+  McpServerStatusEntry,
+  RewindFilesOptions,
+  ServerInfo,
+  Session,
+} from "./backends/backend.js";
+import type { RewindFilesResult } from "./backends/claude/control-types.js";
 import { backendFor, getBackend } from "./backends/registry.js";
 import type { InterruptResult } from "./control-types.js";
 import { ClaudeControls } from "./controls.js";
@@ -177,17 +185,17 @@ export class AgentSdkClient implements AsyncDisposable {
   }
 
   /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
-  async rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>> {
+  async rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
     return this.gated("controlProtocol", "rewindFiles").rewindFiles(userMessageId, options);
   }
 
   /** Connection status of the session's MCP servers. */
-  async getMcpStatus(): Promise<unknown[]> {
+  async getMcpStatus(): Promise<McpServerStatusEntry[]> {
     return this.gated("mcpStatus", "getMcpStatus").mcpServerStatus();
   }
 
   /** The backend's handshake answer (Claude: commands, models, account, version, …). */
-  async getServerInfo(): Promise<Record<string, unknown> | undefined> {
+  async getServerInfo(): Promise<ServerInfo | undefined> {
     return this.requireSession().serverInfo();
   }
 

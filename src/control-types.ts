@@ -2,49 +2,9 @@
  * Results of the Claude control methods (`supportedModels()`, `getContextUsage()`, …), typed as the
  * official SDK 0.3.330 types them. Each also keeps the fields a newer CLI adds (index signature).
  */
+import type { AccountInfo, AgentInfo, ModelInfo, SlashCommand } from "./backends/claude/control-types.js";
 
-/** A slash command the session offers. */
-export interface SlashCommand {
-  name: string;
-  description: string;
-  argumentHint: string;
-  aliases?: string[];
-  builtin?: boolean;
-  [field: string]: unknown;
-}
-
-/** A model the session can switch to. */
-export interface ModelInfo {
-  value: string;
-  resolvedModel?: string;
-  displayName: string;
-  description: string;
-  supportsEffort?: boolean;
-  supportedEffortLevels?: ("low" | "medium" | "high" | "xhigh" | "max")[];
-  supportsAdaptiveThinking?: boolean;
-  supportsFastMode?: boolean;
-  supportsAutoMode?: boolean;
-  [field: string]: unknown;
-}
-
-/** A subagent the session can run. */
-export interface AgentInfo {
-  name: string;
-  description: string;
-  model?: string;
-  [field: string]: unknown;
-}
-
-/** The account the CLI runs as. */
-export interface AccountInfo {
-  email?: string;
-  organization?: string;
-  subscriptionType?: string;
-  tokenSource?: string;
-  apiKeySource?: string;
-  apiProvider?: string;
-  [field: string]: unknown;
-}
+export type { AccountInfo, AgentInfo, ModelInfo, SlashCommand };
 
 /** What `interrupt()` reports when the CLI had queued input (`still_queued`). */
 export interface InterruptResult {

@@ -212,3 +212,23 @@ export class WarmStartError extends AgentSdkError {
     this.options = options;
   }
 }
+
+/** A stored Claude session (or subagent transcript) was not found where the session helpers looked. */
+export class SessionNotFoundError extends AgentSdkError {
+  /** The session asked for. */
+  readonly sessionId: string;
+  /** The project directory searched, or `undefined` when every project was searched. */
+  readonly dir: string | undefined;
+  /** The `projects` folder that was searched. */
+  readonly projectsDir: string;
+  constructor(sessionId: string, dir: string | undefined, projectsDir: string, what = "Session") {
+    super(
+      dir === undefined
+        ? `${what} ${sessionId} not found in any project under ${projectsDir}`
+        : `${what} ${sessionId} not found for project directory ${dir} (under ${projectsDir})`,
+    );
+    this.sessionId = sessionId;
+    this.dir = dir;
+    this.projectsDir = projectsDir;
+  }
+}

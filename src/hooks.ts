@@ -3,6 +3,10 @@
  * (before/after a tool, on stop, …) and can block, rewrite or annotate what happens next.
  */
 
+import type { AnyHookInput, HookEventName, HookInputByEvent, HookSpecificOutput } from "./hook-events.js";
+
+export type * from "./hook-events.js";
+
 /** Every hook event Claude Code 2.1.330 lists in its hook catalog (`get_hooks_listing`). */
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -43,19 +47,11 @@ export const HOOK_EVENTS = [
 /** A hook event name. Unknown future names are accepted as strings. */
 export type HookEvent = (typeof HOOK_EVENTS)[number] | (string & {});
 
-/** The input of every hook (snake_case, exactly as the CLI sends it). */
-export interface HookInput {
-  hook_event_name: string;
-  session_id: string;
-  transcript_path: string;
-  cwd: string;
-  permission_mode?: string;
-  tool_name?: string;
-  tool_input?: Record<string, unknown>;
-  tool_use_id?: string;
-  tool_response?: unknown;
-  [key: string]: unknown;
-}
+/**
+ * The input of a hook (snake_case, exactly as the CLI sends it): one of the typed inputs of
+ * `./hook-events.ts`, discriminated by `hook_event_name`. Fields a later CLI adds are kept.
+ */
+export type HookInput = AnyHookInput;
 
 /** Tell the CLI the hook's work continues in the background. */
 export interface AsyncHookJSONOutput {
@@ -73,17 +69,10 @@ export interface SyncHookJSONOutput {
   decision?: "approve" | "block";
   systemMessage?: string;
   reason?: string;
-  hookSpecificOutput?:
-    | {
-        hookEventName: "PreToolUse";
-        permissionDecision?: "allow" | "deny" | "ask";
-        permissionDecisionReason?: string;
-        updatedInput?: Record<string, unknown>;
-      }
-    | { hookEventName: "PostToolUse"; additionalContext?: string }
-    | { hookEventName: "UserPromptSubmit"; additionalContext?: string }
-    | { hookEventName: "SessionStart"; additionalContext?: string }
-    | { hookEventName: string; [key: string]: unknown };
+  /** Written to the terminal when the hook runs in an interactive session. */
+  terminalSequence?: string;
+  /** The event-specific answer; `hookEventName` must name the event the hook runs for. */
+  hookSpecificOutput?: HookSpecificOutput;
 }
 
 /** What a hook callback returns. */
@@ -95,23 +84,31 @@ export interface HookContext {
   signal: AbortSignal;
 }
 
-/** A hook callback. Throwing reports an error to the CLI; the session continues. */
-export type HookCallback = (
-  input: HookInput,
+/**
+ * A hook callback. Throwing reports an error to the CLI; the session continues. Registered under
+ * an event in {@link HookMap}, its `input` is that event's typed input.
+ */
+export type HookCallback<I extends HookInput = HookInput> = (
+  input: I,
   toolUseId: string | undefined,
   context: HookContext,
 ) => Promise<HookJSONOutput> | HookJSONOutput;
 
 /** Which calls of an event a group of hooks applies to. */
-export interface HookCallbackMatcher {
+export interface HookCallbackMatcher<I extends HookInput = HookInput> {
   /** Tool-name pattern (e.g. `"Bash"`, `"Write|Edit"`). Omit to match everything. */
   matcher?: string;
-  hooks: HookCallback[];
+  hooks: HookCallback<I>[];
   /** Seconds the CLI waits for these hooks. */
   timeout?: number;
   /** When a hook of this matcher fails: go on (`continue`) or treat it as a block (`block`). */
   onFailure?: "continue" | "block";
 }
 
-/** Hooks by event. */
-export type HookMap = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+/**
+ * Hooks by event. Each known event's callbacks get that event's typed input; an event name this
+ * SDK does not know yet is accepted with untyped input.
+ */
+export type HookMap = { [E in HookEventName]?: HookCallbackMatcher<HookInputByEvent[E]>[] } & {
+  [event: string]: HookCallbackMatcher<any>[] | undefined;
+};

@@ -5,10 +5,36 @@
 export type {
   Backend,
   Capabilities,
+  CodexMcpServerStatus,
+  McpServerStatusEntry,
   OpenSessionParams,
   RewindFilesOptions,
+  ServerInfo,
   Session,
 } from "./backends/backend.js";
+export type * from "./backends/claude/control-types.js";
+export type * from "./backends/claude/events.js";
+export { CLAUDE_SYSTEM_SUBTYPES } from "./backends/claude/events.js";
+export {
+  deleteSession,
+  encodeProjectDir,
+  type ForkSessionOptions,
+  type ForkSessionResult,
+  forkSession,
+  type GetSessionMessagesOptions,
+  getSessionInfo,
+  getSessionMessages,
+  getSubagentMessages,
+  type ListSessionsOptions,
+  listSessions,
+  listSubagents,
+  renameSession,
+  type SessionInfo,
+  type SessionLocationOptions,
+  type SessionMessage,
+  type SessionStoreOptions,
+  tagSession,
+} from "./backends/claude/sessions/index.js";
 export {
   CLAUDE_REJECTED_OPTIONS,
   OFFICIAL_CLAUDE_OPTIONS,
@@ -53,7 +79,7 @@ export {
   type ZodShape,
 } from "./mcp/tool.js";
 export type * from "./messages.js";
-export { isResult, textOf } from "./messages.js";
+export { isResult, isSystemMessage, textOf } from "./messages.js";
 export type * from "./options.js";
 export type * from "./permissions.js";
 export type * from "./prompt.js";

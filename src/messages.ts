@@ -3,6 +3,12 @@
  * every message keeps the wire object it came from in `raw`, so nothing the CLI said is lost.
  */
 
+import type {
+  ClaudeSystemMessageData,
+  CompactBoundaryEventData,
+  InitEventData,
+} from "./backends/claude/events.js";
+
 /** A JSON object as it came off the wire. */
 export type RawObject = Record<string, unknown>;
 
@@ -92,7 +98,12 @@ export interface AssistantMessage extends MessageBase {
   usage?: RawObject | undefined;
 }
 
-/** A system event (`init`, `status`, `compact_boundary`, `task_notification`, …). `data` holds all wire fields. */
+/**
+ * A system event (`init`, `status`, `compact_boundary`, `task_notification`, …). `data` holds all
+ * wire fields; {@link isSystemMessage} narrows to a known subtype with `data` typed. Claude's event
+ * lines with a type of their own (`command_lifecycle`, `rate_limit_event`, `tool_progress`, …)
+ * arrive here too, with `subtype` set to that type.
+ */
 export interface SystemMessage extends MessageBase {
   type: "system";
   subtype: string;
@@ -176,6 +187,43 @@ export type Message =
   | ResultMessage
   | StreamEventMessage
   | UnknownMessage;
+
+/**
+ * The typed `data` of every known `system` subtype, by subtype (Claude Code's events: see
+ * {@link ClaudeSystemMessageData}). Subtypes only other backends emit (Codex `codex_error`, …)
+ * and subtypes a newer CLI adds are still delivered as {@link SystemMessage} with untyped `data`.
+ */
+export interface SystemMessageDataMap extends Omit<ClaudeSystemMessageData, "init" | "compact_boundary"> {
+  /**
+   * Claude's `init` fields. Codex (the thread, `session_id`) and Cursor (`model`, `cwd`, …) send
+   * `init` too, with fewer fields, so every field is optional here.
+   */
+  init: Partial<InitEventData>;
+  /** Claude's fields; Codex reports its own compactions with fewer, so every field is optional. */
+  compact_boundary: Partial<CompactBoundaryEventData>;
+}
+
+/** A known `system` subtype. */
+export type KnownSystemSubtype = keyof SystemMessageDataMap;
+
+/** A {@link SystemMessage} of subtype `S`, its `data` typed. Narrow to it with {@link isSystemMessage}. */
+export interface TypedSystemMessage<S extends KnownSystemSubtype> extends SystemMessage {
+  subtype: S;
+  data: SystemMessageDataMap[S] & RawObject;
+}
+
+/**
+ * Narrowing helper for system messages: `if (isSystemMessage(m, "task_started")) m.data.task_id`.
+ * Pass no subtype to narrow to any {@link SystemMessage}.
+ */
+export function isSystemMessage<S extends KnownSystemSubtype>(
+  message: Message,
+  subtype: S,
+): message is TypedSystemMessage<S>;
+export function isSystemMessage(message: Message): message is SystemMessage;
+export function isSystemMessage(message: Message, subtype?: string): boolean {
+  return message.type === "system" && (subtype === undefined || message.subtype === subtype);
+}
 
 /** Narrowing helper: `if (isResult(m)) m.totalCostUsd`. */
 export function isResult(message: Message): message is ResultMessage {

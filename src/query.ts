@@ -1,7 +1,15 @@
 /**
  * `query()`: one prompt in, a stream of messages out, with the session's control methods attached.
  */
-import type { Backend, Capabilities, RewindFilesOptions, Session } from "./backends/backend.js";
+import type {
+  Backend,
+  Capabilities,
+  McpServerStatusEntry,
+  RewindFilesOptions,
+  ServerInfo,
+  Session,
+} from "./backends/backend.js";
+import type { RewindFilesResult } from "./backends/claude/control-types.js";
 import { backendFor, loadBackend } from "./backends/registry.js";
 import type {
   AccountInfo,
@@ -69,11 +77,11 @@ export interface Query extends AsyncGenerator<Message, void, undefined>, QueryCo
   /** Sends a raw control request and returns the CLI's answer (Claude) — for subtypes not wrapped here. */
   controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
   /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>>;
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult>;
   /** Connection status of the session's MCP servers. */
-  mcpServerStatus(): Promise<unknown[]>;
+  mcpServerStatus(): Promise<McpServerStatusEntry[]>;
   /** The CLI's initialize response (commands, models, account, version, …). */
-  serverInfo(): Promise<Record<string, unknown> | undefined>;
+  serverInfo(): Promise<ServerInfo | undefined>;
   /** Ends the query now: the process (group) is terminated and iteration finishes. */
   close(): Promise<void>;
   /** The pid of the CLI process, once iteration has spawned it (undefined for custom transports). */
@@ -355,13 +363,13 @@ class QueryRun implements Query {
     }
     return session;
   }
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>> {
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
     return this.withSession((s) => s.rewindFiles(userMessageId, options));
   }
-  mcpServerStatus(): Promise<unknown[]> {
+  mcpServerStatus(): Promise<McpServerStatusEntry[]> {
     return this.withSession((s) => s.mcpServerStatus());
   }
-  serverInfo(): Promise<Record<string, unknown> | undefined> {
+  serverInfo(): Promise<ServerInfo | undefined> {
     return this.withSession(async (s) => s.serverInfo());
   }
 

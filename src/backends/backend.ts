@@ -8,8 +8,37 @@ import type { Message } from "../messages.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import type { Prompt } from "../prompt.js";
+import type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./claude/control-types.js";
 
 /** What a backend can do. Client methods that need a missing capability throw `UnsupportedFeatureError`. */
+
+/**
+ * What `serverInfo()` returns once connected. Claude: the CLI's `initialize` answer (the fields of
+ * {@link ClaudeInitializeResponse}: commands, agents, models, account, version, pid, …). Codex:
+ * `threadId` and `mode` (`exec` | `app-server`) plus the app-server's initialize answer. Cursor:
+ * `backend`, `cliPath`, `cliVersion`, `sessionId` (the chat id) and the last `init` event.
+ */
+export interface ServerInfo extends Partial<ClaudeInitializeResponse> {
+  threadId?: string;
+  mode?: string;
+  backend?: string;
+  cliPath?: string;
+  cliVersion?: string;
+  sessionId?: string;
+  [field: string]: unknown;
+}
+
+/** One entry of Codex's `mcpServerStatus/list` (tools by name, `authStatus`). */
+export interface CodexMcpServerStatus {
+  name: string;
+  tools?: Record<string, unknown>;
+  authStatus?: string;
+  [field: string]: unknown;
+}
+
+/** One entry of `mcpServerStatus()`: Claude's {@link McpServerStatus}, or Codex's entry. */
+export type McpServerStatusEntry = McpServerStatus | CodexMcpServerStatus;
+
 export interface Capabilities {
   /** Claude-style control_request/control_response in both directions. */
   controlProtocol: boolean;
@@ -68,13 +97,13 @@ export interface Session {
   /** Whether the session can still take a prompt: its process runs and it was not closed. */
   isAlive?(): boolean;
   /** The backend's handshake answer (Claude: the `initialize` response), once connected. */
-  serverInfo(): Record<string, unknown> | undefined;
+  serverInfo(): ServerInfo | undefined;
   interrupt(): Promise<void>;
   setPermissionMode(mode: PermissionMode): Promise<void>;
   setModel(model?: string): Promise<void>;
   setMaxThinkingTokens(tokens: number | null): Promise<void>;
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<Record<string, unknown>>;
-  mcpServerStatus(): Promise<unknown[]>;
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult>;
+  mcpServerStatus(): Promise<McpServerStatusEntry[]>;
   /** Runs the handshake again and returns the new answer (Claude only). */
   reinitialize?(): Promise<Record<string, unknown>>;
   /** Replaces the session's MCP servers, in-process ones included (Claude only). */

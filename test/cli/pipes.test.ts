@@ -48,6 +48,14 @@ describe("code-agent --json", () => {
       expect(result.result).toBe("Four.");
       expect(result.raw).toMatchObject({ type: "result" });
     }
+    // The result is the last line: the turn's command_lifecycle end comes before it.
+    expect(messages.at(-1)?.type).toBe("result");
+    const ends = messages.filter((m) => m.type === "system" && m.subtype === "command_lifecycle");
+    expect(ends.map((m) => (m.type === "system" ? m.data.state : ""))).toEqual([
+      "queued",
+      "started",
+      "completed",
+    ]);
     // No partial-message events in JSON mode, no ANSI, no human lines.
     expect(messages.some((m) => m.type === "stream_event")).toBe(false);
     expect(stdout).not.toContain("\x1b[");

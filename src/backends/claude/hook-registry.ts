@@ -27,7 +27,8 @@ export class HookRegistry {
       config[event] = matchers.map((m) => {
         const hookCallbackIds = m.hooks.map((callback) => {
           const id = `hook_${this.callbacks.size}`;
-          this.callbacks.set(id, callback);
+          // Each callback is registered under its event, so the CLI only ever hands it that event's input.
+          this.callbacks.set(id, callback as HookCallback);
           return id;
         });
         return {

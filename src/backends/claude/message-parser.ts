@@ -19,10 +19,13 @@ import type {
   UnknownMessage,
   UserMessage,
 } from "../../messages.js";
+import { CLAUDE_EVENT_LINE_TYPES } from "./events.js";
 
 /**
  * Parses one stdout object of the Claude Code CLI.
  *
+ * Event lines with a type of their own (`command_lifecycle`, `rate_limit_event`, `tool_progress`,
+ * … — see {@link CLAUDE_EVENT_LINE_TYPES}) become `system` messages with that `subtype`.
  * Control-protocol lines (`control_request`, `control_response`, `control_cancel_request`,
  * `keep_alive`) belong to the session, not here; if one arrives anyway it comes back as `unknown`.
  *
@@ -44,6 +47,10 @@ export function parseClaudeMessage(raw: Record<string, unknown>): Message {
     case "stream_event":
       return parseStreamEvent(raw);
     default:
+      // Event lines with a type of their own are system events of that subtype.
+      if (CLAUDE_EVENT_LINE_TYPES.has(raw.type)) {
+        return withIds<SystemMessage>({ type: "system", subtype: raw.type, data: raw, raw }, raw);
+      }
       return withIds<UnknownMessage>({ type: "unknown", wireType: raw.type, raw }, raw);
   }
 }

@@ -17,9 +17,11 @@ import type { Transport } from "../../transport/transport.js";
 import type { RewindFilesOptions, Session } from "../backend.js";
 import { sdkServerWire } from "./command.js";
 import { ControlProtocol, NO_ANSWER } from "./control-protocol.js";
+import type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./control-types.js";
 import { HookRegistry } from "./hook-registry.js";
 import { buildClaudeInitialize } from "./initialize.js";
 import { parseClaudeMessage } from "./message-parser.js";
+import { ResultOrdering } from "./result-ordering.js";
 
 /** Default timeout of one control request. */
 export const DEFAULT_CONTROL_TIMEOUT_MS = 60_000;
@@ -46,11 +48,12 @@ export class ClaudeSession implements Session {
   private readonly transport: Transport;
   private readonly bridge: SdkMcpBridge;
   private readonly options: AgentOptions;
-  private initResponse: RawObject | undefined;
+  private initResponse: ClaudeInitializeResponse | undefined;
   private lastResultWasError = false;
   private onCliVersion: ((reported: unknown) => void) | undefined;
   /** Background tasks the CLI reported running, by task id. */
   private readonly backgroundTasks = new Set<string>();
+  private readonly ordering = new ResultOrdering((message) => this.deliver(message));
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
@@ -98,7 +101,7 @@ export class ClaudeSession implements Session {
 
   private async initialize(): Promise<RawObject> {
     const timeout = this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
-    this.initResponse = await this.protocol.request(
+    this.initResponse = (await this.protocol.request(
       {
         subtype: "initialize",
         hooks: this.hooks.config,
@@ -107,7 +110,7 @@ export class ClaudeSession implements Session {
         ...this.initializeExtras,
       },
       timeout,
-    );
+    )) as ClaudeInitializeResponse;
     return this.initResponse;
   }
 
@@ -150,7 +153,7 @@ export class ClaudeSession implements Session {
     return !this.life.isEnded && !this.life.isClosing;
   }
 
-  serverInfo(): Record<string, unknown> | undefined {
+  serverInfo(): ClaudeInitializeResponse | undefined {
     return this.initResponse;
   }
 
@@ -205,20 +208,17 @@ export class ClaudeSession implements Session {
     await this.protocol.request({ subtype: "set_max_thinking_tokens", max_thinking_tokens: tokens });
   }
 
-  async rewindFiles(
-    userMessageId: string,
-    options: RewindFilesOptions = {},
-  ): Promise<Record<string, unknown>> {
+  async rewindFiles(userMessageId: string, options: RewindFilesOptions = {}): Promise<RewindFilesResult> {
     return this.protocol.request({
       subtype: "rewind_files",
       user_message_id: userMessageId,
       ...(options.dryRun ? { dry_run: true } : {}),
-    });
+    }) as Promise<RewindFilesResult>;
   }
 
-  async mcpServerStatus(): Promise<unknown[]> {
+  async mcpServerStatus(): Promise<McpServerStatus[]> {
     const response = await this.protocol.request({ subtype: "mcp_status" });
-    return Array.isArray(response.mcpServers) ? response.mcpServers : [];
+    return Array.isArray(response.mcpServers) ? (response.mcpServers as McpServerStatus[]) : [];
   }
 
   controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
@@ -231,6 +231,7 @@ export class ClaudeSession implements Session {
 
   private async shutdown(error: unknown): Promise<void> {
     this.protocol.shutdown(error ?? new AbortError("The session was closed"));
+    this.ordering.flush();
     try {
       await this.transport.close();
     } finally {
@@ -259,6 +260,11 @@ export class ClaudeSession implements Session {
     ) {
       this.initResponse = { ...this.initResponse, commands: raw.commands };
     }
+    this.ordering.push(message);
+  }
+
+  /** Hands a message to subscribers, after {@link ResultOrdering} put a turn's result last. */
+  private deliver(message: Message): void {
     this.life.push(message);
     if (message.type === "result") {
       this.lastResultWasError = message.isError;
@@ -295,7 +301,7 @@ export class ClaudeSession implements Session {
   }
 
   private onMalformedLine(error: JsonDecodeError): void {
-    this.life.push(malformedLineMessage(error));
+    this.ordering.push(malformedLineMessage(error));
   }
 
   private reportCliVersion(reported: unknown): void {
@@ -305,6 +311,7 @@ export class ClaudeSession implements Session {
   }
 
   private onEnd(error: unknown): void {
+    this.ordering.flush();
     if (this.onCliVersion !== undefined) this.reportCliVersion(undefined);
     // Claude Code exits 1 after a session whose last turn failed at the API; that failure already
     // reached the caller as `result.isError`, so the exit code adds nothing.

@@ -23,7 +23,7 @@ import type { AgentOptions } from "../../options.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
-import type { Session } from "../backend.js";
+import type { CodexMcpServerStatus, ServerInfo, Session } from "../backend.js";
 import { AppServerEventMapper } from "./app-server-events.js";
 import { type ApprovalPrompt, approvalPrompt, decideApproval } from "./approvals.js";
 import { threadParams } from "./command.js";
@@ -147,7 +147,7 @@ export class CodexAppServerSession implements Session {
     else this.life.push(message);
   }
 
-  serverInfo(): Record<string, unknown> | undefined {
+  serverInfo(): ServerInfo | undefined {
     if (!this.initResult) return undefined;
     return { ...this.initResult, ...this.threadResult, threadId: this.threadId, mode: "app-server" };
   }
@@ -241,11 +241,11 @@ export class CodexAppServerSession implements Session {
   }
 
   /** The MCP servers of the thread (`mcpServerStatus/list`). */
-  async mcpServerStatus(): Promise<unknown[]> {
+  async mcpServerStatus(): Promise<CodexMcpServerStatus[]> {
     const result = await this.rpc.request<{ data?: unknown[] }>("mcpServerStatus/list", {
       threadId: this.threadId,
     });
-    return Array.isArray(result?.data) ? result.data : [];
+    return Array.isArray(result?.data) ? (result.data as CodexMcpServerStatus[]) : [];
   }
 
   async setPermissionMode(): Promise<void> {
@@ -254,7 +254,7 @@ export class CodexAppServerSession implements Session {
   async setMaxThinkingTokens(): Promise<void> {
     throw new UnsupportedFeatureError("setMaxThinkingTokens", "codex");
   }
-  async rewindFiles(): Promise<Record<string, unknown>> {
+  async rewindFiles(): Promise<never> {
     throw new UnsupportedFeatureError("rewindFiles", "codex");
   }
   async controlRequest(): Promise<Record<string, unknown>> {

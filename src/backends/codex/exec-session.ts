@@ -9,7 +9,7 @@ import { malformedLineMessage, SessionLifecycle } from "../../internal/session-l
 import type { Message } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { Transport } from "../../transport/transport.js";
-import type { Session } from "../backend.js";
+import type { CodexMcpServerStatus, ServerInfo, Session } from "../backend.js";
 import type { ExecEventMapper } from "./exec-events.js";
 import type { TempFiles } from "./prompt-input.js";
 
@@ -88,7 +88,7 @@ export class CodexExecSession implements Session {
     this.life.retainTurns();
   }
 
-  serverInfo(): Record<string, unknown> | undefined {
+  serverInfo(): ServerInfo | undefined {
     const threadId = this.mapper.threadId;
     return threadId === undefined ? undefined : { threadId, mode: "exec" };
   }
@@ -110,10 +110,10 @@ export class CodexExecSession implements Session {
   async setMaxThinkingTokens(): Promise<void> {
     throw new UnsupportedFeatureError("setMaxThinkingTokens", "codex");
   }
-  async rewindFiles(): Promise<Record<string, unknown>> {
+  async rewindFiles(): Promise<never> {
     throw new UnsupportedFeatureError("rewindFiles", "codex");
   }
-  async mcpServerStatus(): Promise<unknown[]> {
+  async mcpServerStatus(): Promise<CodexMcpServerStatus[]> {
     throw new UnsupportedFeatureError("mcpServerStatus in a one-shot (codex exec) query", "codex");
   }
   async controlRequest(): Promise<Record<string, unknown>> {

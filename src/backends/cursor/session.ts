@@ -17,7 +17,7 @@ import type { PermissionMode } from "../../permissions.js";
 import { describeExit } from "../../process/child.js";
 import { isStreamedPrompt, type Prompt } from "../../prompt.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
-import type { RewindFilesOptions, Session } from "../backend.js";
+import type { RewindFilesOptions, ServerInfo, Session } from "../backend.js";
 import { buildCursorArgs, cursorPromptText, wantsPartialOutput } from "./command.js";
 import { CursorTurnParser, interruptedResult, resultFromError } from "./message-parser.js";
 
@@ -86,7 +86,7 @@ export class CursorSession implements Session {
    * No handshake exists: the executable, its version, the chat id, and the last `system/init`
    * event (model, cwd, apiKeySource, …) once a turn has started.
    */
-  serverInfo(): Record<string, unknown> | undefined {
+  serverInfo(): ServerInfo | undefined {
     return {
       backend: "cursor",
       cliPath: this.cli.path,
@@ -155,11 +155,11 @@ export class CursorSession implements Session {
     throw new UnsupportedFeatureError("setMaxThinkingTokens", "cursor");
   }
 
-  async rewindFiles(_userMessageId: string, _options?: RewindFilesOptions): Promise<Record<string, unknown>> {
+  async rewindFiles(_userMessageId: string, _options?: RewindFilesOptions): Promise<never> {
     throw new UnsupportedFeatureError("rewindFiles", "cursor");
   }
 
-  async mcpServerStatus(): Promise<unknown[]> {
+  async mcpServerStatus(): Promise<never> {
     throw new UnsupportedFeatureError("mcpServerStatus", "cursor");
   }
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CLAUDE_EVENT_LINE_TYPES } from "../../../src/backends/claude/events.js";
 import { parseClaudeContentBlock, parseClaudeMessage } from "../../../src/backends/claude/message-parser.js";
 import { MessageParseError } from "../../../src/errors.js";
 import type {
@@ -56,7 +57,9 @@ describe("parseClaudeMessage on captured CLI output", () => {
       expect(message.raw).toBe(raw);
       const known = ["user", "assistant", "system", "result", "stream_event"];
       if (known.includes(raw.type as string)) expect(message.type).toBe(raw.type);
-      else expect(message).toMatchObject({ type: "unknown", wireType: raw.type });
+      else if (CLAUDE_EVENT_LINE_TYPES.has(raw.type as string)) {
+        expect(message).toMatchObject({ type: "system", subtype: raw.type, data: raw });
+      } else expect(message).toMatchObject({ type: "unknown", wireType: raw.type });
       if (typeof raw.session_id === "string") expect(message.sessionId).toBe(raw.session_id);
       if (typeof raw.uuid === "string") expect(message.uuid).toBe(raw.uuid);
     }
@@ -237,7 +240,7 @@ describe("parseClaudeMessage on odd input", () => {
   });
 
   it("unknown and control message types come back as unknown", () => {
-    for (const type of ["command_lifecycle", "control_request", "control_response", "keep_alive", "future"]) {
+    for (const type of ["control_request", "control_response", "keep_alive", "future"]) {
       const raw = { type, session_id: "s" };
       expect(parseClaudeMessage(raw)).toEqual({ type: "unknown", wireType: type, sessionId: "s", raw });
     }

@@ -1,0 +1,11 @@
+/**
+ * Session helpers: list, read, rename, tag, delete and fork the sessions Claude Code stores on disk
+ * (`~/.claude/projects/`), like the official SDK's helpers of the same names.
+ *
+ * @module
+ */
+export { getSessionInfo, listSessions } from "./info.js";
+export { deleteSession, forkSession, renameSession, tagSession } from "./mutate.js";
+export { encodeProjectDir } from "./store.js";
+export { getSessionMessages, getSubagentMessages, listSubagents } from "./transcript.js";
+export type * from "./types.js";

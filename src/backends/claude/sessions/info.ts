@@ -1,0 +1,240 @@
+/**
+ * Describing stored sessions: `listSessions` and `getSessionInfo`.
+ *
+ * A transcript can be many megabytes; only its first and last 64 KiB are read. Everything that
+ * describes a session is at one end: the first prompt, cwd and creation time at the head; titles,
+ * tags, the last prompt and the branch are appended as the session goes on, so the newest are at
+ * the tail.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { RawObject } from "../../../messages.js";
+import {
+  assertSessionId,
+  findSessionOrUndefined,
+  type HeadTail,
+  isSessionId,
+  projectDirs,
+  readdirOrEmpty,
+  readHeadTail,
+} from "./store.js";
+import type { ListSessionsOptions, SessionInfo, SessionLocationOptions } from "./types.js";
+
+/** Entry points of sessions started by a program rather than a person. */
+const PROGRAMMATIC_ENTRYPOINTS = new Set(["sdk-cli", "sdk-ts", "sdk-py"]);
+
+/** Files described at once while listing: bounds open file handles. */
+const CONCURRENCY = 16;
+
+/**
+ * Lists stored Claude Code sessions, newest first (official `listSessions`).
+ *
+ * With `dir`, the sessions of that project directory; without, of every project. Subagent
+ * transcripts are not sessions and are not listed; files that hold no conversation (nothing to
+ * title them by) are skipped.
+ *
+ * @example
+ * ```ts
+ * const recent = await listSessions({ dir: process.cwd(), limit: 10 });
+ * for (const s of recent) console.log(s.sessionId, s.summary);
+ * ```
+ */
+export async function listSessions(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+  const files: { sessionId: string; path: string }[] = [];
+  for (const projectDir of await projectDirs(options)) {
+    for (const name of await readdirOrEmpty(projectDir)) {
+      if (!name.endsWith(".jsonl")) continue;
+      const sessionId = name.slice(0, -".jsonl".length);
+      if (isSessionId(sessionId)) files.push({ sessionId, path: join(projectDir, name) });
+    }
+  }
+  const described: SessionInfo[] = [];
+  for (let i = 0; i < files.length; i += CONCURRENCY) {
+    const batch = await Promise.all(
+      files.slice(i, i + CONCURRENCY).map(({ sessionId, path }) => describeFile(sessionId, path, options)),
+    );
+    for (const info of batch) if (info !== undefined) described.push(info);
+  }
+  // One session id in two project folders (a moved project): keep the newer.
+  const byId = new Map<string, SessionInfo>();
+  for (const info of described) {
+    const seen = byId.get(info.sessionId);
+    if (seen === undefined || info.lastModified > seen.lastModified) byId.set(info.sessionId, info);
+  }
+  // Newest first; on equal times the larger id first, as the official SDK orders them.
+  const sorted = [...byId.values()].sort(
+    (a, b) =>
+      b.lastModified - a.lastModified || (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
+  );
+  const offset = Math.max(0, options.offset ?? 0);
+  const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
+  return sorted.slice(offset, offset + limit);
+}
+
+/**
+ * Describes one session (official `getSessionInfo`); `undefined` when it is not found or holds no
+ * conversation. Reads only that session's file.
+ */
+export async function getSessionInfo(
+  sessionId: string,
+  options: SessionLocationOptions = {},
+): Promise<SessionInfo | undefined> {
+  assertSessionId(sessionId);
+  const file = await findSessionOrUndefined(sessionId, options);
+  return file === undefined ? undefined : describeFile(sessionId, file.path, {});
+}
+
+async function describeFile(
+  sessionId: string,
+  path: string,
+  options: ListSessionsOptions,
+): Promise<SessionInfo | undefined> {
+  let ends: HeadTail;
+  try {
+    ends = await readHeadTail(path);
+  } catch {
+    return undefined; // Deleted or unreadable between listing and reading: not a session any more.
+  }
+  if (ends.size === 0) return undefined;
+  if (options.includeProgrammatic === false) {
+    const entrypoint = firstString(ends.head, "entrypoint") ?? lastString(ends.tail, "entrypoint");
+    if (entrypoint !== undefined && PROGRAMMATIC_ENTRYPOINTS.has(entrypoint)) return undefined;
+  }
+  const sidecar =
+    lastOfType(ends.tail, "custom-title", "customTitle") === undefined
+      ? await readTitleSidecar(path)
+      : undefined;
+  return describe(sessionId, ends, sidecar);
+}
+
+/**
+ * The title the CLI also keeps beside the transcript (`<sessionId>/custom-title.json`, written by
+ * `/rename`), which outlives its entry scrolling out of the tail window.
+ */
+export async function readTitleSidecar(transcriptPath: string): Promise<string | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(titleSidecarPath(transcriptPath), "utf8"));
+    const title = (value as RawObject | null)?.customTitle;
+    return typeof title === "string" && title.trim() !== "" ? title.trim() : undefined;
+  } catch {
+    return undefined; // Absent or damaged: the transcript's entries decide.
+  }
+}
+
+/** `<projectDir>/<sessionId>/custom-title.json` for `<projectDir>/<sessionId>.jsonl`. */
+export function titleSidecarPath(transcriptPath: string): string {
+  return join(transcriptPath.replace(/\.jsonl$/, ""), "custom-title.json");
+}
+
+/**
+ * Builds a {@link SessionInfo} from a transcript's two ends, or `undefined` for a subagent
+ * transcript or a file without anything to title it by.
+ */
+export function describe(sessionId: string, ends: HeadTail, sidecarTitle?: string): SessionInfo | undefined {
+  const { head, tail } = ends;
+  if (head[0]?.isSidechain === true) return undefined;
+  const customTitle =
+    lastOfType(tail, "custom-title", "customTitle") ??
+    sidecarTitle ??
+    lastOfType(head, "custom-title", "customTitle") ??
+    lastOfType(tail, "ai-title", "aiTitle") ??
+    lastOfType(head, "ai-title", "aiTitle");
+  const firstPrompt = firstPromptOf(head);
+  const summary =
+    customTitle ??
+    lastOfType(tail, "last-prompt", "lastPrompt") ??
+    lastOfType(tail, "summary", "summary") ??
+    firstPrompt;
+  if (summary === undefined) return undefined;
+  const info: SessionInfo = {
+    sessionId,
+    summary,
+    lastModified: Math.trunc(ends.mtimeMs),
+    fileSize: ends.size,
+  };
+  if (customTitle !== undefined) info.customTitle = customTitle;
+  if (firstPrompt !== undefined) info.firstPrompt = firstPrompt;
+  const gitBranch = lastString(tail, "gitBranch") ?? firstString(head, "gitBranch");
+  if (gitBranch !== undefined) info.gitBranch = gitBranch;
+  const cwd = lastOfType(tail, "relocated", "relocatedCwd") ?? firstString(head, "cwd");
+  if (cwd !== undefined) info.cwd = cwd;
+  // A tag entry with an empty tag clears it.
+  const tag = lastTag(tail) ?? lastTag(head);
+  if (tag !== undefined && tag !== "") info.tag = tag;
+  const created = firstString(head, "timestamp");
+  if (created !== undefined) {
+    const ms = Date.parse(created);
+    if (!Number.isNaN(ms)) info.createdAt = ms;
+  }
+  return info;
+}
+
+function lastTag(entries: RawObject[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i] as RawObject;
+    if (e.type === "tag" && typeof e.tag === "string") return e.tag;
+  }
+  return undefined;
+}
+
+/** The `field` of the last entry of `type` with a non-empty string there. */
+function lastOfType(entries: RawObject[], type: string, field: string): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i] as RawObject;
+    const value = e[field];
+    if (e.type === type && typeof value === "string" && value.trim() !== "") return value.trim();
+  }
+  return undefined;
+}
+
+function lastString(entries: RawObject[], field: string): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const value = (entries[i] as RawObject)[field];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+function firstString(entries: RawObject[], field: string): string | undefined {
+  for (const e of entries) {
+    const value = e[field];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+/** Longest first prompt kept, in characters. */
+const PROMPT_CHARS = 200;
+
+/**
+ * The first prompt a person or program typed: a `user` entry that is not meta, not a tool result,
+ * not a compaction summary and not the CLI's own markup (`<command-name>`, `<system-reminder>`, …).
+ */
+export function firstPromptOf(entries: RawObject[]): string | undefined {
+  for (const e of entries) {
+    if (e.type !== "user" || e.isMeta === true || e.isCompactSummary === true || e.isSidechain === true)
+      continue;
+    const message = e.message;
+    if (typeof message !== "object" || message === null) continue;
+    const content = (message as RawObject).content;
+    let text: string | undefined;
+    if (typeof content === "string") text = content;
+    else if (Array.isArray(content)) {
+      if (content.some((b) => isBlock(b, "tool_result"))) continue;
+      text = content
+        .filter((b): b is { text: string } => isBlock(b, "text") && typeof (b as RawObject).text === "string")
+        .map((b) => b.text)
+        .join(" ");
+      if (text.trim() === "" && content.some((b) => isBlock(b, "image"))) return "Image";
+      if (text.trim() === "" && content.some((b) => isBlock(b, "document"))) return "Document";
+    }
+    const cleaned = text?.replace(/\s+/g, " ").trim();
+    if (cleaned === undefined || cleaned === "" || cleaned.startsWith("<")) continue;
+    return [...cleaned].slice(0, PROMPT_CHARS).join("");
+  }
+  return undefined;
+}
+
+function isBlock(block: unknown, type: string): boolean {
+  return typeof block === "object" && block !== null && (block as RawObject).type === type;
+}
