@@ -83,7 +83,9 @@ describe(`typed messages against claude ${CLAUDE_CLI_VERSION}`, () => {
   it("types what the scripted model provokes: api_retry, hooks, tasks, denials, refusals, compaction, reset", async () => {
     const retried = await (async () => {
       await using bed = await testBed([{ error: { status: 500 } }, { text: "after retry" }]);
-      return await collect(query({ prompt: "retry me", options: bed.options() }));
+      // The kit turns the CLI's API retries off; one retry is what this message needs.
+      const env = { CLAUDE_CODE_MAX_RETRIES: "1" };
+      return await collect(query({ prompt: "retry me", options: bed.options({ env }) }));
     })();
     const retry = retried.find((m) => isSystemMessage(m, "api_retry"));
     expect(retry && isSystemMessage(retry, "api_retry") && retry.data).toMatchObject({
