@@ -7,7 +7,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { AbortError } from "../errors.js";
 import type { Message, ResultMessage } from "../messages.js";
-import { openRedis, type QueueConnectionOptions, QueueKeys } from "./connection.js";
+import { openRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps } from "./deps.js";
 import { decodeEntry, encodeEntry, type RunEntry } from "./entries.js";
 import { RemoteRunError, type SerializedRunError } from "./errors.js";
@@ -21,6 +21,11 @@ export interface AgentQueueOptions extends QueueConnectionOptions {
    * (its worker died on the last attempt). Default 2 000.
    */
   idleCheckMs?: number;
+  /**
+   * Connection trouble that belongs to no call (Redis went away; the connections reconnect by
+   * themselves and calls wait meanwhile). Default: `process.emitWarning`.
+   */
+  onError?: (error: Error) => void;
 }
 
 /** What {@link AgentQueue.enqueue} runs, and how. */
@@ -92,6 +97,7 @@ export class AgentQueue implements AsyncDisposable {
     private readonly options: AgentQueueOptions,
     private readonly queue: Queue,
     private readonly commands: Redis,
+    private readonly onError: (error: Error) => void,
   ) {
     this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
   }
@@ -104,11 +110,14 @@ export class AgentQueue implements AsyncDisposable {
     const deps = await loadQueueDeps();
     const queueName = options.queueName ?? "agent-runs";
     const commands = openRedis(deps, options.connection, "code-agent-producer");
+    const onError = options.onError ?? ((error: Error) => process.emitWarning(error));
+    commands.on("error", onError);
     const queue = new deps.bullmq.Queue(queueName, {
-      connection: commands.duplicate(),
+      connection: redisOptions(options.connection),
       prefix: options.prefix ?? "code-agent",
     });
-    return new AgentQueue(options, queue, commands);
+    queue.on("error", onError);
+    return new AgentQueue(options, queue, commands, onError);
   }
 
   /**
@@ -159,6 +168,7 @@ export class AgentQueue implements AsyncDisposable {
     this.assertOpen();
     // XREAD BLOCK holds its connection, so each reader has its own; it is closed when the reader ends.
     const reader = this.commands.duplicate();
+    reader.on("error", this.onError);
     this.readers.add(reader);
     const key = this.keys.messages(jobId);
     const idleMs = this.options.idleCheckMs ?? 2_000;

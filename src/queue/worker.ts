@@ -15,7 +15,7 @@ import {
 import type { ResultMessage } from "../messages.js";
 import type { AgentOptions } from "../options.js";
 import { type Query, query } from "../query.js";
-import { openRedis, type QueueConnectionOptions, QueueKeys } from "./connection.js";
+import { openRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps, type QueueDeps } from "./deps.js";
 import { encodeEntry, type RunEntry, serializeError } from "./entries.js";
 import { RunTimeoutError } from "./errors.js";
@@ -142,7 +142,7 @@ export class AgentWorker implements AsyncDisposable {
       this.keys.queueName,
       (job, token) => this.process(deps, job, token),
       {
-        connection: this.commands.duplicate(),
+        connection: redisOptions(this.options.connection),
         prefix: this.keys.prefix,
         concurrency: this.options.concurrency ?? 2,
         lockDuration: this.options.lockDurationMs ?? 30_000,
