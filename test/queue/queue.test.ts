@@ -324,7 +324,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue across a Redis restart", ()
     const queueName = freshQueue();
     const attempts: string[] = [];
     const errors: Error[] = [];
-    await using worker = await AgentWorker.start({
+    await using _worker = await AgentWorker.start({
       connection: redis.url,
       queueName,
       concurrency: 3,
