@@ -156,6 +156,32 @@ function warmThroughput(backend: Backend, n: number, size: number, label: string
   };
 }
 
+/**
+ * Agent runs through code-agent-sdk/queue (ours) against the same sessions run directly with
+ * `query()` in one process ("raw" here); a local redis-server, the worker in the producer's process.
+ */
+function queue(reps: number): Scenario {
+  return {
+    id: "queue-claude",
+    title: "claude via queue (raw: same sessions by query())",
+    backend: "claude",
+    worker: "queue.mjs",
+    reps,
+    env: { FAKE_N: "20", FAKE_S: "200" },
+    params: { jobs: 200, concurrency: 4, solo: 20 },
+    metrics: [
+      { key: "jobsPerSec", label: "jobs/s (200 jobs, 4 at a time)" },
+      { key: "ms", label: "one job end to end ms (p50, idle)" },
+      { key: "soloP99Ms", label: "one job end to end ms (p99, idle)" },
+      { key: "msgP50Ms", label: "msg latency worker→producer p50 ms", noFloorRatio: true },
+      { key: "msgP99Ms", label: "msg latency worker→producer p99 ms", noFloorRatio: true },
+    ],
+    targets: [],
+    timeoutMs: 180_000,
+    unavailable: { anchor: "n/a: no official SDK queues agent runs" },
+  };
+}
+
 export function scenarios(quick: boolean): Scenario[] {
   const reps = (full: number): number => (quick ? 1 : full);
   return [
@@ -186,5 +212,6 @@ export function scenarios(quick: boolean): Scenario[] {
     concurrency("claude", reps(3)),
     concurrency("codex", reps(3)),
     controlRoundTrip(reps(5)),
+    queue(reps(3)),
   ];
 }

@@ -90,7 +90,10 @@ export interface AgentRun extends AsyncIterable<Message> {
 /** The producer: enqueues agent runs and hands out {@link AgentRun}s. Close it when done. */
 export class AgentQueue implements AsyncDisposable {
   private readonly keys: QueueKeys;
+  /** Connections of readers in progress (each blocks in XREAD on its own). */
   private readonly readers = new Set<Redis>();
+  /** Connections of finished readers, kept for the next one: a connection costs a TCP handshake. */
+  private readonly idleReaders: Redis[] = [];
   private closed = false;
 
   private constructor(
@@ -153,8 +156,9 @@ export class AgentQueue implements AsyncDisposable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const reader of this.readers) reader.disconnect();
+    for (const reader of [...this.readers, ...this.idleReaders]) reader.disconnect();
     this.readers.clear();
+    this.idleReaders.length = 0;
     await this.queue.close();
     await this.commands.quit().catch(() => this.commands.disconnect());
   }
@@ -166,10 +170,8 @@ export class AgentQueue implements AsyncDisposable {
   /** @internal Every entry of a run's stream, from the start, without duplicates. */
   async *entries(jobId: string): AsyncGenerator<RunEntry, void, undefined> {
     this.assertOpen();
-    // XREAD BLOCK holds its connection, so each reader has its own; it is closed when the reader ends.
-    const reader = this.commands.duplicate();
-    reader.on("error", this.onError);
-    this.readers.add(reader);
+    // XREAD BLOCK holds its connection, so each reader has its own while it reads.
+    const reader = this.acquireReader();
     const key = this.keys.messages(jobId);
     const idleMs = this.options.idleCheckMs ?? 2_000;
     const seen = new Map<number, Set<number>>();
@@ -202,9 +204,28 @@ export class AgentQueue implements AsyncDisposable {
         }
       }
     } finally {
-      this.readers.delete(reader);
-      reader.disconnect();
+      this.releaseReader(reader);
     }
+  }
+
+  private acquireReader(): Redis {
+    let reader = this.idleReaders.pop();
+    if (!reader) {
+      reader = this.commands.duplicate();
+      reader.on("error", this.onError);
+    }
+    this.readers.add(reader);
+    return reader;
+  }
+
+  /** Keeps up to {@link IDLE_READERS} connections for later readers; closes the rest. */
+  private releaseReader(reader: Redis): void {
+    this.readers.delete(reader);
+    // Only a connection between commands can be reused (the reader ended at a yield, or with an error
+    // that left the connection in an unknown state: then it is closed).
+    if (!this.closed && reader.status === "ready" && this.idleReaders.length < IDLE_READERS)
+      this.idleReaders.push(reader);
+    else reader.disconnect();
   }
 
   /** @internal Records a cancellation and tells the worker running the job. */
@@ -254,6 +275,9 @@ export class AgentQueue implements AsyncDisposable {
     if (this.closed) throw new AbortError("The AgentQueue was closed");
   }
 }
+
+/** Reader connections an idle producer keeps open. */
+const IDLE_READERS = 16;
 
 type StreamReply = [string, [string, string[]][]][] | null;
 

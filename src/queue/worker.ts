@@ -12,7 +12,7 @@ import {
   JsonDecodeError,
   ProcessError,
 } from "../errors.js";
-import type { ResultMessage } from "../messages.js";
+import type { Message, ResultMessage } from "../messages.js";
 import type { AgentOptions } from "../options.js";
 import { type Query, query } from "../query.js";
 import { openRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
@@ -64,6 +64,11 @@ export interface AgentWorkerOptions extends QueueConnectionOptions {
   watchdog?: boolean;
   /** Errors that belong to no run (Redis connection trouble, a failed interrupt). Default: `process.emitWarning`. */
   onError?: (error: Error) => void;
+  /**
+   * Sees each message on this machine as the run produces it, before it is sent to the stream
+   * (logging, metrics). It must not throw.
+   */
+  onMessage?: (message: Message, info: RunInfo) => void;
   /** Shown in each attempt's `start` entry. Default `hostname:pid`. */
   name?: string;
 }
@@ -254,12 +259,16 @@ export class AgentWorker implements AsyncDisposable {
       await this.finish(stream, "failed", { error: serializeError(error, false) });
       throw new deps.bullmq.UnrecoverableError(error.message);
     }
-    if (await this.commands.get(this.keys.cancel(jobId))) {
+    // Issued together (one round trip): a cancelled run's stream then shows its start and its end.
+    const [cancelled] = await Promise.all([
+      this.commands.get(this.keys.cancel(jobId)),
+      stream.add({ kind: "start", worker: this.name }),
+      this.commands.expire(this.keys.messages(jobId), 7 * 24 * 3_600),
+    ]);
+    if (cancelled) {
       await this.finish(stream, "aborted", {});
       throw new deps.bullmq.UnrecoverableError("aborted by the producer before it started");
     }
-    await stream.add({ kind: "start", worker: this.name });
-    await this.commands.expire(this.keys.messages(jobId), 7 * 24 * 3_600);
 
     const run: ActiveRun = { controller: new AbortController() };
     this.active.set(jobId, run);
@@ -272,7 +281,10 @@ export class AgentWorker implements AsyncDisposable {
       const q = query({ prompt: data.prompt, options: { ...options, signal: run.controller.signal } });
       run.query = q;
       let result: ResultMessage | undefined;
+      const onMessage = this.options.onMessage;
+      const info = { jobId, attempt };
       for await (const message of q) {
+        onMessage?.(message, info);
         await stream.add({ kind: "message", message });
         if (message.type === "result") result = message;
       }
