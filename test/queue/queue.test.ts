@@ -19,7 +19,7 @@ import {
 import { testBed } from "../e2e/support.js";
 import { isAlive } from "../lifecycle/support/processes.js";
 import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
-import { FAKE_CLAUDE, startWorker, until } from "./support/workers.js";
+import { FAKE_CLAUDE, fastClaude, startWorker, until } from "./support/workers.js";
 
 if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
 
@@ -90,16 +90,20 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
   });
 
   it("runs 100 jobs across 3 worker processes, each exactly once", async () => {
+    using dir = scratch();
+    const { cliPath, resultText } = fastClaude(dir.dir);
     const queueName = freshQueue();
-    await using a = await startWorker({ url: redis.url, queueName, concurrency: 3 });
-    await using b = await startWorker({ url: redis.url, queueName, concurrency: 3 });
-    await using c = await startWorker({ url: redis.url, queueName, concurrency: 3 });
+    const config = { url: redis.url, queueName, concurrency: 3, cliPath };
+    const [a, b, c] = await Promise.all([startWorker(config), startWorker(config), startWorker(config)]);
+    await using _a = a;
+    await using _b = b;
+    await using _c = c;
     await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
     const runs = await Promise.all(
       Array.from({ length: 100 }, (_, i) => queue.enqueue({ prompt: `job ${i}` })),
     );
     const results = await Promise.all(runs.map((run) => run.result()));
-    expect(results.every((r) => r.result === "ok" && !r.isError)).toBe(true);
+    expect(results.every((r) => r.result === resultText && !r.isError)).toBe(true);
 
     const started = [...a.runs, ...b.runs, ...c.runs];
     expect(started).toHaveLength(100);
