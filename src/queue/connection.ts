@@ -75,6 +75,10 @@ export class QueueKeys {
   cancel(jobId: string): string {
     return `${this.prefix}:${this.queueName}:run:${jobId}:cancel`;
   }
+  /** The list on which the producer pushes its decision on one permission request. */
+  decision(jobId: string, requestId: string): string {
+    return `${this.prefix}:${this.queueName}:run:${jobId}:permission:${requestId}`;
+  }
   /** Pub/sub channel on which cancellations reach running jobs at once. */
   control(): string {
     return `${this.prefix}:${this.queueName}:control`;

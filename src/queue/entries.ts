@@ -6,7 +6,11 @@
  * re-sent after a Redis reconnect can land twice, and readers drop the second copy.
  */
 import type { Message, ResultMessage } from "../messages.js";
+import type { ToolPermissionContext } from "../permissions.js";
 import type { SerializedRunError } from "./errors.js";
+
+/** The plain-data part of a `ToolPermissionContext`, as it travels to the producer. */
+export type RemotePermissionContext = Omit<ToolPermissionContext, "signal">;
 
 /** How a run ended. */
 export type RunStatus = "completed" | "failed" | "aborted";
@@ -17,6 +21,16 @@ export type RunEntry =
   | { kind: "start"; attempt: number; seq: number; worker: string }
   /** A message of the agent, as `query()` yields it on the worker. */
   | { kind: "message"; attempt: number; seq: number; message: Message }
+  /** The worker's CLI asks whether it may use a tool; the producer that enqueued the run answers. */
+  | {
+      kind: "permission";
+      attempt: number;
+      seq: number;
+      requestId: string;
+      toolName: string;
+      input: Record<string, unknown>;
+      context: RemotePermissionContext;
+    }
   /** The attempt failed and the job will run again (on this or another worker). */
   | { kind: "retry"; attempt: number; seq: number; error: SerializedRunError }
   /** The run is over: no entry follows. */
@@ -28,6 +42,8 @@ export type RunEntry =
       result?: ResultMessage;
       error?: SerializedRunError;
     };
+
+const ENTRY_KINDS = new Set<string>(["start", "message", "permission", "retry", "end"]);
 
 /** The field/value pairs of an XADD for `entry`. */
 export function encodeEntry(entry: RunEntry): string[] {
@@ -44,7 +60,7 @@ export function decodeEntry(fields: readonly string[]): RunEntry | undefined {
   const seq = Number(map.get("s"));
   const data = map.get("d");
   if (!kind || !Number.isInteger(attempt) || !Number.isInteger(seq) || data === undefined) return undefined;
-  if (kind !== "start" && kind !== "message" && kind !== "retry" && kind !== "end") return undefined;
+  if (!ENTRY_KINDS.has(kind)) return undefined;
   return { kind, attempt, seq, ...(JSON.parse(data) as object) } as RunEntry;
 }
 

@@ -5,8 +5,10 @@
 import { randomUUID } from "node:crypto";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { AbortError } from "../errors.js";
+import { AbortError, InvalidOptionsError } from "../errors.js";
+import { combineSignals } from "../internal/abort.js";
 import type { Message, ResultMessage } from "../messages.js";
+import type { CanUseTool, PermissionResult } from "../permissions.js";
 import { openRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps } from "./deps.js";
 import { decodeEntry, encodeEntry, type RunEntry } from "./entries.js";
@@ -48,6 +50,15 @@ export interface EnqueueParams {
   priority?: number;
   /** The job id; default a random UUID. Enqueueing an id that exists returns the existing run. */
   jobId?: string;
+  /**
+   * Answers the worker's permission requests from this process: the CLI's request travels over the
+   * run's stream, this callback decides (as `canUseTool` does for `query()`), the decision travels
+   * back. Only while this `AgentQueue` is open; a request not answered within
+   * `permissionTimeoutMs` is denied. A worker with its own `canUseTool` keeps deciding itself.
+   */
+  canUseTool?: CanUseTool;
+  /** How long the worker waits for this producer's permission decision, in milliseconds. Default 60 000. */
+  permissionTimeoutMs?: number;
 }
 
 /** How to cancel a run: end the current turn (the run then completes), or end the run. */
@@ -92,6 +103,10 @@ export class AgentQueue implements AsyncDisposable {
   private readonly keys: QueueKeys;
   /** Connections of readers in progress (each blocks in XREAD on its own). */
   private readonly readers = new Set<Redis>();
+  /** Background readers answering permission requests (see {@link answerPermissions}). */
+  private readonly permissionTasks = new Set<Promise<void>>();
+  /** Aborts the callbacks of those readers when the producer closes. */
+  private readonly permissionAbort = new AbortController();
   /** Connections of finished readers, kept for the next one: a connection costs a TCP handshake. */
   private readonly idleReaders: Redis[] = [];
   private closed = false;
@@ -129,10 +144,14 @@ export class AgentQueue implements AsyncDisposable {
    */
   async enqueue(params: EnqueueParams): Promise<AgentRun> {
     this.assertOpen();
+    const { canUseTool } = params;
+    if (canUseTool !== undefined && typeof canUseTool !== "function")
+      throw new InvalidOptionsError(["canUseTool: expected a function"]);
     const data = toJobData(
       params.prompt,
       (params.options ?? {}) as Record<string, unknown>,
       params.timeoutMs,
+      canUseTool ? (params.permissionTimeoutMs ?? 60_000) : undefined,
     );
     const job = await this.queue.add("agent-run", data, {
       jobId: params.jobId ?? randomUUID(),
@@ -143,6 +162,7 @@ export class AgentQueue implements AsyncDisposable {
       removeOnFail: { age: 24 * 3_600 },
     });
     if (job.id === undefined) throw new Error("BullMQ returned a job without an id");
+    if (canUseTool) this.answerPermissions(job.id, canUseTool, data.remotePermissions?.timeoutMs ?? 60_000);
     return this.run(job.id);
   }
 
@@ -156,6 +176,7 @@ export class AgentQueue implements AsyncDisposable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.permissionAbort.abort(new AbortError("The AgentQueue was closed"));
     for (const reader of [...this.readers, ...this.idleReaders]) reader.disconnect();
     this.readers.clear();
     this.idleReaders.length = 0;
@@ -228,6 +249,27 @@ export class AgentQueue implements AsyncDisposable {
     else reader.disconnect();
   }
 
+  /** Follows a run in the background and answers its permission requests with `canUseTool`. */
+  private answerPermissions(jobId: string, canUseTool: CanUseTool, timeoutMs: number): void {
+    const task = (async () => {
+      const answered = new Set<string>();
+      for await (const entry of this.entries(jobId)) {
+        if (entry.kind !== "permission" || answered.has(entry.requestId)) continue;
+        answered.add(entry.requestId);
+        const decision = await decide(canUseTool, entry, this.permissionAbort.signal, timeoutMs);
+        if (!decision) continue; // the worker has denied it already
+        const key = this.keys.decision(jobId, entry.requestId);
+        await this.commands.lpush(key, JSON.stringify(decision));
+        await this.commands.expire(key, 3_600);
+      }
+    })().catch((error: unknown) => {
+      if (!this.closed)
+        this.onError(new Error(`Answering permission requests of run ${jobId} failed`, { cause: error }));
+    });
+    this.permissionTasks.add(task);
+    void task.finally(() => this.permissionTasks.delete(task));
+  }
+
   /** @internal Records a cancellation and tells the worker running the job. */
   async cancel(jobId: string, mode: CancelMode): Promise<void> {
     this.assertOpen();
@@ -273,6 +315,31 @@ export class AgentQueue implements AsyncDisposable {
 
   private assertOpen(): void {
     if (this.closed) throw new AbortError("The AgentQueue was closed");
+  }
+}
+
+/**
+ * Runs the producer's `canUseTool` on a request from the stream; a throw denies with its message.
+ * `undefined` once the worker has stopped waiting (`timeoutMs`): the callback's signal then aborts.
+ */
+async function decide(
+  canUseTool: CanUseTool,
+  entry: Extract<RunEntry, { kind: "permission" }>,
+  closed: AbortSignal,
+  timeoutMs: number,
+): Promise<PermissionResult | undefined> {
+  const expired = AbortSignal.timeout(timeoutMs);
+  const signal = combineSignals(closed, expired);
+  const gaveUp = new Promise<undefined>((resolve) =>
+    signal.addEventListener("abort", () => resolve(undefined)),
+  );
+  try {
+    return await Promise.race([
+      Promise.resolve(canUseTool(entry.toolName, entry.input, { ...entry.context, signal })),
+      gaveUp,
+    ]);
+  } catch (error) {
+    return { behavior: "deny", message: error instanceof Error ? error.message : String(error) };
   }
 }
 

@@ -12,7 +12,7 @@ import type { UserContentBlock } from "../prompt.js";
 /** Options that only make sense in the process that holds them, with the reason shown to the caller. */
 const IN_PROCESS_ONLY = {
   canUseTool:
-    "a permission callback cannot run on a worker machine; set permissionMode/allowedTools, or give the worker its own canUseTool",
+    "a permission callback cannot run on a worker machine; pass it as enqueue({ canUseTool }) to answer the worker's requests from here, or give the worker its own",
   hooks: "hook callbacks cannot run on a worker machine; give the worker its own hooks",
   stderr: "a callback cannot run on a worker machine; give the worker its own stderr callback",
   onCliInstallProgress: "a callback cannot run on a worker machine",
@@ -41,6 +41,8 @@ export interface AgentJobData {
   options: RemoteAgentOptions;
   /** Per-run time limit in milliseconds; the worker's default when absent. */
   timeoutMs?: number;
+  /** Set when the producer answers permission requests: how long the worker waits for an answer. */
+  remotePermissions?: { timeoutMs: number };
 }
 
 /** Every reason `options` and `prompt` cannot be sent to a worker, as `path: message`. */
@@ -73,10 +75,13 @@ export function toJobData(
   prompt: unknown,
   options: Record<string, unknown>,
   timeoutMs?: number,
+  permissionTimeoutMs?: number,
 ): AgentJobData {
   const issues = remoteRunIssues(prompt, options);
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
     issues.push("timeoutMs: must be a positive number of milliseconds");
+  if (permissionTimeoutMs !== undefined && !(Number.isFinite(permissionTimeoutMs) && permissionTimeoutMs > 0))
+    issues.push("permissionTimeoutMs: must be a positive number of milliseconds");
   if (issues.length > 0) throw new InvalidOptionsError(issues);
   validateAgentOptions(options);
   return {
@@ -84,6 +89,7 @@ export function toJobData(
     prompt: prompt as RemotePrompt,
     options: portableEnv(options) as RemoteAgentOptions,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(permissionTimeoutMs !== undefined ? { remotePermissions: { timeoutMs: permissionTimeoutMs } } : {}),
   };
 }
 

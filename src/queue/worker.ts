@@ -2,6 +2,7 @@
  * The worker side: takes agent runs off the queue and runs each with `query()` on this machine,
  * streaming its messages into the run's Redis stream.
  */
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
@@ -14,6 +15,7 @@ import {
 } from "../errors.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { AgentOptions } from "../options.js";
+import type { CanUseTool, PermissionResult } from "../permissions.js";
 import { type Query, query } from "../query.js";
 import { openRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps, type QueueDeps } from "./deps.js";
@@ -278,6 +280,8 @@ export class AgentWorker implements AsyncDisposable {
     void this.recheckCancellations();
     try {
       const options = await this.runOptions(data.options, { jobId, attempt });
+      if (data.remotePermissions && !options.canUseTool)
+        options.canUseTool = this.askProducer(jobId, stream, data.remotePermissions.timeoutMs);
       const q = query({ prompt: data.prompt, options: { ...options, signal: run.controller.signal } });
       run.query = q;
       let result: ResultMessage | undefined;
@@ -351,6 +355,37 @@ export class AgentWorker implements AsyncDisposable {
     await stream.add({ kind: "end", status, ...fields });
     await stream.flush();
     await this.commands.expire(stream.key, this.options.retentionSeconds ?? 3_600);
+  }
+
+  /**
+   * A `canUseTool` that asks the producer: the request goes into the run's stream, the decision
+   * comes back on a list the producer pushes to (BLPOP on a connection of its own, bounded by the
+   * producer's `permissionTimeoutMs`; no answer denies).
+   */
+  private askProducer(jobId: string, stream: StreamWriter, timeoutMs: number): CanUseTool {
+    return async (toolName, input, { signal, ...context }) => {
+      const requestId = randomUUID();
+      await stream.add({ kind: "permission", requestId, toolName, input, context });
+      const waiter = this.commands.duplicate();
+      waiter.on("error", (error: Error) => {
+        if (!signal.aborted) this.onError(error);
+      });
+      const stop = () => waiter.disconnect();
+      signal.addEventListener("abort", stop, { once: true });
+      try {
+        const reply = await waiter.blpop(this.keys.decision(jobId, requestId), timeoutMs / 1_000);
+        if (!reply) {
+          return {
+            behavior: "deny",
+            message: `The producer did not answer this permission request within ${timeoutMs} ms`,
+          };
+        }
+        return JSON.parse(reply[1]) as PermissionResult;
+      } finally {
+        signal.removeEventListener("abort", stop);
+        waiter.disconnect();
+      }
+    };
   }
 
   private async runOptions(jobOptions: RemoteAgentOptions, info: RunInfo): Promise<AgentOptions> {

@@ -318,6 +318,65 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
     expect(refusedRun.messages.some((m) => m.type === "system" && m.subtype === "queue_retry")).toBe(false);
     await until(() => worker.running === 0, "the worker to finish the job");
   });
+
+  it("lets the producer answer the real claude's permission requests (canUseTool across machines)", async () => {
+    await using bed = await testBed([
+      { toolUse: { name: "Bash", input: { command: "touch asked.txt", description: "create a file" } } },
+      { text: "done" },
+    ]);
+    const queueName = freshQueue();
+    await using _worker = await AgentWorker.start({ connection: redis.url, queueName, concurrency: 1 });
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    const asked: string[] = [];
+    const run = await queue.enqueue({
+      prompt: "create a file",
+      options: bed.options() as RemoteAgentOptions,
+      canUseTool: async (name, input, context) => {
+        asked.push(`${name}:${String(input.command)}`);
+        expect(context.toolUseId).toMatch(/^toolu_/);
+        expect(context.signal.aborted).toBe(false);
+        return { behavior: "allow", updatedInput: { ...input, command: "touch rewritten.txt" } };
+      },
+    });
+    const { result } = await run.collect();
+    expect(asked).toEqual(["Bash:touch asked.txt"]);
+    expect(existsSync(join(bed.cwd, "rewritten.txt"))).toBe(true);
+    expect(existsSync(join(bed.cwd, "asked.txt"))).toBe(false);
+    expect(result).toMatchObject({ isError: false, result: "done" });
+  });
+
+  it("denies a permission request the producer does not answer in time", async () => {
+    await using bed = await testBed([
+      { toolUse: { name: "Bash", input: { command: "touch never.txt", description: "create a file" } } },
+      { text: "gave up" },
+    ]);
+    const queueName = freshQueue();
+    await using _worker = await AgentWorker.start({ connection: redis.url, queueName, concurrency: 1 });
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    let sawAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      sawAbort = resolve;
+    });
+    const run = await queue.enqueue({
+      prompt: "create a file",
+      options: bed.options() as RemoteAgentOptions,
+      permissionTimeoutMs: 300,
+      // Never decides; its signal says when the answer stopped mattering.
+      canUseTool: (_name, _input, { signal }) =>
+        new Promise(() => signal.addEventListener("abort", () => sawAbort())),
+    });
+    const { messages, result } = await run.collect();
+    await aborted;
+    expect(result).toMatchObject({ result: "gave up" });
+    expect(existsSync(join(bed.cwd, "never.txt"))).toBe(false);
+    const denial = messages.find(
+      (m) =>
+        m.type === "user" &&
+        Array.isArray(m.content) &&
+        m.content.some((b) => b.type === "tool_result" && b.isError),
+    );
+    expect(JSON.stringify(denial)).toContain("did not answer this permission request within 300 ms");
+  });
 });
 
 describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue across a Redis restart", () => {
