@@ -226,7 +226,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
     const slow = await queue.enqueue({
       prompt: "x",
       options: { env: { TAG: "slow", FAKE_CLAUDE_MODE: "stall", FAKE_CLAUDE_PIDS: pidsFile } },
-      timeoutMs: 300,
+      timeoutMs: 1_500,
     });
 
     const flakyRun = await flaky.collect();
@@ -243,8 +243,12 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
 
     const slowError = await slow.result().catch((e: unknown) => e);
     expect((slowError as RemoteRunError).remote).toMatchObject({ name: "RunTimeoutError", retryable: false });
-    const { pid } = JSON.parse(readFileSync(pidsFile, "utf8")) as { pid: number };
-    expect(isAlive(pid)).toBe(false);
+    // On a slow machine the limit can strike before the CLI wrote its pid (or before it was spawned);
+    // either way no CLI of that run may be left.
+    if (existsSync(pidsFile)) {
+      const { pid } = JSON.parse(readFileSync(pidsFile, "utf8")) as { pid: number };
+      expect(isAlive(pid)).toBe(false);
+    }
 
     expect(attempts.sort()).toEqual(["broken#1", "broken#2", "flaky#1", "flaky#2", "slow#1"]);
     await until(() => worker.running === 0, "the worker to finish its jobs");
