@@ -112,6 +112,8 @@ await guard(async () => {
       soloP99Ms: percentile(solo, 99),
       msgP50Ms: 0,
       msgP99Ms: 0,
+      msgLoadedP50Ms: 0,
+      msgLoadedP99Ms: 0,
     });
     return;
   }

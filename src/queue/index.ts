@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 export type { QueueConnectionOptions, RedisConnection } from "./connection.js";
-export type { RunEntry, RunStatus } from "./entries.js";
+export type { RemotePermissionContext, RunEntry, RunStatus } from "./entries.js";
 export { QueueDependencyError, RemoteRunError, RunTimeoutError, type SerializedRunError } from "./errors.js";
 export {
   AgentQueue,
@@ -20,6 +20,7 @@ export {
 } from "./producer.js";
 export {
   type AgentJobData,
+  type InProcessOnly,
   type RemoteAgentOptions,
   type RemoteMcpServerConfig,
   type RemotePrompt,

@@ -18,9 +18,16 @@ const IN_PROCESS_ONLY = {
   onCliInstallProgress: "a callback cannot run on a worker machine",
   signal: "an AbortSignal cannot cross machines; use the run handle's cancel()",
   transport: "a custom transport is an in-process object; workers spawn their CLI",
-} as const satisfies Partial<Record<keyof AgentOptions, string>>;
+} as const satisfies Record<InProcessOnly, string>;
 
-type InProcessOnly = keyof typeof IN_PROCESS_ONLY;
+/** The options refused at enqueue because they only exist in the producer process. */
+export type InProcessOnly =
+  | "canUseTool"
+  | "hooks"
+  | "stderr"
+  | "onCliInstallProgress"
+  | "signal"
+  | "transport";
 
 /** An MCP server a worker can start itself (stdio, SSE, HTTP): not an in-process `sdk` server. */
 export type RemoteMcpServerConfig = Exclude<McpServerConfig, McpSdkServerConfig>;
