@@ -237,6 +237,10 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
       error: { name: "ProcessError", exitCode: 7, retryable: true },
     });
 
+    // A late subscriber in another process (here: another producer) replays the run from the start.
+    await using other = await AgentQueue.connect({ connection: redis.url, queueName });
+    expect(await other.run(flaky.id).collect()).toEqual(flakyRun);
+
     const brokenError = await broken.result().catch((e: unknown) => e);
     expect(brokenError).toBeInstanceOf(RemoteRunError);
     expect((brokenError as RemoteRunError).remote).toMatchObject({ name: "ProcessError", exitCode: 7 });
