@@ -71,7 +71,7 @@ export class QueueKeys {
   messages(jobId: string): string {
     return `${this.prefix}:${this.queueName}:run:${jobId}:messages`;
   }
-  /** Set to `interrupt` or `abort` when the producer cancels; read by the worker at start. */
+  /** Set to `abort` when the producer aborts the run; read by the worker at start and on reconnect. */
   cancel(jobId: string): string {
     return `${this.prefix}:${this.queueName}:run:${jobId}:cancel`;
   }

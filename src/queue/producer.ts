@@ -93,7 +93,8 @@ export interface AgentRun extends AsyncIterable<Message> {
   /**
    * Cancels the run. `"abort"` (default) ends it wherever it is: a waiting job is removed, a
    * running one has its CLI closed, and `result()` rejects with `AbortError`. `"interrupt"`
-   * interrupts the current turn; the run then completes with the interrupted turn's result.
+   * interrupts the turn running now (the run then completes with that turn's result); it does
+   * nothing to a run that has not started, and is not redelivered to a worker that missed it.
    */
   cancel(mode?: CancelMode): Promise<void>;
 }
@@ -273,7 +274,9 @@ export class AgentQueue implements AsyncDisposable {
   /** @internal Records a cancellation and tells the worker running the job. */
   async cancel(jobId: string, mode: CancelMode): Promise<void> {
     this.assertOpen();
-    await this.commands.set(this.keys.cancel(jobId), mode, "EX", 24 * 3_600);
+    // An abort is stored too, for a worker that takes the job later or was reconnecting; an
+    // interrupt concerns the turn running now only (a stored one would hit a later retry's turn).
+    if (mode === "abort") await this.commands.set(this.keys.cancel(jobId), mode, "EX", 24 * 3_600);
     await this.commands.publish(this.keys.control(), JSON.stringify({ jobId, mode }));
     if (mode !== "abort") return;
     // A job no worker holds yet is removed here (remove() refuses a locked, i.e. running, job);

@@ -224,15 +224,15 @@ export class AgentWorker implements AsyncDisposable {
       );
   }
 
+  /** Aborts the running jobs whose abort is stored (it may have been published while we were away). */
   private async recheckCancellations(): Promise<void> {
     const ids = [...this.active.keys()];
     if (ids.length === 0) return;
     try {
       const modes = await this.commands.mget(ids.map((id) => this.keys.cancel(id)));
       ids.forEach((id, i) => {
-        const mode = modes[i];
         const run = this.active.get(id);
-        if (run && mode) this.cancel(id, run, mode === "interrupt" ? "interrupt" : "abort");
+        if (run && modes[i] === "abort") this.cancel(id, run, "abort");
       });
     } catch (error) {
       this.onError(error as Error);
@@ -267,7 +267,7 @@ export class AgentWorker implements AsyncDisposable {
       stream.add({ kind: "start", worker: this.name }),
       this.commands.expire(this.keys.messages(jobId), 7 * 24 * 3_600),
     ]);
-    if (cancelled) {
+    if (cancelled === "abort") {
       await this.finish(stream, "aborted", {});
       throw new deps.bullmq.UnrecoverableError("aborted by the producer before it started");
     }
@@ -280,9 +280,15 @@ export class AgentWorker implements AsyncDisposable {
     void this.recheckCancellations();
     try {
       const options = await this.runOptions(data.options, { jobId, attempt });
-      if (data.remotePermissions && !options.canUseTool)
-        options.canUseTool = this.askProducer(jobId, stream, data.remotePermissions.timeoutMs);
-      const q = query({ prompt: data.prompt, options: { ...options, signal: run.controller.signal } });
+      const remote = data.remotePermissions && !options.canUseTool ? data.remotePermissions : undefined;
+      const q = query({
+        prompt: data.prompt,
+        options: {
+          ...options,
+          ...(remote ? { canUseTool: this.askProducer(jobId, stream, remote.timeoutMs) } : {}),
+          signal: run.controller.signal,
+        },
+      });
       run.query = q;
       let result: ResultMessage | undefined;
       const onMessage = this.options.onMessage;
