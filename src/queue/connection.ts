@@ -3,6 +3,7 @@
  */
 import type { Redis } from "ioredis";
 import type { QueueDeps } from "./deps.js";
+import { QueueConnectionError } from "./errors.js";
 
 /**
  * How to reach Redis: a `redis://` URL, or host/port and credentials. Every connection the queue
@@ -28,6 +29,11 @@ export interface QueueConnectionOptions {
   queueName?: string;
   /** Prefix of every Redis key the queue writes. Default `"code-agent"`. */
   prefix?: string;
+  /**
+   * How long starting a producer or worker waits for Redis to answer, in milliseconds; then it
+   * fails with `QueueConnectionError`. Later outages are waited out (connections reconnect). Default 10 000.
+   */
+  connectTimeoutMs?: number;
 }
 
 /** Plain ioredis options for `connection` (BullMQ takes the same object). */
@@ -53,6 +59,49 @@ export function redisOptions(connection: RedisConnection): Record<string, unknow
   }
   const { tls, ...rest } = connection;
   return { ...base, ...rest, ...(tls ? { tls: tls === true ? {} : tls } : {}) };
+}
+
+/**
+ * Opens an ioredis connection and waits until Redis answers; on timeout the connection is closed
+ * and {@link QueueConnectionError} thrown.
+ */
+export async function openReachableRedis(
+  deps: QueueDeps,
+  options: QueueConnectionOptions,
+  name: string,
+): Promise<Redis> {
+  const redis = openRedis(deps, options.connection, name);
+  const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  let timer: NodeJS.Timeout | undefined;
+  let lastError: unknown;
+  const onError = (error: unknown) => {
+    lastError = error;
+  };
+  redis.on("error", onError);
+  try {
+    await Promise.race([
+      redis.ping(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new QueueConnectionError(address(options.connection), timeoutMs, lastError)),
+          timeoutMs,
+        );
+      }),
+    ]);
+    return redis;
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    redis.off("error", onError);
+  }
+}
+
+/** `host:port` of a connection, without credentials (for messages). */
+function address(connection: RedisConnection): string {
+  const options = redisOptions(connection);
+  return `${String(options.host ?? "127.0.0.1")}:${String(options.port ?? 6379)}`;
 }
 
 /** Opens an ioredis connection with {@link redisOptions}. */

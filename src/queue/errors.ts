@@ -53,3 +53,16 @@ export class RunTimeoutError extends AgentSdkError {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/** Redis could not be reached when a producer or worker started. */
+export class QueueConnectionError extends AgentSdkError {
+  /** The Redis address that was tried (without credentials). */
+  readonly address: string;
+  /** How long it was tried, in milliseconds. */
+  readonly timeoutMs: number;
+  constructor(address: string, timeoutMs: number, cause?: unknown) {
+    super(`Redis at ${address} did not answer within ${timeoutMs} ms (connectTimeoutMs)`, { cause });
+    this.address = address;
+    this.timeoutMs = timeoutMs;
+  }
+}

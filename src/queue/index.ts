@@ -9,7 +9,13 @@
  */
 export type { QueueConnectionOptions, RedisConnection } from "./connection.js";
 export type { RemotePermissionContext, RunEntry, RunStatus } from "./entries.js";
-export { QueueDependencyError, RemoteRunError, RunTimeoutError, type SerializedRunError } from "./errors.js";
+export {
+  QueueConnectionError,
+  QueueDependencyError,
+  RemoteRunError,
+  RunTimeoutError,
+  type SerializedRunError,
+} from "./errors.js";
 export {
   AgentQueue,
   type AgentQueueOptions,

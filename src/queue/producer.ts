@@ -9,7 +9,7 @@ import { AbortError, InvalidOptionsError } from "../errors.js";
 import { combineSignals } from "../internal/abort.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { CanUseTool, PermissionResult } from "../permissions.js";
-import { openRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
+import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps } from "./deps.js";
 import { decodeEntry, encodeEntry, type RunEntry } from "./entries.js";
 import { RemoteRunError, type SerializedRunError } from "./errors.js";
@@ -128,7 +128,7 @@ export class AgentQueue implements AsyncDisposable {
   static async connect(options: AgentQueueOptions): Promise<AgentQueue> {
     const deps = await loadQueueDeps();
     const queueName = options.queueName ?? "agent-runs";
-    const commands = openRedis(deps, options.connection, "code-agent-producer");
+    const commands = await openReachableRedis(deps, options, "code-agent-producer");
     const onError = options.onError ?? ((error: Error) => process.emitWarning(error));
     commands.on("error", onError);
     const queue = new deps.bullmq.Queue(queueName, {

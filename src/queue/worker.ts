@@ -17,7 +17,7 @@ import type { Message, ResultMessage } from "../messages.js";
 import type { AgentOptions } from "../options.js";
 import type { CanUseTool, PermissionResult } from "../permissions.js";
 import { type Query, query } from "../query.js";
-import { openRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
+import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps, type QueueDeps } from "./deps.js";
 import { encodeEntry, type RunEntry, serializeError } from "./entries.js";
 import { RunTimeoutError } from "./errors.js";
@@ -136,8 +136,8 @@ export class AgentWorker implements AsyncDisposable {
   }
 
   private async open(deps: QueueDeps): Promise<void> {
+    this.commands = await openReachableRedis(deps, this.options, "code-agent-worker");
     if (this.options.watchdog !== false) this.watchdog = startWatchdog(this.onError);
-    this.commands = openRedis(deps, this.options.connection, "code-agent-worker");
     this.subscriber = this.commands.duplicate();
     this.subscriber.on("error", this.onError);
     this.commands.on("error", this.onError);

@@ -1,9 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionsError } from "../../../src/errors.js";
 import { ProcessError } from "../../../src/index.js";
 import { decodeEntry, encodeEntry, type RunEntry, serializeError } from "../../../src/queue/entries.js";
+import { AgentQueue, AgentWorker, QueueConnectionError } from "../../../src/queue/index.js";
 import { restoreEnv, toJobData } from "../../../src/queue/remote-options.js";
 
 const issuesOf = (prompt: unknown, options: Record<string, unknown>) => {
@@ -88,5 +90,24 @@ describe("optional peer dependencies", () => {
       message: expect.stringContaining("npm install bullmq"),
     };
     expect(report).toEqual({ mainEntryLoaded: true, producer: expected, worker: expected });
+  });
+});
+
+describe("unreachable Redis", () => {
+  it("fails a producer's and a worker's start with QueueConnectionError after connectTimeoutMs", async () => {
+    // A port that was just free: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const options = { connection: { host: "127.0.0.1", port }, connectTimeoutMs: 300 };
+    for (const start of [() => AgentQueue.connect(options), () => AgentWorker.start(options)]) {
+      const error = await start().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(QueueConnectionError);
+      expect((error as QueueConnectionError).message).toContain(`127.0.0.1:${port}`);
+    }
   });
 });
