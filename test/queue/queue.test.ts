@@ -1,61 +1,22 @@
 /**
  * code-agent-sdk/queue against a real redis-server (Debian's package; the suite skips, saying why,
- * when it is absent). Worker processes on this machine stand in for machines; the CLIs are the fake
- * claude, and one run drives the real claude offline against the scripted model.
+ * when it is absent), worker in this process: what may be enqueued, cancellation, retries and
+ * timeouts, the real claude offline against the scripted model (permission requests answered by
+ * the producer included), and a Redis restart mid-run. Worker processes: machines.test.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AbortError, InvalidOptionsError, type Message } from "../../src/index.js";
+import { AbortError, InvalidOptionsError } from "../../src/index.js";
 import { createSdkMcpServer } from "../../src/mcp/tool.js";
-import {
-  AgentQueue,
-  type AgentRun,
-  AgentWorker,
-  type RemoteAgentOptions,
-  RemoteRunError,
-} from "../../src/queue/index.js";
+import { AgentQueue, AgentWorker, type RemoteAgentOptions, RemoteRunError } from "../../src/queue/index.js";
 import { testBed } from "../e2e/support.js";
 import { isAlive } from "../lifecycle/support/processes.js";
 import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
-import { FAKE_CLAUDE, fastClaude, startWorker, until } from "./support/workers.js";
+import { follow, freshQueue, isAssistantText, scratch } from "./support/runs.js";
+import { FAKE_CLAUDE, until } from "./support/workers.js";
 
 if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
-
-let queueCount = 0;
-/** A fresh queue name per test, so tests sharing one Redis never see each other's jobs. */
-const freshQueue = () => `q${process.pid}-${++queueCount}`;
-
-/** A scratch directory removed on dispose. */
-function scratch(): { dir: string } & Disposable {
-  const dir = mkdtempSync(join(tmpdir(), "cas-queue-"));
-  return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** Reads a run's messages in the background; `seen(pred)` resolves when one matches. */
-function follow(run: AgentRun) {
-  const messages: Message[] = [];
-  const waiters: { pred: (m: Message) => boolean; resolve: () => void }[] = [];
-  const done = (async () => {
-    for await (const m of run) {
-      messages.push(m);
-      for (const w of waiters.filter((w) => w.pred(m))) w.resolve();
-    }
-  })();
-  done.catch(() => {});
-  return {
-    messages,
-    done,
-    seen: (pred: (m: Message) => boolean) =>
-      messages.some(pred)
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => waiters.push({ pred, resolve })),
-  };
-}
-
-const isAssistantText = (text: string) => (m: Message) =>
-  m.type === "assistant" && m.content.some((b) => b.type === "text" && b.text.includes(text));
 
 describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
   let redis: TestRedis;
@@ -87,73 +48,6 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
     await expect(queue.enqueue({ prompt: "hi", options: { maxTurns: -1 } })).rejects.toBeInstanceOf(
       InvalidOptionsError,
     );
-  });
-
-  it("runs 100 jobs across 3 worker processes, each exactly once", async () => {
-    using dir = scratch();
-    const { cliPath, resultText } = fastClaude(dir.dir);
-    const queueName = freshQueue();
-    const config = { url: redis.url, queueName, concurrency: 3, cliPath };
-    const [a, b, c] = await Promise.all([startWorker(config), startWorker(config), startWorker(config)]);
-    await using _a = a;
-    await using _b = b;
-    await using _c = c;
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
-    const runs = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => queue.enqueue({ prompt: `job ${i}` })),
-    );
-    const results = await Promise.all(runs.map((run) => run.result()));
-    expect(results.every((r) => r.result === resultText && !r.isError)).toBe(true);
-
-    const started = [...a.runs, ...b.runs, ...c.runs];
-    expect(started).toHaveLength(100);
-    expect(new Set(started.map((r) => r.jobId))).toEqual(new Set(runs.map((r) => r.id)));
-    expect(started.every((r) => r.attempt === 1)).toBe(true);
-    for (const w of [a, b, c]) expect(w.runs.length).toBeGreaterThan(0);
-  });
-
-  it("retries on another worker the job of a SIGKILLed worker, whose CLI processes all die", async () => {
-    using dir = scratch();
-    const queueName = freshQueue();
-    const fast = {
-      url: redis.url,
-      queueName,
-      lockDurationMs: 1_500,
-      stalledIntervalMs: 500,
-      retryMode: "ok",
-    };
-    await using doomed = await startWorker(fast);
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName, idleCheckMs: 500 });
-    const pidsFile = join(dir.dir, "pids.json");
-    const run = await queue.enqueue({
-      prompt: "work until killed",
-      options: {
-        env: { FAKE_CLAUDE_MODE: "stall", FAKE_CLAUDE_PIDS: pidsFile, FAKE_CLAUDE_GRANDCHILD: "sleep" },
-      },
-    });
-    const reader = follow(run);
-    await reader.seen(isAssistantText("working"));
-    const { pid, grandchildPid } = JSON.parse(readFileSync(pidsFile, "utf8")) as {
-      pid: number;
-      grandchildPid: number;
-    };
-    expect(isAlive(pid) && isAlive(grandchildPid) && isAlive(doomed.watchdogPid)).toBe(true);
-
-    // Only now does a second machine join: the job can only reach it through stalled detection.
-    await using survivor = await startWorker(fast);
-    doomed.proc.kill("SIGKILL");
-    await doomed.exited;
-    await until(() => !isAlive(pid) && !isAlive(grandchildPid), "the dead worker's CLI and its child to die");
-    await until(() => !isAlive(doomed.watchdogPid), "the watchdog to exit");
-
-    await reader.done;
-    const retry = reader.messages.find((m) => m.type === "system" && m.subtype === "queue_retry");
-    expect(retry?.type === "system" && retry.data).toMatchObject({
-      attempt: 2,
-      error: { name: "WorkerLost" },
-    });
-    expect(reader.messages.at(-1)).toMatchObject({ type: "result", result: "ok" });
-    expect(survivor.runs).toEqual([{ jobId: run.id, attempt: 2 }]);
   });
 
   it("delivers interrupt to the CLI and abort to the worker within a bound; aborts a waiting job", async () => {
@@ -256,40 +150,6 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
 
     expect(attempts.sort()).toEqual(["broken#1", "broken#2", "flaky#1", "flaky#2", "slow#1"]);
     await until(() => worker.running === 0, "the worker to finish its jobs");
-  });
-
-  it("on close, lets a run go on for the grace period, then hands it to another worker", async () => {
-    using dir = scratch();
-    const queueName = freshQueue();
-    await using leaving = await startWorker({ url: redis.url, queueName, graceMs: 300, retryMode: "ok" });
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
-    const pidsFile = join(dir.dir, "pids.json");
-    const run = await queue.enqueue({
-      prompt: "long",
-      options: {
-        env: {
-          FAKE_CLAUDE_MODE: "gate",
-          FAKE_CLAUDE_GATE: join(dir.dir, "never"),
-          FAKE_CLAUDE_PIDS: pidsFile,
-        },
-      },
-    });
-    const reader = follow(run);
-    await reader.seen(isAssistantText("waiting at the gate"));
-    const { pid } = JSON.parse(readFileSync(pidsFile, "utf8")) as { pid: number };
-    await using staying = await startWorker({ url: redis.url, queueName, retryMode: "ok" });
-    leaving.proc.kill("SIGTERM");
-    await leaving.exited;
-    expect({ code: leaving.proc.exitCode, stderr: leaving.stderr() }).toEqual({ code: 0, stderr: "" });
-    expect(isAlive(pid)).toBe(false);
-    await reader.done;
-    const retry = reader.messages.find((m) => m.type === "system" && m.subtype === "queue_retry");
-    expect(retry?.type === "system" && retry.data).toMatchObject({
-      attempt: 2,
-      error: { name: "AbortError" },
-    });
-    expect(reader.messages.at(-1)).toMatchObject({ type: "result", result: "ok" });
-    expect(staying.runs).toEqual([{ jobId: run.id, attempt: 2 }]);
   });
 
   it("runs the real claude offline against the scripted model, interrupt included", async () => {
