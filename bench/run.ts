@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   log(`${selected.length} scenarios${quick ? " (BENCH_QUICK: 1 repetition each)" : ""}; ${build.note}`);
   const outcomes: Outcome[] = [];
   for (const scenario of selected) {
-    const unavailable: Partial<Record<Impl, string>> = {};
+    const unavailable: Partial<Record<Impl, string>> = { ...scenario.unavailable };
     if (!build.available) unavailable.ours = "n/a: dist/ could not be built or imported";
     else if (scenario.backend === "codex" && !codexBackend) unavailable.ours = NOT_AVAILABLE;
     outcomes.push(await runScenario(scenario, unavailable));

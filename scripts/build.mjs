@@ -3,13 +3,14 @@
  * Builds the published package into `dist/` (or the directory given as the first argument):
  *
  * - type declarations from `tsc` (one `.d.ts` per source module, so `exports` types resolve as before);
- * - JavaScript from esbuild: the three entry points (`.`, `./testing`, the `code-agent` bin) bundled
+ * - JavaScript from esbuild: the entry points (`.`, `./testing`, `./queue`, the `code-agent` bin) bundled
  *   with code splitting, so each backend stays a chunk loaded on first use.
  *
  * Why bundle: Node 20 pays for every ES module it loads (resolve, stat, read, compile), and a first
  * query used to load ~60 of ours plus all of `zod`'s. Bundled, the entry is one file and the options
  * validator carries only the parts of `zod/mini` it uses. `zod` (the user's tool schemas) and the MCP
- * SDK stay ordinary dependencies, imported from node_modules.
+ * SDK stay ordinary dependencies, imported from node_modules; BullMQ and ioredis (optional peers of
+ * `./queue`) are never bundled either: the queue entry imports them on first use.
  */
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -32,15 +33,16 @@ const types = spawnSync(
 if (types.status !== 0) process.exit(types.status ?? 1);
 
 /** Packages users share with us at runtime: imported, never copied into the bundle. */
-const external = /^(zod|@modelcontextprotocol\/sdk(\/.*)?)$/;
+const external = /^(zod|@modelcontextprotocol\/sdk(\/.*)?|bullmq|ioredis)$/;
 
 await build({
   absWorkingDir: root,
   entryPoints: {
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
+    "queue/index": "src/queue/index.ts",
     "cli/main": "src/cli/main.ts",
-    "compat/codex-sdk": "src/compat/codex-sdk/index.ts",
+    "compat/codex-sdk/index": "src/compat/codex-sdk/index.ts",
   },
   outdir: outDir,
   bundle: true,

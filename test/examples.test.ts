@@ -14,6 +14,7 @@ import {
   startFakeAnthropic,
   startFakeOpenAI,
 } from "../src/testing/index.js";
+import { REDIS_SERVER, startRedis } from "./queue/support/redis.js";
 
 const FAKE_CURSOR = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -46,6 +47,17 @@ function readmeExamples(): string[] {
   return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
 }
 
+/**
+ * The queue examples (fenced as `ts queue-worker` / `ts queue-producer`): type-checked with the
+ * others, but run together against a real Redis (below), since a worker runs until it is stopped.
+ */
+function readmeQueueExamples(): { worker: string; producer: string } {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const block = (role: string) =>
+    readme.match(new RegExp(`\`\`\`ts queue-${role}\n([\\s\\S]*?)\`\`\``))?.[1] ?? "";
+  return { worker: block("worker"), producer: block("producer") };
+}
+
 /** Points the package's own specifiers at the sources. */
 function localize(code: string, file: string): string {
   const rel = (target: string) => {
@@ -75,6 +87,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root
 
 const examples = readmeExamples();
 const files = examples.map((_, i) => join(workdir, `example-${i + 1}.ts`));
+const queueExamples = readmeQueueExamples();
+const queueFiles = { worker: join(workdir, "queue-worker.ts"), producer: join(workdir, "queue-producer.ts") };
 
 describe("README examples", () => {
   let model: FakeAnthropicServer;
@@ -87,6 +101,8 @@ describe("README examples", () => {
     examples.forEach((code, i) => {
       writeFileSync(files[i]!, localize(code, files[i]!));
     });
+    for (const role of ["worker", "producer"] as const)
+      writeFileSync(queueFiles[role], localize(queueExamples[role], queueFiles[role]));
     writeFileSync(
       join(workdir, "tsconfig.json"),
       JSON.stringify({
@@ -106,6 +122,8 @@ describe("README examples", () => {
 
   it("has examples", () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
+    expect(queueExamples.worker).toContain("AgentWorker.start");
+    expect(queueExamples.producer).toContain("queue.enqueue");
   });
 
   it("type-checks every example", async () => {
@@ -125,6 +143,51 @@ describe("README examples", () => {
       expect(result.code).toBe(0);
     },
   );
+});
+
+describe.skipIf(!REDIS_SERVER)("README queue examples (worker and producer, real Redis)", () => {
+  it("the producer's run is streamed from the worker, which then closes on SIGTERM", async () => {
+    // The README suite above removes its directory when it ends: write the two files again.
+    mkdirSync(workdir, { recursive: true });
+    for (const role of ["worker", "producer"] as const)
+      writeFileSync(queueFiles[role], localize(queueExamples[role], queueFiles[role]));
+    await using redis = await startRedis();
+    await using model = await startFakeAnthropic({ defaultTurn: { text: "OK from the scripted model" } });
+    await using api = await startFakeOpenAI({ defaultTurn: { text: "OK from the scripted model" } });
+    const env = { ...offlineEnv(model, api), REDIS_URL: redis.url };
+    const worker = spawn(process.execPath, ["--import", TSX_LOADER, queueFiles.worker], {
+      cwd: model.env().HOME,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+    try {
+      let stderr = "";
+      worker.stderr.on("data", (d) => {
+        stderr += d;
+      });
+      await new Promise<void>((resolve, reject) => {
+        worker.stdout.on("data", (d: Buffer) => d.toString().includes("worker ready") && resolve());
+        void exited.then(() => reject(new Error(`the worker example exited early:\n${stderr}`)));
+      });
+      const producer = await run(
+        process.execPath,
+        ["--import", TSX_LOADER, queueFiles.producer],
+        env,
+        model.env().HOME,
+      );
+      expect(producer.stderr).not.toMatch(/Error/);
+      expect(producer.stdout).toContain("OK from the scripted model");
+      expect(producer.code).toBe(0);
+      worker.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(stderr).not.toMatch(/Error/);
+    } finally {
+      worker.kill("SIGKILL");
+      await exited;
+      rmSync(workdir, { recursive: true, force: true });
+    }
+  });
 });
 
 const exampleFiles = readdirSync(join(root, "examples"))

@@ -47,6 +47,8 @@ export interface Scenario {
   metrics: Metric[];
   targets: Target[];
   timeoutMs: number;
+  /** Implementations this scenario has no counterpart for, with the reason shown in the table. */
+  unavailable?: Partial<Record<Impl, string>>;
 }
 
 /** The trials of one scenario, per implementation in repetition order, and what they add up to. */

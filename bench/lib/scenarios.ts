@@ -204,6 +204,34 @@ function warmThroughput(backend: Backend, n: number, size: number, label: string
   };
 }
 
+/**
+ * Agent runs through code-agent-sdk/queue (ours) against the same sessions run directly with
+ * `query()` in one process ("raw" here); a local redis-server, the worker in the producer's process.
+ */
+function queue(reps: number): Scenario {
+  return {
+    id: "queue-claude",
+    title: "claude via queue (raw: same sessions by query())",
+    backend: "claude",
+    worker: "queue.mjs",
+    reps,
+    env: { FAKE_N: "20", FAKE_S: "200" },
+    params: { jobs: 200, concurrency: 4, solo: 20 },
+    metrics: [
+      { key: "jobsPerSec", label: "jobs/s (200 jobs, 4 at a time)" },
+      { key: "ms", label: "one job end to end ms (p50, idle)" },
+      { key: "soloP99Ms", label: "one job end to end ms (p99, idle)" },
+      { key: "msgP50Ms", label: "msg latency worker→producer p50 ms (1 run)", noFloorRatio: true },
+      { key: "msgP99Ms", label: "msg latency worker→producer p99 ms (1 run)", noFloorRatio: true },
+      { key: "msgLoadedP50Ms", label: "msg latency p50 ms (200 jobs, 4 at a time)", noFloorRatio: true },
+      { key: "msgLoadedP99Ms", label: "msg latency p99 ms (200 jobs, 4 at a time)", noFloorRatio: true },
+    ],
+    targets: [],
+    timeoutMs: 180_000,
+    unavailable: { anchor: "n/a: no official SDK queues agent runs" },
+  };
+}
+
 export function scenarios(quick: boolean): Scenario[] {
   const reps = (full: number): number => (quick ? 1 : full);
   return [
@@ -238,5 +266,6 @@ export function scenarios(quick: boolean): Scenario[] {
     realFirstMessage("codex", reps(3)),
     slowConsumer("claude", reps(1)),
     slowConsumer("codex", reps(1)),
+    queue(reps(3)),
   ];
 }

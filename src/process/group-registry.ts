@@ -23,6 +23,26 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
 const live = new Set<number>();
 let exitHookInstalled = false;
 
+/** Told about every group registered and forgotten (see {@link observeGroups}). */
+export interface GroupObserver {
+  added(pid: number): void;
+  removed(pid: number): void;
+}
+
+const observers = new Set<GroupObserver>();
+
+/**
+ * Follows the live child groups of this process until the returned function is called. The exit
+ * hooks above cannot run when this process is SIGKILLed; an out-of-process watchdog (the queue
+ * worker's) uses this to learn which groups to kill in that case.
+ */
+export function observeGroups(observer: GroupObserver): () => void {
+  observers.add(observer);
+  return () => {
+    observers.delete(observer);
+  };
+}
+
 /** Signals after which Node would die without running 'exit' listeners. */
 const FATAL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
@@ -68,12 +88,14 @@ export function registerGroup(pid: number): void {
   // there is something to clean up.
   if (live.size === 0) installSignalHooks();
   live.add(pid);
+  for (const observer of observers) observer.added(pid);
 }
 
 /** Forgets a group once its leader has exited and the group has been cleaned up. */
 export function unregisterGroup(pid: number): void {
   if (!live.delete(pid)) return;
   if (live.size === 0) uninstallSignalHooks();
+  for (const observer of observers) observer.removed(pid);
 }
 
 /** Number of registered live groups (for tests and diagnostics). */

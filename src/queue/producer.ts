@@ -1,0 +1,443 @@
+/**
+ * The producer side: `AgentQueue.connect()` → `enqueue()` → an {@link AgentRun} handle whose
+ * messages stream live from whichever worker runs the job.
+ */
+import { randomUUID } from "node:crypto";
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { AbortError, InvalidOptionsError } from "../errors.js";
+import { combineSignals } from "../internal/abort.js";
+import type { Message, ResultMessage } from "../messages.js";
+import type { CanUseTool, PermissionResult } from "../permissions.js";
+import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
+import { loadQueueDeps } from "./deps.js";
+import { decodeEntry, encodeEntry, type RunEntry } from "./entries.js";
+import { RemoteRunError, type SerializedRunError } from "./errors.js";
+import { type RemoteAgentOptions, type RemotePrompt, toJobData } from "./remote-options.js";
+
+/** Options of {@link AgentQueue.connect}. */
+export interface AgentQueueOptions extends QueueConnectionOptions {
+  /**
+   * How long a reader waits on an idle stream before it checks the job's state in BullMQ, in
+   * milliseconds: bounds how long a handle can wait for a run that ended without a final entry
+   * (its worker died on the last attempt). Default 2 000.
+   */
+  idleCheckMs?: number;
+  /**
+   * Connection trouble that belongs to no call (Redis went away; the connections reconnect by
+   * themselves and calls wait meanwhile). Default: `process.emitWarning`.
+   */
+  onError?: (error: Error) => void;
+}
+
+/** What {@link AgentQueue.enqueue} runs, and how. */
+export interface EnqueueParams {
+  /** The prompt: text or content blocks (a streamed prompt cannot be queued). */
+  prompt: RemotePrompt;
+  /**
+   * Agent options, as for `query()` (including `backend`), minus what cannot leave this process:
+   * callbacks (`canUseTool`, `hooks`, `stderr`, `onCliInstallProgress`), in-process (`sdk`) MCP
+   * servers, a custom `transport`, an AbortSignal. Those are refused with `InvalidOptionsError`.
+   */
+  options?: RemoteAgentOptions;
+  /** Per-run time limit in milliseconds (the worker's `defaultTimeoutMs` when absent). Not retried. */
+  timeoutMs?: number;
+  /** Attempts in all, for CLI crashes (a `ProcessError` and the like). Default 3. */
+  attempts?: number;
+  /** First retry delay in milliseconds, doubling with each retry. Default 1 000. */
+  backoffMs?: number;
+  /** BullMQ priority (1 is highest; unset runs before any prioritized job). */
+  priority?: number;
+  /** The job id; default a random UUID. Enqueueing an id that exists returns the existing run. */
+  jobId?: string;
+  /**
+   * Answers the worker's permission requests from this process: the CLI's request travels over the
+   * run's stream, this callback decides (as `canUseTool` does for `query()`), the decision travels
+   * back. Only while this `AgentQueue` is open; a request not answered within
+   * `permissionTimeoutMs` is denied. A worker with its own `canUseTool` keeps deciding itself.
+   */
+  canUseTool?: CanUseTool;
+  /** How long the worker waits for this producer's permission decision, in milliseconds. Default 60 000. */
+  permissionTimeoutMs?: number;
+}
+
+/** How to cancel a run: end the current turn (the run then completes), or end the run. */
+export type CancelMode = "interrupt" | "abort";
+
+/** A run's messages and its final result. */
+export interface CollectedRun {
+  messages: Message[];
+  result: ResultMessage;
+}
+
+/**
+ * A queued agent run. Iterate it (any number of times, from any process holding the queue) for its
+ * messages from the start, live as the worker produces them; `result()` for the final result.
+ *
+ * When an attempt fails and the job runs again, a `system` message with subtype `queue_retry`
+ * (data: `attempt`, `error`) precedes the new attempt's messages: what came before it belongs to
+ * the failed attempt.
+ */
+export interface AgentRun extends AsyncIterable<Message> {
+  /** The BullMQ job id. */
+  readonly id: string;
+  /** The run's messages, from the first, ending after the last (throws like {@link result}). */
+  messages(): AsyncIterable<Message>;
+  /**
+   * The final `result` message. Rejects with `AbortError` when the run was aborted, and with
+   * {@link RemoteRunError} when it failed on the worker.
+   */
+  result(): Promise<ResultMessage>;
+  /** Every message and the result: for fire-and-forget callers that look at the run afterwards. */
+  collect(): Promise<CollectedRun>;
+  /**
+   * Cancels the run. `"abort"` (default) ends it wherever it is: a waiting job is removed, a
+   * running one has its CLI closed, and `result()` rejects with `AbortError`. `"interrupt"`
+   * interrupts the turn running now (the run then completes with that turn's result); it does
+   * nothing to a run that has not started, and is not redelivered to a worker that missed it.
+   */
+  cancel(mode?: CancelMode): Promise<void>;
+}
+
+/** The producer: enqueues agent runs and hands out {@link AgentRun}s. Close it when done. */
+export class AgentQueue implements AsyncDisposable {
+  private readonly keys: QueueKeys;
+  /** Connections of readers in progress (each blocks in XREAD on its own). */
+  private readonly readers = new Set<Redis>();
+  /** Background readers answering permission requests (see {@link answerPermissions}). */
+  private readonly permissionTasks = new Set<Promise<void>>();
+  /** Aborts the callbacks of those readers when the producer closes. */
+  private readonly permissionAbort = new AbortController();
+  /** Connections of finished readers, kept for the next one: a connection costs a TCP handshake. */
+  private readonly idleReaders: Redis[] = [];
+  private closed = false;
+
+  private constructor(
+    private readonly options: AgentQueueOptions,
+    private readonly queue: Queue,
+    private readonly commands: Redis,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
+  }
+
+  /**
+   * Connects to the queue's Redis. Rejects with `QueueDependencyError` when `bullmq` or `ioredis`
+   * is not installed.
+   */
+  static async connect(options: AgentQueueOptions): Promise<AgentQueue> {
+    const deps = await loadQueueDeps();
+    const queueName = options.queueName ?? "agent-runs";
+    const commands = await openReachableRedis(deps, options, "code-agent-producer");
+    const onError = options.onError ?? ((error: Error) => process.emitWarning(error));
+    commands.on("error", onError);
+    const queue = new deps.bullmq.Queue(queueName, {
+      connection: redisOptions(options.connection),
+      prefix: options.prefix ?? "code-agent",
+    });
+    queue.on("error", onError);
+    return new AgentQueue(options, queue, commands, onError);
+  }
+
+  /**
+   * Validates the run (everything `query()` checks, plus that it can cross machines) and adds it
+   * to the queue. Throws `InvalidOptionsError` before anything reaches Redis when it cannot run.
+   */
+  async enqueue(params: EnqueueParams): Promise<AgentRun> {
+    this.assertOpen();
+    const { canUseTool } = params;
+    if (canUseTool !== undefined && typeof canUseTool !== "function")
+      throw new InvalidOptionsError(["canUseTool: expected a function"]);
+    const data = toJobData(
+      params.prompt,
+      (params.options ?? {}) as Record<string, unknown>,
+      params.timeoutMs,
+      canUseTool ? (params.permissionTimeoutMs ?? 60_000) : undefined,
+    );
+    const job = await this.queue.add("agent-run", data, {
+      jobId: params.jobId ?? randomUUID(),
+      attempts: params.attempts ?? 3,
+      backoff: { type: "exponential", delay: params.backoffMs ?? 1_000 },
+      ...(params.priority !== undefined ? { priority: params.priority } : {}),
+      removeOnComplete: { age: 3_600, count: 10_000 },
+      removeOnFail: { age: 24 * 3_600 },
+    });
+    if (job.id === undefined) throw new Error("BullMQ returned a job without an id");
+    if (canUseTool) this.answerPermissions(job.id, canUseTool, data.remotePermissions?.timeoutMs ?? 60_000);
+    return this.run(job.id);
+  }
+
+  /** A handle on a run enqueued earlier (by this or another producer), by job id. */
+  run(jobId: string): AgentRun {
+    this.assertOpen();
+    return new QueuedRun(this, jobId);
+  }
+
+  /** Closes the producer's connections; iterations in progress end with an error. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.permissionAbort.abort(new AbortError("The AgentQueue was closed"));
+    for (const reader of [...this.readers, ...this.idleReaders]) reader.disconnect();
+    this.readers.clear();
+    this.idleReaders.length = 0;
+    await this.queue.close();
+    await this.commands.quit().catch(() => this.commands.disconnect());
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /** @internal Every entry of a run's stream, from the start, without duplicates. */
+  async *entries(jobId: string): AsyncGenerator<RunEntry, void, undefined> {
+    this.assertOpen();
+    // XREAD BLOCK holds its connection, so each reader has its own while it reads.
+    const reader = this.acquireReader();
+    const key = this.keys.messages(jobId);
+    const idleMs = this.options.idleCheckMs ?? 2_000;
+    const seen = new Map<number, Set<number>>();
+    let last = "0-0";
+    try {
+      for (;;) {
+        let reply = (await reader.xread("COUNT", 512, "BLOCK", idleMs, "STREAMS", key, last)) as StreamReply;
+        if (!reply) {
+          const ended = await this.endFromJobState(jobId);
+          if (!ended) continue;
+          // The state is final; whatever the worker wrote before it is read before the verdict.
+          reply = (await reader.xread("COUNT", 512, "STREAMS", key, last)) as StreamReply;
+          if (!reply) {
+            yield ended;
+            return;
+          }
+        }
+        for (const [, items] of reply) {
+          for (const [id, fields] of items) {
+            last = id;
+            const entry = decodeEntry(fields);
+            if (!entry) continue;
+            const seqs = seen.get(entry.attempt) ?? new Set<number>();
+            seen.set(entry.attempt, seqs);
+            if (seqs.has(entry.seq)) continue; // re-sent after a reconnect
+            seqs.add(entry.seq);
+            yield entry;
+            if (entry.kind === "end") return;
+          }
+        }
+      }
+    } finally {
+      this.releaseReader(reader);
+    }
+  }
+
+  private acquireReader(): Redis {
+    let reader = this.idleReaders.pop();
+    if (!reader) {
+      reader = this.commands.duplicate();
+      reader.on("error", this.onError);
+    }
+    this.readers.add(reader);
+    return reader;
+  }
+
+  /** Keeps up to {@link IDLE_READERS} connections for later readers; closes the rest. */
+  private releaseReader(reader: Redis): void {
+    this.readers.delete(reader);
+    // Only a connection between commands can be reused (the reader ended at a yield, or with an error
+    // that left the connection in an unknown state: then it is closed).
+    if (!this.closed && reader.status === "ready" && this.idleReaders.length < IDLE_READERS)
+      this.idleReaders.push(reader);
+    else reader.disconnect();
+  }
+
+  /** Follows a run in the background and answers its permission requests with `canUseTool`. */
+  private answerPermissions(jobId: string, canUseTool: CanUseTool, timeoutMs: number): void {
+    const task = (async () => {
+      const answered = new Set<string>();
+      for await (const entry of this.entries(jobId)) {
+        if (entry.kind !== "permission" || answered.has(entry.requestId)) continue;
+        answered.add(entry.requestId);
+        const decision = await decide(canUseTool, entry, this.permissionAbort.signal, timeoutMs);
+        if (!decision) continue; // the worker has denied it already
+        const key = this.keys.decision(jobId, entry.requestId);
+        await this.commands.lpush(key, JSON.stringify(decision));
+        await this.commands.expire(key, 3_600);
+      }
+    })().catch((error: unknown) => {
+      if (!this.closed)
+        this.onError(new Error(`Answering permission requests of run ${jobId} failed`, { cause: error }));
+    });
+    this.permissionTasks.add(task);
+    void task.finally(() => this.permissionTasks.delete(task));
+  }
+
+  /** @internal Records a cancellation and tells the worker running the job. */
+  async cancel(jobId: string, mode: CancelMode): Promise<void> {
+    this.assertOpen();
+    // An abort is stored too, for a worker that takes the job later or was reconnecting; an
+    // interrupt concerns the turn running now only (a stored one would hit a later retry's turn).
+    if (mode === "abort") await this.commands.set(this.keys.cancel(jobId), mode, "EX", 24 * 3_600);
+    await this.commands.publish(this.keys.control(), JSON.stringify({ jobId, mode }));
+    if (mode !== "abort") return;
+    // A job no worker holds yet is removed here (remove() refuses a locked, i.e. running, job);
+    // the stream then needs its final entry from us.
+    const removed = await this.queue.remove(jobId).catch(() => 0);
+    if (removed) {
+      await this.commands.xadd(
+        this.keys.messages(jobId),
+        "*",
+        ...encodeEntry({ kind: "end", attempt: 0, seq: 0, status: "aborted" }),
+      );
+      await this.commands.expire(this.keys.messages(jobId), 3_600);
+    }
+  }
+
+  /** The run's final entry derived from BullMQ when the job is over but its stream has no end. */
+  private async endFromJobState(jobId: string): Promise<RunEntry | undefined> {
+    const job = await this.queue.getJob(jobId);
+    const lost = { kind: "end", attempt: 0, seq: 0, status: "failed" } as const;
+    if (!job) {
+      return {
+        ...lost,
+        error: { name: "JobNotFound", message: `No job ${jobId} in the queue`, retryable: false },
+      };
+    }
+    const state = await job.getState();
+    if (state === "failed") {
+      return {
+        ...lost,
+        error: { name: "JobFailed", message: job.failedReason || "the job failed", retryable: false },
+      };
+    }
+    if (state === "completed") {
+      const result = (job.returnvalue as { result?: ResultMessage } | null)?.result;
+      return result ? { ...lost, status: "completed", result } : lost;
+    }
+    return undefined;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new AbortError("The AgentQueue was closed");
+  }
+}
+
+/**
+ * Runs the producer's `canUseTool` on a request from the stream; a throw denies with its message.
+ * `undefined` once the worker has stopped waiting (`timeoutMs`): the callback's signal then aborts.
+ */
+async function decide(
+  canUseTool: CanUseTool,
+  entry: Extract<RunEntry, { kind: "permission" }>,
+  closed: AbortSignal,
+  timeoutMs: number,
+): Promise<PermissionResult | undefined> {
+  const expired = AbortSignal.timeout(timeoutMs);
+  const signal = combineSignals(closed, expired);
+  const gaveUp = new Promise<undefined>((resolve) =>
+    signal.addEventListener("abort", () => resolve(undefined)),
+  );
+  try {
+    return await Promise.race([
+      Promise.resolve(canUseTool(entry.toolName, entry.input, { ...entry.context, signal })),
+      gaveUp,
+    ]);
+  } catch (error) {
+    return { behavior: "deny", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Reader connections an idle producer keeps open. */
+const IDLE_READERS = 16;
+
+type StreamReply = [string, [string, string[]][]][] | null;
+
+class QueuedRun implements AgentRun {
+  constructor(
+    private readonly queue: AgentQueue,
+    readonly id: string,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Message> {
+    return this.messages()[Symbol.asyncIterator]();
+  }
+
+  async *messages(): AsyncGenerator<Message, void, undefined> {
+    const retries = new RetryTracker();
+    for await (const entry of this.queue.entries(this.id)) {
+      const retry = retries.see(entry);
+      if (retry) yield retry;
+      if (entry.kind === "message") yield entry.message;
+      else if (entry.kind === "end") outcome(this.id, entry);
+    }
+  }
+
+  async result(): Promise<ResultMessage> {
+    for await (const entry of this.queue.entries(this.id))
+      if (entry.kind === "end") return outcome(this.id, entry);
+    throw new RemoteRunError(this.id, {
+      name: "StreamEnded",
+      message: "the run's stream ended",
+      retryable: false,
+    });
+  }
+
+  async collect(): Promise<CollectedRun> {
+    const messages: Message[] = [];
+    const retries = new RetryTracker();
+    for await (const entry of this.queue.entries(this.id)) {
+      const retry = retries.see(entry);
+      if (retry) messages.push(retry);
+      if (entry.kind === "message") messages.push(entry.message);
+      else if (entry.kind === "end") return { messages, result: outcome(this.id, entry) };
+    }
+    throw new RemoteRunError(this.id, {
+      name: "StreamEnded",
+      message: "the run's stream ended",
+      retryable: false,
+    });
+  }
+
+  cancel(mode: CancelMode = "abort"): Promise<void> {
+    return this.queue.cancel(this.id, mode);
+  }
+}
+
+/**
+ * Turns the start of a second or later attempt into a `queue_retry` system message, with the error
+ * of the attempt before (a worker that died leaves none: it is reported as lost).
+ */
+class RetryTracker {
+  private started = false;
+  private lastError: SerializedRunError | undefined;
+
+  see(entry: RunEntry): Message | undefined {
+    if (entry.kind === "retry") this.lastError = entry.error;
+    if (entry.kind !== "start") return undefined;
+    const first = !this.started;
+    this.started = true;
+    if (first) return undefined;
+    const error = this.lastError ?? {
+      name: "WorkerLost",
+      message: "the worker running the previous attempt stopped answering (it died or lost Redis)",
+      retryable: true,
+    };
+    this.lastError = undefined;
+    const data = { attempt: entry.attempt, worker: entry.worker, error };
+    return {
+      type: "system",
+      subtype: "queue_retry",
+      data,
+      raw: { type: "system", subtype: "queue_retry", ...data },
+    };
+  }
+}
+
+/** The result of an `end` entry, or the error it stands for. */
+function outcome(jobId: string, entry: Extract<RunEntry, { kind: "end" }>): ResultMessage {
+  if (entry.status === "aborted") throw new AbortError(`The queued run ${jobId} was aborted`);
+  if (entry.status === "completed" && entry.result) return entry.result;
+  throw new RemoteRunError(
+    jobId,
+    entry.error ?? { name: "NoResult", message: "the run ended without a result message", retryable: false },
+  );
+}

@@ -1,0 +1,453 @@
+/**
+ * The worker side: takes agent runs off the queue and runs each with `query()` on this machine,
+ * streaming its messages into the run's Redis stream.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { Job, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import {
+  AbortError,
+  CliConnectionError,
+  ControlTimeoutError,
+  JsonDecodeError,
+  ProcessError,
+} from "../errors.js";
+import type { Message, ResultMessage } from "../messages.js";
+import type { AgentOptions } from "../options.js";
+import type { CanUseTool, PermissionResult } from "../permissions.js";
+import { type Query, query } from "../query.js";
+import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
+import { loadQueueDeps, type QueueDeps } from "./deps.js";
+import { encodeEntry, type RunEntry, serializeError } from "./entries.js";
+import { RunTimeoutError } from "./errors.js";
+import { type AgentJobData, type RemoteAgentOptions, restoreEnv } from "./remote-options.js";
+import { startWatchdog, type Watchdog } from "./watchdog.js";
+
+/** What a worker knows about a job when it resolves the job's options. */
+export interface RunInfo {
+  jobId: string;
+  /** 1 for the first attempt, 2 for the first retry, … */
+  attempt: number;
+}
+
+/** Options of {@link AgentWorker.start}. */
+export interface AgentWorkerOptions extends QueueConnectionOptions {
+  /** Runs at once on this worker (each is a CLI process). Default 2. */
+  concurrency?: number;
+  /** Time limit of a run whose producer set none, in milliseconds. Default 1 800 000 (30 min). */
+  defaultTimeoutMs?: number;
+  /**
+   * This machine's share of the options: an object laid over each job's options (its fields win:
+   * `cliPath`, `cwd`, `env`, callbacks such as `canUseTool`, `hooks` or `stderr`), or a function
+   * that returns the options to run a job with (to allow, refuse or rewrite what producers send —
+   * throwing refuses the run without retry).
+   */
+  options?:
+    | AgentOptions
+    | ((jobOptions: AgentOptions, info: RunInfo) => AgentOptions | Promise<AgentOptions>);
+  /**
+   * How long a job's lock lasts without a heartbeat, in milliseconds: when a worker dies, its
+   * jobs are retried elsewhere after about this long (plus `stalledIntervalMs`). Default 30 000.
+   */
+  lockDurationMs?: number;
+  /** How often this worker looks for jobs whose worker died, in milliseconds. Default 30 000. */
+  stalledIntervalMs?: number;
+  /** How often a job may lose its worker before it fails instead of running again. Default 1. */
+  maxStalledCount?: number;
+  /** Entries kept per run stream (older ones are trimmed). Default 10 000. */
+  streamMaxLen?: number;
+  /** How long a finished run's stream stays readable, in seconds. Default 3 600. */
+  retentionSeconds?: number;
+  /**
+   * Start the watchdog process that SIGKILLs this worker's CLI process groups if the worker is
+   * killed outright (see the README). Default true (ignored on Windows).
+   */
+  watchdog?: boolean;
+  /** Errors that belong to no run (Redis connection trouble, a failed interrupt). Default: `process.emitWarning`. */
+  onError?: (error: Error) => void;
+  /**
+   * Sees each message on this machine as the run produces it, before it is sent to the stream
+   * (logging, metrics). It must not throw.
+   */
+  onMessage?: (message: Message, info: RunInfo) => void;
+  /** Shown in each attempt's `start` entry. Default `hostname:pid`. */
+  name?: string;
+}
+
+/** Options of {@link AgentWorker.close}. */
+export interface WorkerCloseOptions {
+  /**
+   * How long running jobs may go on finishing, in milliseconds; after that their CLIs are closed
+   * and the jobs go back to the queue for another worker (no attempt is used up). Default 30 000.
+   */
+  graceMs?: number;
+}
+
+/** Why a run was stopped from outside its CLI. */
+type StopReason = "abort" | "timeout" | "shutdown";
+
+interface ActiveRun {
+  readonly controller: AbortController;
+  query?: Query;
+  stopReason?: StopReason;
+}
+
+/**
+ * A worker: runs queued agent runs on this machine, `concurrency` at a time. Start as many as you
+ * like, on as many machines as you like, against the same Redis.
+ */
+export class AgentWorker implements AsyncDisposable {
+  private readonly active = new Map<string, ActiveRun>();
+  private closing: Promise<void> | undefined;
+  private readonly keys: QueueKeys;
+  private readonly name: string;
+  private readonly onError: (error: Error) => void;
+  private worker!: Worker;
+  private subscriber!: Redis;
+  private commands!: Redis;
+  private watchdog: Watchdog | undefined;
+
+  private constructor(private readonly options: AgentWorkerOptions) {
+    this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
+    this.name = options.name ?? `${hostname()}:${process.pid}`;
+    this.onError = options.onError ?? ((error) => process.emitWarning(error));
+  }
+
+  /**
+   * Connects to Redis and starts taking jobs. Rejects with `QueueDependencyError` when `bullmq` or
+   * `ioredis` is not installed.
+   */
+  static async start(options: AgentWorkerOptions): Promise<AgentWorker> {
+    const deps = await loadQueueDeps();
+    const worker = new AgentWorker(options);
+    await worker.open(deps);
+    return worker;
+  }
+
+  /** Runs in progress on this worker. */
+  get running(): number {
+    return this.active.size;
+  }
+
+  /** The pid of the watchdog process, when there is one. */
+  get watchdogPid(): number | undefined {
+    return this.watchdog?.pid;
+  }
+
+  private async open(deps: QueueDeps): Promise<void> {
+    this.commands = await openReachableRedis(deps, this.options, "code-agent-worker");
+    if (this.options.watchdog !== false) this.watchdog = startWatchdog(this.onError);
+    this.subscriber = this.commands.duplicate();
+    this.subscriber.on("error", this.onError);
+    this.commands.on("error", this.onError);
+    this.subscriber.on("message", (_channel: string, payload: string) => this.onControl(payload));
+    // After a reconnect, cancellations published while we were away are in their keys.
+    this.subscriber.on("ready", () => void this.recheckCancellations());
+    await this.subscriber.subscribe(this.keys.control());
+    this.worker = new deps.bullmq.Worker(
+      this.keys.queueName,
+      (job, token) => this.process(deps, job, token),
+      {
+        connection: redisOptions(this.options.connection),
+        prefix: this.keys.prefix,
+        concurrency: this.options.concurrency ?? 2,
+        lockDuration: this.options.lockDurationMs ?? 30_000,
+        stalledInterval: this.options.stalledIntervalMs ?? 30_000,
+        maxStalledCount: this.options.maxStalledCount ?? 1,
+        autorun: false,
+      },
+    );
+    this.worker.on("error", this.onError);
+    void this.worker.run().catch(this.onError);
+    await this.worker.waitUntilReady();
+  }
+
+  /**
+   * Stops taking jobs, lets running ones finish for `graceMs`, then closes their CLIs and puts the
+   * jobs back in the queue; resolves when nothing runs and every connection is closed.
+   */
+  close(options: WorkerCloseOptions = {}): Promise<void> {
+    this.closing ??= this.shutDown(options.graceMs ?? 30_000);
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private async shutDown(graceMs: number): Promise<void> {
+    const drained = this.worker.close();
+    const grace = setTimeout(() => {
+      for (const run of this.active.values()) this.stop(run, "shutdown");
+    }, graceMs);
+    try {
+      await drained;
+    } finally {
+      clearTimeout(grace);
+    }
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    await this.commands.quit().catch(() => this.commands.disconnect());
+    this.watchdog?.stop();
+  }
+
+  private stop(run: ActiveRun, reason: StopReason): void {
+    run.stopReason ??= reason;
+    run.controller.abort(new AbortError(`Run stopped: ${reason}`));
+  }
+
+  private onControl(payload: string): void {
+    let message: { jobId?: unknown; mode?: unknown };
+    try {
+      message = JSON.parse(payload) as typeof message;
+    } catch (error) {
+      this.onError(
+        new Error(`Malformed control message on ${this.keys.control()}: ${payload}`, { cause: error }),
+      );
+      return;
+    }
+    if (typeof message.jobId !== "string") return;
+    const run = this.active.get(message.jobId);
+    if (!run) return; // another worker's job, or one that has not started (it reads the key at start)
+    this.cancel(message.jobId, run, message.mode === "interrupt" ? "interrupt" : "abort");
+  }
+
+  private cancel(jobId: string, run: ActiveRun, mode: "interrupt" | "abort"): void {
+    if (mode === "abort") {
+      this.stop(run, "abort");
+      return;
+    }
+    run.query
+      ?.interrupt()
+      .catch((error: unknown) =>
+        this.onError(new Error(`Interrupting run ${jobId} failed`, { cause: error })),
+      );
+  }
+
+  /** Aborts the running jobs whose abort is stored (it may have been published while we were away). */
+  private async recheckCancellations(): Promise<void> {
+    const ids = [...this.active.keys()];
+    if (ids.length === 0) return;
+    try {
+      const modes = await this.commands.mget(ids.map((id) => this.keys.cancel(id)));
+      ids.forEach((id, i) => {
+        const run = this.active.get(id);
+        if (run && modes[i] === "abort") this.cancel(id, run, "abort");
+      });
+    } catch (error) {
+      this.onError(error as Error);
+    }
+  }
+
+  /** The BullMQ processor: one attempt of one run. */
+  private async process(
+    deps: QueueDeps,
+    job: Job,
+    token: string | undefined,
+  ): Promise<{ result: ResultMessage }> {
+    const jobId = job.id as string;
+    const attempt = Math.max(job.attemptsStarted, 1);
+    const stream = new StreamWriter(
+      this.commands,
+      this.keys.messages(jobId),
+      attempt,
+      this.options.streamMaxLen ?? 10_000,
+    );
+    const data = job.data as AgentJobData;
+    if (data?.v !== 1) {
+      const error = new Error(
+        `Unknown job payload version ${String(data?.v)}; is this worker older than the producer?`,
+      );
+      await this.finish(stream, "failed", { error: serializeError(error, false) });
+      throw new deps.bullmq.UnrecoverableError(error.message);
+    }
+    // Issued together (one round trip): a cancelled run's stream then shows its start and its end.
+    const [cancelled] = await Promise.all([
+      this.commands.get(this.keys.cancel(jobId)),
+      stream.add({ kind: "start", worker: this.name }),
+      this.commands.expire(this.keys.messages(jobId), 7 * 24 * 3_600),
+    ]);
+    if (cancelled === "abort") {
+      await this.finish(stream, "aborted", {});
+      throw new deps.bullmq.UnrecoverableError("aborted by the producer before it started");
+    }
+
+    const run: ActiveRun = { controller: new AbortController() };
+    this.active.set(jobId, run);
+    const timeoutMs = data.timeoutMs ?? this.options.defaultTimeoutMs ?? 1_800_000;
+    const timer = setTimeout(() => this.stop(run, "timeout"), timeoutMs);
+    // A cancellation published between the check above and `active.set` is in the key.
+    void this.recheckCancellations();
+    try {
+      const options = await this.runOptions(data.options, { jobId, attempt });
+      const remote = data.remotePermissions && !options.canUseTool ? data.remotePermissions : undefined;
+      const q = query({
+        prompt: data.prompt,
+        options: {
+          ...options,
+          ...(remote ? { canUseTool: this.askProducer(jobId, stream, remote.timeoutMs) } : {}),
+          signal: run.controller.signal,
+        },
+      });
+      run.query = q;
+      let result: ResultMessage | undefined;
+      const onMessage = this.options.onMessage;
+      const info = { jobId, attempt };
+      for await (const message of q) {
+        onMessage?.(message, info);
+        await stream.add({ kind: "message", message });
+        if (message.type === "result") result = message;
+      }
+      if (run.stopReason) throw run.controller.signal.reason;
+      await stream.flush();
+      if (!result) throw new ProcessError("The CLI ended without a result message", { exitCode: null });
+      await this.finish(stream, "completed", { result });
+      return { result };
+    } catch (error) {
+      throw await this.failAttempt(deps, job, token, stream, run, error, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      this.active.delete(jobId);
+    }
+  }
+
+  /** Records a failed attempt in the stream; returns what to throw at BullMQ. */
+  private async failAttempt(
+    deps: QueueDeps,
+    job: Job,
+    token: string | undefined,
+    stream: StreamWriter,
+    run: ActiveRun,
+    error: unknown,
+    timeoutMs: number,
+  ): Promise<Error> {
+    await stream.flush().catch(this.onError);
+    const { UnrecoverableError, WaitingError } = deps.bullmq;
+    switch (run.stopReason) {
+      case "abort":
+        await this.finish(stream, "aborted", {});
+        return new UnrecoverableError("aborted by the producer");
+      case "timeout": {
+        const timeout = new RunTimeoutError(timeoutMs);
+        await this.finish(stream, "failed", { error: serializeError(timeout, false) });
+        return new UnrecoverableError(timeout.message);
+      }
+      case "shutdown": {
+        const reason = new AbortError(`worker ${this.name} shut down before the run finished`);
+        await stream.add({ kind: "retry", error: serializeError(reason, true) });
+        await stream.flush().catch(this.onError);
+        await job.moveToWait(token);
+        return new WaitingError(reason.message);
+      }
+    }
+    const retryable = isCliCrash(error);
+    const attempts = job.opts.attempts ?? 1;
+    const willRetry = retryable && job.attemptsMade + 1 < attempts;
+    const serialized = serializeError(error, retryable);
+    if (willRetry) {
+      await stream.add({ kind: "retry", error: serialized });
+      await stream.flush().catch(this.onError);
+      return error instanceof Error ? error : new Error(String(error));
+    }
+    await this.finish(stream, "failed", { error: serialized });
+    return new UnrecoverableError(`${serialized.name}: ${serialized.message}`);
+  }
+
+  private async finish(
+    stream: StreamWriter,
+    status: Extract<RunEntry, { kind: "end" }>["status"],
+    fields: Pick<Extract<RunEntry, { kind: "end" }>, "result" | "error">,
+  ): Promise<void> {
+    await stream.add({ kind: "end", status, ...fields });
+    await stream.flush();
+    await this.commands.expire(stream.key, this.options.retentionSeconds ?? 3_600);
+  }
+
+  /**
+   * A `canUseTool` that asks the producer: the request goes into the run's stream, the decision
+   * comes back on a list the producer pushes to (BLPOP on a connection of its own, bounded by the
+   * producer's `permissionTimeoutMs`; no answer denies).
+   */
+  private askProducer(jobId: string, stream: StreamWriter, timeoutMs: number): CanUseTool {
+    return async (toolName, input, { signal, ...context }) => {
+      const requestId = randomUUID();
+      await stream.add({ kind: "permission", requestId, toolName, input, context });
+      const waiter = this.commands.duplicate();
+      waiter.on("error", (error: Error) => {
+        if (!signal.aborted) this.onError(error);
+      });
+      const stop = () => waiter.disconnect();
+      signal.addEventListener("abort", stop, { once: true });
+      try {
+        const reply = await waiter.blpop(this.keys.decision(jobId, requestId), timeoutMs / 1_000);
+        if (!reply) {
+          return {
+            behavior: "deny",
+            message: `The producer did not answer this permission request within ${timeoutMs} ms`,
+          };
+        }
+        return JSON.parse(reply[1]) as PermissionResult;
+      } finally {
+        signal.removeEventListener("abort", stop);
+        waiter.disconnect();
+      }
+    };
+  }
+
+  private async runOptions(jobOptions: RemoteAgentOptions, info: RunInfo): Promise<AgentOptions> {
+    const env = restoreEnv(jobOptions.env as Record<string, string | null> | undefined);
+    const fromJob: AgentOptions = { ...jobOptions, ...(env ? { env } : {}) };
+    const local = this.options.options;
+    if (typeof local === "function") return local(fromJob, info);
+    return { ...fromJob, ...local };
+  }
+}
+
+/**
+ * Whether a failure is the CLI's rather than the agent's, and so worth another attempt: the process
+ * crashed or was killed, its pipe broke, it stopped answering control requests or wrote garbage.
+ */
+export function isCliCrash(error: unknown): boolean {
+  return (
+    error instanceof ProcessError ||
+    error instanceof CliConnectionError ||
+    error instanceof ControlTimeoutError ||
+    error instanceof JsonDecodeError
+  );
+}
+
+/**
+ * Appends a run's entries to its stream in order, with up to `WINDOW` XADDs in flight: a slow or
+ * absent Redis pauses the run (and so the CLI, through its stdout pipe) instead of buffering.
+ */
+class StreamWriter {
+  private static readonly WINDOW = 64;
+  private seq = 0;
+  private readonly inFlight: Promise<unknown>[] = [];
+  private failure: unknown;
+
+  constructor(
+    private readonly redis: Redis,
+    readonly key: string,
+    private readonly attempt: number,
+    private readonly maxLen: number,
+  ) {}
+
+  async add(entry: DistributiveOmit<RunEntry, "attempt" | "seq">): Promise<void> {
+    const full = { ...entry, attempt: this.attempt, seq: this.seq++ } as RunEntry;
+    const write = this.redis.xadd(this.key, "MAXLEN", "~", this.maxLen, "*", ...encodeEntry(full));
+    write.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    this.inFlight.push(write);
+    if (this.inFlight.length >= StreamWriter.WINDOW) await this.inFlight.shift();
+    if (this.failure) throw this.failure;
+  }
+
+  async flush(): Promise<void> {
+    await Promise.allSettled(this.inFlight.splice(0));
+    if (this.failure) throw this.failure;
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

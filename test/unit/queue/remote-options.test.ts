@@ -1,0 +1,113 @@
+import { execFileSync } from "node:child_process";
+import { type AddressInfo, createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { InvalidOptionsError } from "../../../src/errors.js";
+import { ProcessError } from "../../../src/index.js";
+import { decodeEntry, encodeEntry, type RunEntry, serializeError } from "../../../src/queue/entries.js";
+import { AgentQueue, AgentWorker, QueueConnectionError } from "../../../src/queue/index.js";
+import { restoreEnv, toJobData } from "../../../src/queue/remote-options.js";
+
+const issuesOf = (prompt: unknown, options: Record<string, unknown>) => {
+  try {
+    toJobData(prompt, options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidOptionsError);
+    return (error as InvalidOptionsError).issues;
+  }
+  return [];
+};
+
+describe("what a queued run may carry", () => {
+  it("names every in-process option and where a function hides in plain data", () => {
+    const issues = issuesOf("hi", {
+      stderr: () => {},
+      transport: {},
+      onCliInstallProgress: () => {},
+      mcpServers: {
+        local: { type: "sdk", name: "local", instance: {} },
+        remote: { type: "http", url: "http://x" },
+      },
+      settings: { nested: { fn: () => 1 } },
+      extraArgs: { when: new Date(0) as unknown as string },
+    });
+    expect(issues).toEqual([
+      expect.stringMatching(/^stderr: /),
+      expect.stringMatching(/^onCliInstallProgress: /),
+      expect.stringMatching(/^transport: /),
+      expect.stringMatching(/^mcpServers\.local: .*stdio or http/),
+      expect.stringMatching(/^settings\.nested\.fn: a function/),
+      expect.stringMatching(/^extraArgs\.when: a Date instance/),
+    ]);
+  });
+
+  it("refuses a streamed prompt and a bad timeout", () => {
+    expect(issuesOf((async function* () {})(), {})).toEqual([expect.stringMatching(/^prompt: a streamed/)]);
+    expect(() => toJobData("hi", {}, 0)).toThrow(/timeoutMs/);
+  });
+
+  it("applies query()'s own validation too", () => {
+    expect(() => toJobData("hi", { backend: "nope" })).toThrow(InvalidOptionsError);
+  });
+
+  it("keeps env removals (undefined) across JSON", () => {
+    const data = toJobData([{ type: "text", text: "hi" }], { env: { KEEP: "1", DROP: undefined } });
+    const wire = JSON.parse(JSON.stringify(data)) as typeof data;
+    expect(restoreEnv(wire.options.env as Record<string, string | null>)).toEqual({
+      KEEP: "1",
+      DROP: undefined,
+    });
+    expect("DROP" in (restoreEnv(wire.options.env as Record<string, string | null>) ?? {})).toBe(true);
+  });
+});
+
+describe("run stream entries", () => {
+  it("round-trip, and unknown kinds are skipped", () => {
+    const entry: RunEntry = {
+      kind: "retry",
+      attempt: 2,
+      seq: 5,
+      error: serializeError(new ProcessError("boom", { exitCode: 7 }), true),
+    };
+    expect(decodeEntry(encodeEntry(entry))).toEqual(entry);
+    expect(entry.error).toMatchObject({ name: "ProcessError", exitCode: 7, retryable: true });
+    expect(decodeEntry(["k", "future", "a", "1", "s", "0", "d", "{}"])).toBeUndefined();
+    expect(decodeEntry(["k", "end"])).toBeUndefined();
+  });
+});
+
+describe("optional peer dependencies", () => {
+  it("without bullmq, the SDK loads and the queue fails with QueueDependencyError naming the fix", () => {
+    const fixture = fileURLToPath(new URL("../../fixtures/queue/without-bullmq.mts", import.meta.url));
+    const out = execFileSync(process.execPath, ["--import", "tsx", fixture], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    const report = JSON.parse(out.trim().split("\n").at(-1) ?? "{}");
+    const expected = {
+      typed: true,
+      packages: ["bullmq"],
+      message: expect.stringContaining("npm install bullmq"),
+    };
+    expect(report).toEqual({ mainEntryLoaded: true, producer: expected, worker: expected });
+  });
+});
+
+describe("unreachable Redis", () => {
+  it("fails a producer's and a worker's start with QueueConnectionError after connectTimeoutMs", async () => {
+    // A port that was just free: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const options = { connection: { host: "127.0.0.1", port }, connectTimeoutMs: 300 };
+    for (const start of [() => AgentQueue.connect(options), () => AgentWorker.start(options)]) {
+      const error = await start().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(QueueConnectionError);
+      expect((error as QueueConnectionError).message).toContain(`127.0.0.1:${port}`);
+    }
+  });
+});
