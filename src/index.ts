@@ -10,7 +10,7 @@ export type {
   Session,
 } from "./backends/backend.js";
 export { getBackend, loadBackend } from "./backends/registry.js";
-export { AgentSdkClient } from "./client.js";
+export { AgentSdkClient, UNREAD_RESPONSE_WARNING } from "./client.js";
 export * from "./errors.js";
 export type * from "./hooks.js";
 export { HOOK_EVENTS } from "./hooks.js";
@@ -53,4 +53,5 @@ export { image, text } from "./prompt.js";
 export { type Query, type QueryParams, query } from "./query.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
+export { collectTurn, type TurnResult } from "./turn.js";
 export { SDK_VERSION } from "./version.js";
