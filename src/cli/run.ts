@@ -339,6 +339,7 @@ function buildOptions(
   }
   if (args.maxTurns !== undefined) options.maxTurns = args.maxTurns;
   if (args.resume !== undefined) options.resume = args.resume;
+  if (args.cliPath !== undefined) options.cliPath = args.cliPath;
   return { options, soft };
 }
 
@@ -349,6 +350,7 @@ const FLAG_OF: Partial<Record<keyof AgentOptions, string>> = {
   permissionMode: "--permission-mode",
   maxTurns: "--max-turns",
   resume: "--resume",
+  cliPath: "--cli-path",
   model: "--model",
   cwd: "--cwd",
 };
@@ -388,18 +390,53 @@ function reportError(error: unknown, io: CliIo, screen: Screen, control: TurnCon
   if (error instanceof InvalidOptionsError) return usageError(io, error.message);
   if (error instanceof UnsupportedOptionsError) return usageError(io, error.message);
   if (error instanceof CliNotFoundError) {
-    io.stderr.write(`code-agent: ${error.message}\n`);
-    if (error.cli === "claude" || error.cli === "codex") {
-      io.stderr.write(
-        `Or let code-agent install it for you (into your user cache): code-agent install ${error.cli}\n`,
-      );
-    }
+    io.stderr.write(notFoundMessage(error));
     return ExitCode.CliNotFound;
   }
   if (control.interrupted || control.quit) return ExitCode.Interrupted;
   io.stderr.write(`code-agent: ${(error as Error)?.message ?? String(error)}\n`);
   return ExitCode.Failed;
 }
+
+/**
+ * The agent CLI is missing: say so in command-line terms (install commands, PATH, `--cli-path`),
+ * not the library's option names the error itself mentions.
+ */
+export function notFoundMessage(error: CliNotFoundError): string {
+  const how = INSTALL_HOW[error.cli];
+  const lines = [
+    `code-agent: the ${how?.name ?? error.cli} CLI (\`${error.cli}\`) was not found.`,
+    `  Looked in: ${error.searched.length > 0 ? error.searched.join(", ") : "(nowhere)"}`,
+    ...(how?.install ?? []).map((line, i) => `  ${i === 0 ? "Install it:" : "        or:"} ${line}`),
+    `  Already installed? Put its directory on PATH, or run: code-agent --cli-path /path/to/${error.cli} …`,
+  ];
+  if (how?.envVar) lines.push(`  (or set ${how.envVar} to that path)`);
+  return `${lines.join("\n")}\n`;
+}
+
+const INSTALL_HOW: Record<string, { name: string; install: string[]; envVar: string }> = {
+  claude: {
+    name: "Claude Code",
+    install: [
+      "npm install -g @anthropic-ai/claude-code",
+      "code-agent install claude   (into your user cache, no global install)",
+    ],
+    envVar: "CLAUDE_CLI_PATH",
+  },
+  codex: {
+    name: "Codex",
+    install: [
+      "npm install -g @openai/codex",
+      "code-agent install codex   (into your user cache, no global install)",
+    ],
+    envVar: "CODEX_CLI_PATH",
+  },
+  "cursor-agent": {
+    name: "Cursor Agent",
+    install: ["curl https://cursor.com/install -fsS | bash"],
+    envVar: "CURSOR_AGENT_CLI_PATH",
+  },
+};
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];

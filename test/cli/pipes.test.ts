@@ -148,7 +148,8 @@ describe("code-agent exit codes and usage", () => {
     [["--max-turns", "zero", "x"], /--max-turns must be a whole number/],
     [["--backend", "gpt", "x"], /--backend must be one of claude, codex, cursor/],
     [["--permission-mode", "yolo", "x"], /--permission-mode must be one of/],
-    [["--bogus", "x"], /Unknown option '--bogus'/],
+    [["--bogus", "x"], /unknown option --bogus/],
+    [["--max-turn", "3", "x"], /unknown option --max-turn; did you mean --max-turns\?/],
     [["--cwd", "/definitely/not/here", "x"], /is not a directory/],
     [[], /no prompt/],
     [["--backend", "cursor", "--allow", "Read", "x"], /the cursor backend does not support --allow/],
@@ -161,12 +162,21 @@ describe("code-agent exit codes and usage", () => {
     expect(code).toBe(2);
   });
 
-  it("a missing agent CLI exits 3 with the install hint", async () => {
+  it("a missing agent CLI exits 3 with command-line install hints, not library option names", async () => {
     const { code, stderr } = await run(["hi"], undefined, "", { CLAUDE_CLI_PATH: "/nonexistent/claude" });
     expect(code).toBe(3);
-    expect(stderr).toContain("claude CLI not found");
-    expect(stderr).toContain("CLAUDE_CLI_PATH");
+    expect(stderr).toContain("the Claude Code CLI (`claude`) was not found");
+    expect(stderr).toContain("npm install -g @anthropic-ai/claude-code");
     expect(stderr).toContain("code-agent install claude");
+    expect(stderr).toContain("code-agent --cli-path /path/to/claude");
+    expect(stderr).toContain("CLAUDE_CLI_PATH");
+    expect(stderr).not.toMatch(/cliPath|autoInstallCli/);
+  });
+
+  it("--cli-path runs the CLI it names (a missing one is reported as such)", async () => {
+    const { code, stderr } = await run(["--cli-path", "/nonexistent/claude", "hi"]);
+    expect(code).toBe(3);
+    expect(stderr).toContain("Looked in: /nonexistent/claude");
   });
 
   it("--version prints the version", async () => {
