@@ -21,6 +21,7 @@ import { type CliArgs, parseCliArgs, type RunArgs, USAGE, UsageError } from "./a
 import type { Demo } from "./demo.js";
 import { ExitCode } from "./exit-codes.js";
 import { runInstall } from "./install-command.js";
+import { askKey } from "./key-input.js";
 import { askLine, type LineAnswer } from "./line-input.js";
 import { PermissionHandler } from "./permissions.js";
 import { Renderer } from "./render.js";
@@ -33,6 +34,9 @@ export interface CliIo {
   stderr: OutputStream;
   env: Record<string, string | undefined>;
 }
+
+/** The permission prompt's answers, taken on the key press: allow once, always allow, deny. */
+const PERMISSION_KEYS = ["y", "a", "n"] as const;
 
 /** How long an interrupt may take before the session is closed outright. */
 const INTERRUPT_GRACE_MS = 5000;
@@ -117,7 +121,8 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
       allow: args.allow,
       deny: args.deny,
       ask: canAsk
-        ? (text, signal) => askLine({ input: io.stdin, output: ui, prompt: text, signal })
+        ? (text, signal) =>
+            askKey({ input: io.stdin, output: ui, prompt: text, keys: PERMISSION_KEYS, signal })
         : undefined,
       screen,
       stderr: io.stderr,

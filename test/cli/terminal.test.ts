@@ -97,6 +97,23 @@ describe("code-agent in a terminal", () => {
     expect(proc.text.match(/✓ Bash touch again\.txt/g)?.length).toBe(2);
   });
 
+  it("a single key answers without Enter; a stray Enter at the next prompt is not an answer", async () => {
+    const model = await scripted([bash("touch one.txt"), bash("touch two.txt"), { text: "Both asked." }]);
+    const proc = terminal(["two files"], model);
+    await proc.waitFor(/Bash wants permission: touch one\.txt/);
+    proc.write("y");
+    await proc.waitFor("allowed once");
+    await proc.waitFor(/Bash wants permission: touch two\.txt/);
+    proc.write("\r");
+    proc.write("N");
+    await proc.waitFor(/⊘ Bash touch two\.txt — denied: denied by you/);
+    await proc.waitFor("Both asked.");
+    expect(await proc.exitCode()).toBe(0);
+    expect(proc.text).not.toContain("answer y, a or n");
+    expect(existsSync(join(model.env().HOME ?? "", "one.txt"))).toBe(true);
+    expect(existsSync(join(model.env().HOME ?? "", "two.txt"))).toBe(false);
+  });
+
   it("an unclear answer is asked again", async () => {
     const model = await scripted([bash("touch x.txt"), { text: "Done." }]);
     const proc = terminal(["x"], model);
