@@ -40,7 +40,10 @@ export interface RendererOptions {
   /** Show thinking (dimmed). Default: hidden. */
   showThinking: boolean;
   backend: BackendKind;
-  /** Set in demo mode: the session cannot be resumed, so no resume hint. */
+  /**
+   * Set in demo mode: the model is scripted (no real model name, no cost shown) and the session
+   * cannot be resumed (no resume hint).
+   */
   demo?: boolean;
 }
 
@@ -95,7 +98,9 @@ export class Renderer {
           this.headerShown = true;
           const model = typeof message.data.model === "string" ? message.data.model : undefined;
           const cwd = typeof message.data.cwd === "string" ? message.data.cwd : undefined;
-          const parts = [this.options.backend, model && `model ${model}`, cwd].filter(Boolean);
+          // The demo's model is a script: its name is not a real model's and must not look like one.
+          const modelPart = this.options.demo ? "scripted model (demo)" : model && `model ${model}`;
+          const parts = [this.options.backend, modelPart, cwd].filter(Boolean);
           this.screen.line(this.screen.style.dim(`● ${parts.join(" · ")}`));
         } else if (message.subtype === "api_retry") {
           const attempt = message.data.attempt ?? message.data.retry_attempt;
@@ -133,7 +138,9 @@ export class Renderer {
     // Some backends do not count turns (Cursor reports 0).
     if (message.numTurns > 0) parts.push(`${message.numTurns} turn${message.numTurns === 1 ? "" : "s"}`);
     parts.push(formatDuration(message.durationMs));
-    if (message.totalCostUsd !== undefined) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
+    // A scripted model's usage is made up, so the demo shows no cost rather than a fake one.
+    if (this.options.demo) parts.push("scripted, no cost");
+    else if (message.totalCostUsd !== undefined) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
     let session = "";
     if (message.sessionId) {
       const backendFlag = this.options.backend === "claude" ? "" : `--backend ${this.options.backend} `;

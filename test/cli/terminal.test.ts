@@ -47,7 +47,11 @@ describe("code-agent in a terminal", () => {
     proc.write("y\r");
     await proc.waitFor("allowed once");
     await proc.waitFor(/get_weather\("Paris"\) handled in-process/);
-    await proc.waitFor(/✓ done · 3 turns · .* · \$\d+\.\d{4} · session [0-9a-f-]{36}/);
+    await proc.waitFor(/✓ done · 3 turns · .* · scripted, no cost · session [0-9a-f-]{36}/);
+    // The scripted model is labelled as such: no model name or cost that could pass for real.
+    expect(proc.text).toContain("canned (no AI, no API key, no cost)");
+    expect(proc.text).toMatch(/● claude · scripted model \(demo\)/);
+    expect(proc.text).not.toMatch(/\$\d+\.\d{4}/);
     expect(await proc.exitCode()).toBe(0);
 
     // The pending line `→ Bash touch hello.txt` was rewritten in place (cursor up, clear line) as `✓ …`.
