@@ -11,7 +11,7 @@ import {
   defaultResolveRoots,
   executableName,
   explicitExecutable,
-  homeDir,
+  homeDirs,
   isExecutableFile,
   packageResolvers,
   resolvePackageDirs,
@@ -80,14 +80,15 @@ export function findClaudeCli(options: FindClaudeCliOptions = {}): string {
     if (found) return found;
   }
 
-  const home = homeDir(env);
   const found = search.onPathThenCommon(env, executableName("claude"), [
-    join(home, ".npm-global", "bin", "claude"),
+    ...homeDirs(env).flatMap((home) => [
+      join(home, ".npm-global", "bin", "claude"),
+      join(home, ".local", "bin", "claude"),
+      join(home, "node_modules", ".bin", "claude"),
+      join(home, ".yarn", "bin", "claude"),
+      join(home, ".claude", "local", "claude"),
+    ]),
     "/usr/local/bin/claude",
-    join(home, ".local", "bin", "claude"),
-    join(home, "node_modules", ".bin", "claude"),
-    join(home, ".yarn", "bin", "claude"),
-    join(home, ".claude", "local", "claude"),
     "/opt/homebrew/bin/claude",
   ]);
   if (found) return found;

@@ -10,7 +10,7 @@ import {
   CliSearch,
   defaultResolveRoots,
   executableName,
-  homeDir,
+  homeDirs,
   isExecutableFile,
   isFile,
   packageResolvers,
@@ -80,14 +80,15 @@ export function findCodexCli(options: FindCodexCliOptions = {}): CodexCli {
   }
 
   const exe = executableName("codex");
-  const home = homeDir(env);
   const found = search.onPathThenCommon(env, exe, [
-    join(home, ".npm-global", "bin", exe),
+    ...homeDirs(env).flatMap((home) => [
+      join(home, ".npm-global", "bin", exe),
+      join(home, ".local", "bin", exe),
+      join(home, ".cargo", "bin", exe),
+      join(home, "node_modules", ".bin", exe),
+      join(home, ".yarn", "bin", exe),
+    ]),
     "/usr/local/bin/codex",
-    join(home, ".local", "bin", exe),
-    join(home, ".cargo", "bin", exe),
-    join(home, "node_modules", ".bin", exe),
-    join(home, ".yarn", "bin", exe),
     "/opt/homebrew/bin/codex",
   ]);
   if (found) return { command: found, args: [] };
