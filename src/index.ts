@@ -51,6 +51,7 @@ export type * from "./permissions.js";
 export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
 export { type Query, type QueryParams, query } from "./query.js";
+export type { RecordOptions } from "./transport/recording.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
 export { collectTurn, type TurnResult } from "./turn.js";

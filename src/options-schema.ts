@@ -181,6 +181,9 @@ export const agentOptionsSchema = z
     callbackTimeoutMs: z.optional(positiveNumber),
     inheritEnv: z.optional(z.boolean()),
     transport: z.optional(transportSchema),
+    record: z.optional(
+      z.union([nonEmpty(), z.strictObject({ path: nonEmpty(), redact: z.optional(z.array(z.string())) })]),
+    ),
 
     model: z.optional(nonEmpty()),
     fallbackModel: z.optional(nonEmpty()),

@@ -6,6 +6,7 @@ import type { HookMap } from "./hooks.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
+import type { RecordOptions } from "./transport/recording.js";
 import type { Transport } from "./transport/transport.js";
 
 /** Which agent CLI drives the session. */
@@ -167,8 +168,17 @@ export interface AgentOptions {
    * error answer (and the callback's signal aborts), in milliseconds. Default 600 000 (10 minutes).
    */
   callbackTimeoutMs?: number;
-  /** A custom transport (tests, remote runners). Replaces the subprocess. Claude only. */
+  /**
+   * A custom transport (tests, remote runners, `ReplayTransport` from `code-agent-sdk/testing`).
+   * Replaces the subprocess; no CLI is looked for. Claude and Codex.
+   */
   transport?: Transport;
+  /**
+   * Records the session's wire traffic (both directions, timestamped, secrets redacted) to a JSONL
+   * file, for `ReplayTransport`: a path, or `{ path, redact }` with more values to redact. Claude and
+   * Codex.
+   */
+  record?: string | RecordOptions;
 
   // ── model control ──
   model?: string;

@@ -12,6 +12,15 @@
  * @module
  */
 
+export type {
+  RecordedError,
+  RecordedEvent,
+  RecordingHeader,
+  RecordOptions,
+} from "../transport/recording.js";
+export { RECORDING_FORMAT } from "../transport/recording.js";
+export { REDACTED, Redactor } from "../transport/redact.js";
+export { ReplayError, ReplayTransport } from "../transport/replay.js";
 export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
 export type {
   FakeAnthropicOptions,

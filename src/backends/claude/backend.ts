@@ -7,6 +7,7 @@ import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
+import { recordTransport } from "../../transport/recording.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
@@ -38,9 +39,16 @@ export class ClaudeBackend implements Backend {
     const { options } = params;
     this.validateOptions(options);
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
-    const { transport, onCliVersion } = options.transport
+    const { transport: channel, onCliVersion } = options.transport
       ? { transport: options.transport, onCliVersion: undefined }
       : await this.spawnTransport(options, [...sdkConfigs.keys()]);
+    const transport = options.record
+      ? recordTransport(channel, options.record, {
+          backend: "claude",
+          sdkVersion: SDK_VERSION,
+          env: buildClaudeEnv(options, SDK_VERSION),
+        })
+      : channel;
     const bridge = new SdkMcpBridge();
     const session = new ClaudeSession({ options, transport, bridge, onCliVersion });
     const prompt = singleInitialPrompt(params);

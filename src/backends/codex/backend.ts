@@ -10,7 +10,9 @@
 import { findOrInstallCli } from "../../install/auto.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
-import type { SubprocessTransport } from "../../transport/subprocess.js";
+import { recordTransport } from "../../transport/recording.js";
+import type { Transport } from "../../transport/transport.js";
+import { SDK_VERSION } from "../../version.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { CODEX_CAPABILITIES } from "../capabilities.js";
 import { CodexAppServerSession } from "./app-server-session.js";
@@ -34,12 +36,15 @@ export class CodexBackend implements Backend {
     const { options } = params;
     this.validateOptions(options);
     const env = buildCodexEnv(options);
-    const cli = await findOrInstallCli(
-      "codex",
-      options,
-      () => findCodexCli({ cliPath: options.cliPath, env }),
-      (command): CodexCli => ({ command, args: [] }),
-    );
+    // A custom transport (a replay, a remote runner) needs no CLI on this machine.
+    const cli: CodexCli = options.transport
+      ? { command: "codex", args: [] }
+      : await findOrInstallCli(
+          "codex",
+          options,
+          () => findCodexCli({ cliPath: options.cliPath, env }),
+          (command): CodexCli => ({ command, args: [] }),
+        );
     const prompt = singleInitialPrompt(params);
     if (params.oneShot && prompt !== undefined) {
       const parts = promptParts(prompt);
@@ -100,11 +105,17 @@ async function openExecSession(
   }
 }
 
+/** The session's transport: the custom one when given, else the CLI with `args`; recorded on request. */
 function transport(
   options: AgentOptions,
   cli: CodexCli,
   env: Record<string, string>,
   args: string[],
-): SubprocessTransport {
-  return cliTransport(options, { command: cli.command, args: [...cli.args, ...args], env, cliName: "codex" });
+): Transport {
+  const channel =
+    options.transport ??
+    cliTransport(options, { command: cli.command, args: [...cli.args, ...args], env, cliName: "codex" });
+  return options.record
+    ? recordTransport(channel, options.record, { backend: "codex", sdkVersion: SDK_VERSION, env })
+    : channel;
 }

@@ -13,7 +13,6 @@ import { agentOptionsIssues } from "../../options-schema.js";
 export const CODEX_UNSUPPORTED_OPTIONS = [
   "cursor",
   "user",
-  "transport",
   "fallbackModel",
   "maxTurns",
   "maxBudgetUsd",
