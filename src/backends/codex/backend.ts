@@ -8,6 +8,7 @@
  */
 
 import { findOrInstallCli } from "../../install/auto.js";
+import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
 import { recordTransport } from "../../transport/recording.js";
@@ -17,11 +18,16 @@ import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { CODEX_CAPABILITIES } from "../capabilities.js";
 import { CodexAppServerSession } from "./app-server-session.js";
 import { buildAppServerArgs, buildCodexEnv, buildExecArgs } from "./command.js";
-import { type CodexCli, findCodexCli } from "./discovery.js";
+import { type CodexCli, checkCodexVersion, findCodexCli } from "./discovery.js";
 import { ExecEventMapper } from "./exec-events.js";
 import { CodexExecSession } from "./exec-session.js";
 import { type PromptParts, promptParts, TempFiles, writeImages } from "./prompt-input.js";
 import { validateCodexOptions } from "./validate.js";
+
+const versionCheck = checkVersionOncePerBinary((key, env) => {
+  const [command = "codex", ...args] = JSON.parse(key) as string[];
+  return checkCodexVersion({ command, args }, env);
+});
 
 /** Drives the OpenAI Codex CLI (`codex exec --json` and `codex app-server`). */
 export class CodexBackend implements Backend {
@@ -45,6 +51,8 @@ export class CodexBackend implements Backend {
           () => findCodexCli({ cliPath: options.cliPath, env }),
           (command): CodexCli => ({ command, args: [] }),
         );
+    // Advisory, once per executable: an old CLI warns (CODE_AGENT_SDK_CLI_VERSION) and still runs.
+    if (!options.transport) void versionCheck.run(JSON.stringify([cli.command, ...cli.args]), env);
     const prompt = singleInitialPrompt(params);
     if (params.oneShot && prompt !== undefined) {
       const parts = promptParts(prompt);

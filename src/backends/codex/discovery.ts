@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
-import { cliCacheRoot, installedCliPath } from "../../install/cache.js";
+import { cliCacheRoot, compareVersions, installedCliPath } from "../../install/cache.js";
 import {
   CliSearch,
   defaultResolveRoots,
@@ -15,8 +15,12 @@ import {
   isFile,
   packageResolvers,
   resolvePackageDirs,
+  runVersionCommand,
+  type VersionCheck,
+  versionFailureReason,
 } from "../../internal/cli-discovery.js";
 import { codexPlatformPackage } from "../../internal/codex-platform.js";
+import { OLDEST_VERIFIED_CODEX, SKIP_VERSION_CHECK_ENV } from "../verified-versions.js";
 
 /** Environment variable naming the CLI executable; checked right after `cliPath`. */
 export const CODEX_CLI_PATH_ENV = "CODEX_CLI_PATH";
@@ -109,3 +113,47 @@ function explicit(path: string, what: string): CodexCli {
 }
 
 export { codexPlatformPackage };
+
+/** The outcome of {@link checkCodexVersion}. */
+export interface CodexVersionCheck extends VersionCheck {
+  /** `major.minor.patch`, or `undefined` when the check was skipped or failed. */
+  version: string | undefined;
+  /** Set when the version is older than {@link OLDEST_VERIFIED_CODEX} or could not be determined. */
+  warning?: string;
+}
+
+/**
+ * Runs `codex --version` (prints `codex-cli 0.169.0`) and compares the version with
+ * {@link OLDEST_VERIFIED_CODEX}. Never rejects: an old or unknown version is a `warning`, since the
+ * CLI may still work. Skipped when `CODE_AGENT_SDK_SKIP_VERSION_CHECK` is non-empty in `env`.
+ */
+export async function checkCodexVersion(
+  cli: CodexCli,
+  env: Record<string, string | undefined> = process.env,
+  timeoutMs = 10_000,
+): Promise<CodexVersionCheck> {
+  if (env[SKIP_VERSION_CHECK_ENV]) return { version: undefined };
+  const output = await runVersionCommand(cli.command, [...cli.args, "--version"], env, timeoutMs);
+  const version = /\b(\d+\.\d+\.\d+)\b/.exec(output.stdout)?.[1];
+  const where = [cli.command, ...cli.args].join(" ");
+  if (version === undefined) {
+    return {
+      version: undefined,
+      warning: `Could not determine the Codex version of ${where} (${versionFailureReason(output)}).`,
+    };
+  }
+  return codexVersionCheck(version, where);
+}
+
+/** Compares a known Codex `version` with {@link OLDEST_VERIFIED_CODEX}: the warning is set when older. */
+export function codexVersionCheck(version: string, where: string): CodexVersionCheck {
+  if (compareVersions(version, OLDEST_VERIFIED_CODEX) < 0) {
+    return {
+      version,
+      warning:
+        `Codex ${version} at ${where} is older than ${OLDEST_VERIFIED_CODEX}, the oldest version this SDK ` +
+        "was verified with; some features may not work. Update with `npm install -g @openai/codex`.",
+    };
+  }
+  return { version };
+}
