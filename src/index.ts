@@ -48,6 +48,7 @@ export type * from "./messages.js";
 export { isResult, textOf } from "./messages.js";
 export type * from "./options.js";
 export type * from "./permissions.js";
+export type { ExitInfo } from "./process/child.js";
 export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
 export { type Query, type QueryParams, query } from "./query.js";
