@@ -123,6 +123,17 @@ describe(`record and replay: claude ${CLAUDE_CLI_VERSION}`, () => {
     await expect(collect(client.receiveMessages())).rejects.toBeInstanceOf(ReplayError);
   });
 
+  it("a recording file that cannot be written fails the query before anything is spawned", async () => {
+    await using bed = await testBed([{ text: "never" }]);
+    const run = query({
+      prompt: "hi",
+      options: bed.options({ record: join(dir, "no-such-dir", "x.jsonl") }),
+    });
+    await expect(collect(run)).rejects.toThrow(/Cannot write the recording to .*no-such-dir/);
+    expect(run.pid).toBeUndefined();
+    expect(bed.model.requests).toHaveLength(0);
+  });
+
   it("a file that is not a recording is refused up front", () => {
     const bogus = join(dir, "bogus.jsonl");
     writeFileSync(bogus, '{"hello":1}\n');
