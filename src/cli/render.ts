@@ -47,6 +47,13 @@ export interface RendererOptions {
   demo?: boolean;
 }
 
+/** What a command-line user does when the agent CLI is not logged in. */
+const LOGIN_HINT: Record<BackendKind, string> = {
+  claude: "Not logged in: set ANTHROPIC_API_KEY, or run `claude` once in a terminal and log in with /login.",
+  codex: "Not logged in: set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.",
+  cursor: "Not logged in: set CURSOR_API_KEY, or run `cursor-agent login`.",
+};
+
 /**
  * Renders one session's messages. Feed every message to {@link handle}; tell it about permission
  * denials with {@link markDenied}.
@@ -61,6 +68,8 @@ export class Renderer {
   private readonly blocks = new Map<string, StreamingBlock>();
   private currentMessageId: string | undefined;
   private headerShown = false;
+  /** An assistant message of this turn reported `authentication_failed`. */
+  private notLoggedIn = false;
   /** Whether the last thing printed was assistant text (to separate it from what follows). */
   private inText = false;
   /** The user interrupted the running turn: its result is shown as an interruption, not a failure. */
@@ -160,7 +169,10 @@ export class Renderer {
     if (message.isError && !interrupted) {
       const why = message.errors?.length ? message.errors.join("; ") : message.result;
       if (why) this.screen.line(style.red(`error: ${why}`));
+      // "Please run /login" means the interactive claude: say what to do from a shell.
+      if (this.notLoggedIn) this.screen.line(style.yellow(LOGIN_HINT[this.options.backend]));
     }
+    this.notLoggedIn = false;
     const oneLine = `${head} ${style.dim(`· ${[...parts, ...(session ? [session] : [])].join(" · ")}`)}`;
     if (!this.screen.live || !session || stripAnsi(oneLine).length < this.screen.columns) {
       this.screen.line(oneLine);
@@ -273,6 +285,7 @@ export class Renderer {
   }
 
   private assistant(message: AssistantMessage): void {
+    if (message.error === "authentication_failed") this.notLoggedIn = true;
     const nested = message.parentToolUseId !== null;
     for (const block of message.content) this.assistantBlock(block, message, nested);
   }

@@ -75,6 +75,22 @@ describe("code-agent --json", () => {
   });
 });
 
+describe("code-agent when the CLI is not logged in", () => {
+  it("says how to log in from a shell, not only the CLI's own /login", async () => {
+    const model = await scripted([]);
+    const { code, stdout } = await runPiped(["hi"], {
+      env: cliEnv({ ...model.env(), ANTHROPIC_API_KEY: undefined }),
+      input: "",
+      cwd: model.env().HOME,
+    });
+    expect(code).toBe(1);
+    expect(plain(stdout)).toContain(
+      "Not logged in: set ANTHROPIC_API_KEY, or run `claude` once in a terminal",
+    );
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe("code-agent without a terminal", () => {
   it("prints readable lines: text, a tool line and a second line with its outcome, a final line", async () => {
     const model = await scripted([bash("echo hi"), { text: "All done." }]);
