@@ -16,18 +16,40 @@ import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { CODEX_CAPABILITIES } from "../capabilities.js";
+import { SKIP_VERSION_CHECK_ENV } from "../verified-versions.js";
 import { CodexAppServerSession } from "./app-server-session.js";
 import { buildAppServerArgs, buildCodexEnv, buildExecArgs } from "./command.js";
-import { type CodexCli, checkCodexVersion, findCodexCli } from "./discovery.js";
+import { type CodexCli, codexVersionCheck, codexVersionFromPackage, findCodexCli } from "./discovery.js";
 import { ExecEventMapper } from "./exec-events.js";
 import { CodexExecSession } from "./exec-session.js";
 import { type PromptParts, promptParts, TempFiles, writeImages } from "./prompt-input.js";
 import { validateCodexOptions } from "./validate.js";
 
-const versionCheck = checkVersionOncePerBinary((key, env) => {
-  const [command = "codex", ...args] = JSON.parse(key) as string[];
-  return checkCodexVersion({ command, args }, env);
-});
+/**
+ * The Codex version check, learned without running anything: from the npm package next to the
+ * binary, else from the app-server's `userAgent`. (A `codex --version` process next to every first
+ * session would be one more child to outlive it.) Never `run()`.
+ */
+const versionCheck = checkVersionOncePerBinary(async () => ({ version: undefined }));
+
+/** Learns the version of `cli` once, if it can be known without running it. */
+function learnVersionFromPackage(cli: CodexCli, env: Record<string, string>): void {
+  if (env[SKIP_VERSION_CHECK_ENV]) return;
+  const where = [cli.command, ...cli.args].join(" ");
+  if (versionCheck.has(where)) return;
+  const version = codexVersionFromPackage(cli);
+  if (version !== undefined) versionCheck.learned(where, codexVersionCheck(version, where));
+}
+
+/** Learns the version from an app-server's `initialize` answer (`userAgent: "codex_…/0.169.0 (…)"`). */
+function learnVersionFromServer(cli: CodexCli, env: Record<string, string>, session: Session): void {
+  if (env[SKIP_VERSION_CHECK_ENV]) return;
+  const where = [cli.command, ...cli.args].join(" ");
+  if (versionCheck.has(where)) return;
+  const userAgent = session.serverInfo()?.userAgent;
+  const version = typeof userAgent === "string" ? /\/(\d+\.\d+\.\d+)\b/.exec(userAgent)?.[1] : undefined;
+  if (version !== undefined) versionCheck.learned(where, codexVersionCheck(version, where));
+}
 
 /** Drives the OpenAI Codex CLI (`codex exec --json` and `codex app-server`). */
 export class CodexBackend implements Backend {
@@ -52,7 +74,7 @@ export class CodexBackend implements Backend {
           (command): CodexCli => ({ command, args: [] }),
         );
     // Advisory, once per executable: an old CLI warns (CODE_AGENT_SDK_CLI_VERSION) and still runs.
-    if (!options.transport) void versionCheck.run(JSON.stringify([cli.command, ...cli.args]), env);
+    if (!options.transport) learnVersionFromPackage(cli, env);
     const prompt = singleInitialPrompt(params);
     if (params.oneShot && prompt !== undefined) {
       const parts = promptParts(prompt);
@@ -64,6 +86,7 @@ export class CodexBackend implements Backend {
     });
     return openOrClose(session, async () => {
       await session.start();
+      if (!options.transport) learnVersionFromServer(cli, env, session);
       if (prompt !== undefined) await session.send(prompt);
     });
   }

@@ -3,7 +3,8 @@
  * launcher, `PATH`, common install locations.
  */
 
-import { join } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
 import { cliCacheRoot, compareVersions, installedCliPath } from "../../install/cache.js";
 import {
@@ -156,4 +157,37 @@ export function codexVersionCheck(version: string, where: string): CodexVersionC
     };
   }
   return { version };
+}
+
+/**
+ * The version of an npm-installed Codex, read from the `@openai/codex*` package.json above the
+ * binary or launcher (following links), without running it; `undefined` for other installs.
+ */
+export function codexVersionFromPackage(cli: CodexCli): string | undefined {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(cli.args[0] ?? cli.command));
+  } catch {
+    return undefined;
+  }
+  for (let depth = 0; depth < 8; depth++) {
+    const manifest = readManifest(join(dir, "package.json"));
+    if (manifest && typeof manifest.name === "string" && manifest.name.startsWith("@openai/codex")) {
+      return typeof manifest.version === "string"
+        ? /^(\d+\.\d+\.\d+)/.exec(manifest.version)?.[1]
+        : undefined;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return undefined;
+}
+
+function readManifest(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }

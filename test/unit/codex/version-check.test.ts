@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkCodexVersion } from "../../../src/backends/codex/discovery.js";
+import { checkCodexVersion, codexVersionFromPackage } from "../../../src/backends/codex/discovery.js";
 import { OLDEST_VERIFIED_CODEX } from "../../../src/backends/verified-versions.js";
 
 const dir = mkdtempSync(join(tmpdir(), "codex-version-"));
@@ -45,5 +45,29 @@ describe.skipIf(process.platform === "win32")("checkCodexVersion", () => {
     ).toEqual({
       version: undefined,
     });
+  });
+});
+
+describe.skipIf(process.platform === "win32")("codexVersionFromPackage", () => {
+  it("reads the @openai/codex* package above the binary, following links; nothing for other installs", () => {
+    const pkg = join(dir, "node_modules", "@openai", "codex-linux-x64");
+    const bin = join(pkg, "vendor", "x86_64-unknown-linux-musl", "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(pkg, "package.json"),
+      JSON.stringify({ name: "@openai/codex", version: "0.150.0-linux-x64" }),
+    );
+    const binary = standIn(
+      "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+      "x",
+    );
+    expect(codexVersionFromPackage({ command: binary, args: [] })).toBe("0.150.0");
+    const link = join(dir, "linked-codex");
+    symlinkSync(binary, link);
+    expect(codexVersionFromPackage({ command: link, args: [] })).toBe("0.150.0");
+    // The launcher form: node + codex.js.
+    expect(codexVersionFromPackage({ command: process.execPath, args: [binary] })).toBe("0.150.0");
+    expect(codexVersionFromPackage({ command: standIn("loose-codex", "x"), args: [] })).toBeUndefined();
+    expect(codexVersionFromPackage({ command: join(dir, "missing"), args: [] })).toBeUndefined();
   });
 });
