@@ -9,10 +9,21 @@ import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type UserContentBlock } from "./prompt.js";
+import type { SessionSource } from "./query.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
 /** The `process.emitWarning` code of the unread-answer warning (see {@link AgentSdkClient.query}). */
 export const UNREAD_RESPONSE_WARNING = "CODE_AGENT_SDK_UNREAD_RESPONSE";
+
+/** Clients whose session comes from a process started ahead of time (see {@link clientOn}). */
+const sources = new WeakMap<AgentSdkClient, SessionSource>();
+
+/** An {@link AgentSdkClient} whose `connect()` takes its session from `source`. @internal */
+export function clientOn(source: SessionSource, options: AgentOptions): AgentSdkClient {
+  const client = new AgentSdkClient(options);
+  sources.set(client, source);
+  return client;
+}
 
 /**
  * A conversation that stays open across turns.
@@ -84,16 +95,22 @@ export class AgentSdkClient implements AsyncDisposable {
       this.connectAbort = abort;
       const signal = combineSignals(this.options.signal, abort.signal);
       let session: Session;
+      const initial = prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {};
       try {
-        // Loading the backend is the one wait before validation; disconnect() may come meanwhile.
-        const backend = await backendFor(this.options);
-        if (signal.aborted) throw abortErrorFor(signal.reason);
-        backend.validateOptions(this.options);
-        session = await backend.openSession({
-          options: { ...this.options, signal },
-          oneShot: false,
-          ...(prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {}),
-        });
+        const source = sources.get(this);
+        if (source) {
+          session = await source({ options: this.options, signal, ...initial });
+        } else {
+          // Loading the backend is the one wait before validation; disconnect() may come meanwhile.
+          const backend = await backendFor(this.options);
+          if (signal.aborted) throw abortErrorFor(signal.reason);
+          backend.validateOptions(this.options);
+          session = await backend.openSession({
+            options: { ...this.options, signal },
+            oneShot: false,
+            ...initial,
+          });
+        }
       } finally {
         if (this.connectAbort === abort) this.connectAbort = undefined;
       }

@@ -177,3 +177,20 @@ export class AbortError extends AgentSdkError {
     super(message, options);
   }
 }
+
+/**
+ * A process started ahead of time (`startup()`, `WarmPool`) cannot serve this query or client:
+ * the query asks for options the process was not started with, the warm session was already
+ * used or closed, or its process exited while it waited.
+ */
+export class WarmStartError extends AgentSdkError {
+  /** Why: `conflicting-options`, `already-used`, `closed` or `exited`. */
+  readonly reason: "conflicting-options" | "already-used" | "closed" | "exited";
+  /** For `conflicting-options`: the options that differ from the warm ones. */
+  readonly options: readonly string[];
+  constructor(reason: WarmStartError["reason"], message: string, options: readonly string[] = []) {
+    super(message);
+    this.reason = reason;
+    this.options = options;
+  }
+}

@@ -52,8 +52,19 @@ export type { ExitInfo } from "./process/child.js";
 export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
 export { type Query, type QueryParams, query } from "./query.js";
+export type * from "./tools.js";
+export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
 export type { RecordOptions } from "./transport/recording.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
 export { collectTurn, type TurnResult } from "./turn.js";
 export { SDK_VERSION } from "./version.js";
+export { WarmPool, type WarmPoolOptions, type WarmPoolStats } from "./warm/warm-pool.js";
+export {
+  DEFAULT_WARM_IDLE_TIMEOUT_MS,
+  DEFAULT_WARM_STARTUP_TIMEOUT_MS,
+  type StartupParams,
+  startup,
+  WarmSession,
+  type WarmSessionState,
+} from "./warm/warm-session.js";

@@ -34,6 +34,8 @@ export interface ToolResultBlock {
   /** A string, or an array of content blocks as the wire carried them. */
   content: unknown;
   isError: boolean;
+  /** A command's exit code, when the wire reports one (Codex, Cursor; Claude Code puts it in the text). */
+  exitCode?: number;
 }
 
 /** A block type this SDK version does not know. Passed through untouched, never an exception. */
@@ -97,7 +99,23 @@ export interface SystemMessage extends MessageBase {
   data: RawObject;
 }
 
-/** The end of one agent turn. */
+/**
+ * Token counts of a turn, the same fields on every backend. A count the CLI did not report is
+ * `null`, never a made-up zero. (Codex counts cached tokens inside `inputTokens`; Claude Code does
+ * not.)
+ */
+export interface TokenUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadInputTokens: number | null;
+  cacheCreationInputTokens: number | null;
+  reasoningOutputTokens: number | null;
+}
+
+/**
+ * The end of one agent turn. Every backend fills the same fields; a value the CLI does not report
+ * is `null` (never a made-up number): see the README's "Results on every backend".
+ */
 export interface ResultMessage extends MessageBase {
   type: "result";
   /** `success`, `error_during_execution`, `error_max_turns`, `error_max_budget_usd`, … */
@@ -107,11 +125,18 @@ export interface ResultMessage extends MessageBase {
    * `subtype: "success"` with `is_error: true`.
    */
   isError: boolean;
+  /** Wall time of the turn in milliseconds: the CLI's figure, or measured by the SDK when it gives none. */
   durationMs: number;
-  durationApiMs: number;
-  numTurns: number;
+  /** Time spent in model API calls, when the CLI reports it (Claude Code, Cursor). */
+  durationApiMs: number | null;
+  /** Model round trips of the turn, when the CLI reports them (Claude Code). */
+  numTurns: number | null;
   sessionId: string;
-  totalCostUsd?: number | undefined;
+  /** The turn's cost in USD, when the CLI reports it (Claude Code). */
+  totalCostUsd: number | null;
+  /** Token counts in one shape for every backend; `null` when the CLI reported no usage. */
+  tokenUsage: TokenUsage | null;
+  /** The CLI's own usage object, as it sent it. */
   usage?: RawObject | undefined;
   modelUsage?: RawObject | undefined;
   /** The final text (or the error text when `isError`). */

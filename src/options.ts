@@ -81,8 +81,13 @@ export interface CodexOptions {
    * When Codex asks before running a command or applying a patch. `untrusted`: everything but
    * known-safe read-only commands; `on-request`: when the model asks to leave the sandbox; `never`:
    * never (what the sandbox blocks fails). Requests go to `canUseTool`; without it they are declined.
-   * Default: `untrusted` when `canUseTool` is set, else the CLI's configuration. (Codex 0.169 no
-   * longer accepts `on-failure`.)
+   *
+   * Default: `untrusted` when `canUseTool` is set. Otherwise it depends on how the query runs: a
+   * one-shot `codex exec` run (no callback, no streaming) always runs as `never` — exec cannot ask,
+   * and a configured `untrusted` would make it exit — while an `AgentSdkClient` or streamed query
+   * (`codex app-server`) uses the CLI's configuration (`config.toml`). Setting `untrusted` or
+   * `on-request` on a one-shot query moves it to the app-server. (Codex 0.169 no longer accepts
+   * `on-failure`.)
    */
   approvalPolicy?: "untrusted" | "on-request" | "never";
   /** What model-generated commands may touch (`--sandbox`). Default: the CLI's configuration. */

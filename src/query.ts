@@ -2,7 +2,7 @@
  * `query()`: one prompt in, a stream of messages out, with the session's control methods attached.
  */
 import type { RewindFilesOptions, Session } from "./backends/backend.js";
-import { backendFor } from "./backends/registry.js";
+import { backendFor, loadBackend } from "./backends/registry.js";
 import { AbortError, NotConnectedError } from "./errors.js";
 import { combineSignals, throwIfAborted } from "./internal/abort.js";
 import { Subscription, type SubscriptionHooks } from "./internal/message-hub.js";
@@ -17,6 +17,18 @@ export interface QueryParams {
   prompt: Prompt;
   options?: AgentOptions;
 }
+
+/**
+ * Where a query or client gets its session instead of opening a new one: a process started ahead
+ * of time (`startup()`, `WarmPool`). Given the query's options, its combined abort signal, and the
+ * initial prompt when it is one turn; resolves with a session that has sent that prompt.
+ * @internal
+ */
+export type SessionSource = (params: {
+  options: AgentOptions;
+  signal: AbortSignal;
+  initialPrompt?: Prompt;
+}) => Promise<Session>;
 
 /**
  * A running query: consume it with `for await`; call the control methods while it runs.
@@ -71,7 +83,23 @@ export interface Query extends AsyncGenerator<Message, void, undefined> {
  * }
  */
 export function query(params: QueryParams): Query {
-  return new QueryRun(params.prompt, params.options ?? {});
+  const options = params.options ?? {};
+  preload(options);
+  return new QueryRun(params.prompt, options);
+}
+
+/**
+ * Starts loading the backend a query will need as soon as the query exists, so the load overlaps
+ * whatever the caller does before iterating. A failure is reported by the iteration itself.
+ */
+function preload(options: AgentOptions): void {
+  if (typeof options.backend === "string" || options.backend === undefined)
+    loadBackend(options.backend).catch(() => undefined);
+}
+
+/** {@link query} on a session from `source` instead of a new process. @internal */
+export function queryOn(source: SessionSource, params: QueryParams): Query {
+  return new QueryRun(params.prompt, params.options ?? {}, source);
 }
 
 const DONE: IteratorResult<Message, void> = Object.freeze({ done: true, value: undefined });
@@ -99,6 +127,7 @@ class QueryRun implements Query {
   constructor(
     private readonly prompt: Prompt,
     private readonly options: AgentOptions,
+    private readonly source?: SessionSource,
   ) {}
 
   get pid(): number | undefined {
@@ -215,15 +244,24 @@ class QueryRun implements Query {
     let session: Session;
     try {
       throwIfAborted(this.options.signal);
-      const backend = await backendFor(this.options);
-      throwIfAborted(this.options.signal);
-      backend.validateOptions(this.options);
       const streamed = isStreamedPrompt(this.prompt);
-      session = await backend.openSession({
-        options: { ...this.options, signal: combineSignals(this.options.signal, this.startAbort.signal) },
-        oneShot: !streamed,
-        ...(streamed ? {} : { initialPrompt: this.prompt }),
-      });
+      const signal = combineSignals(this.options.signal, this.startAbort.signal);
+      if (this.source) {
+        session = await this.source({
+          options: this.options,
+          signal,
+          ...(streamed ? {} : { initialPrompt: this.prompt }),
+        });
+      } else {
+        const backend = await backendFor(this.options);
+        throwIfAborted(this.options.signal);
+        backend.validateOptions(this.options);
+        session = await backend.openSession({
+          options: { ...this.options, signal },
+          oneShot: !streamed,
+          ...(streamed ? {} : { initialPrompt: this.prompt }),
+        });
+      }
     } catch (error) {
       this.ended = true;
       this.rejectSession(error);

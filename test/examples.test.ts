@@ -52,8 +52,9 @@ function localize(code: string, file: string): string {
     const path = relative(dirname(file), join(root, target)).replaceAll("\\", "/");
     return path.startsWith(".") ? path : `./${path}`;
   };
+  // "code-agent-sdk/<entry>" is src/<entry>/index.ts (testing, compat/codex-sdk, …).
   return code
-    .replaceAll('"code-agent-sdk/testing"', `"${rel("src/testing/index.js")}"`)
+    .replace(/"code-agent-sdk\/([a-z/-]+)"/g, (_, entry: string) => `"${rel(`src/${entry}/index.js`)}"`)
     .replaceAll('"code-agent-sdk"', `"${rel("src/index.js")}"`);
 }
 

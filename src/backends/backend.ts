@@ -61,6 +61,10 @@ export interface Session {
   retainTurns?(): void;
   /** The pid of the CLI process currently running, when the transport is a local process. */
   pid?(): number | undefined;
+  /** Whether the session's process keeps the host alive (see `Transport.setKeepAlive`). */
+  setKeepAlive?(keep: boolean): void;
+  /** Whether the session can still take a prompt: its process runs and it was not closed. */
+  isAlive?(): boolean;
   /** The backend's handshake answer (Claude: the `initialize` response), once connected. */
   serverInfo(): Record<string, unknown> | undefined;
   interrupt(): Promise<void>;

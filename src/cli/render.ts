@@ -144,12 +144,13 @@ export class Renderer {
     this.screen.spinner(undefined);
     const { style } = this.screen;
     const parts: string[] = [];
-    // Some backends do not count turns (Cursor reports 0).
-    if (message.numTurns > 0) parts.push(`${message.numTurns} turn${message.numTurns === 1 ? "" : "s"}`);
+    // Only Claude Code counts round trips; elsewhere the count is null (Cursor's stand-in reports 0).
+    if (message.numTurns !== null && message.numTurns > 0)
+      parts.push(`${message.numTurns} turn${message.numTurns === 1 ? "" : "s"}`);
     parts.push(formatDuration(message.durationMs));
     // A scripted model's usage is made up, so the demo shows no cost rather than a fake one.
     if (this.options.demo) parts.push("scripted, no cost");
-    else if (message.totalCostUsd !== undefined) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
+    else if (message.totalCostUsd !== null) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
     let session = "";
     if (message.sessionId) {
       const backendFlag = this.options.backend === "claude" ? "" : `--backend ${this.options.backend} `;

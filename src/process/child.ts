@@ -88,6 +88,11 @@ export interface ChildHandle {
    * then SIGKILL. Resolves with the ExitInfo. Idempotent; safe if already exited.
    */
   close(graceMs?: number): Promise<ExitInfo>;
+  /**
+   * Whether the child (its process handle and pipes) keeps the host's event loop alive. A process
+   * started ahead of time and parked must not: the host may exit, and the exit hook ends it.
+   */
+  setKeepAlive(keep: boolean): void;
 }
 
 /** Default time {@link ChildHandle.close} waits after SIGTERM before sending SIGKILL. */
@@ -221,6 +226,18 @@ class Child implements ChildHandle {
       // A failure to flush shows up as a rejected write(); EOF to a dead process is moot.
       if (!stdin.writableEnded) stdin.end();
     });
+  }
+
+  setKeepAlive(keep: boolean): void {
+    const proc = this.proc;
+    if (!proc) return;
+    for (const stream of [proc.stdin, proc.stdout, proc.stderr]) {
+      const handle = stream as unknown as { ref?: () => void; unref?: () => void } | null;
+      if (keep) handle?.ref?.();
+      else handle?.unref?.();
+    }
+    if (keep) proc.ref();
+    else proc.unref();
   }
 
   close(graceMs = DEFAULT_CLOSE_GRACE_MS): Promise<ExitInfo> {

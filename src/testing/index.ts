@@ -43,6 +43,31 @@ export {
   codexConfigToml,
   createCodexHome,
 } from "./codex-home.js";
+export type { ModelStep, ModelStepKind } from "./conformance/model.js";
+export { anthropicTurns, responsesTurns } from "./conformance/model.js";
+export type {
+  ConformanceBed,
+  ConformanceOutcome,
+  ConformanceResult,
+  ConformanceTarget,
+} from "./conformance/runner.js";
+export {
+  claudeConformanceTarget,
+  codexConformanceTarget,
+  conformanceTable,
+  runConformance,
+  runScenario,
+  skipReason,
+} from "./conformance/runner.js";
+export type {
+  ConformanceFeature,
+  ConformanceScenario,
+  ScenarioContext,
+  ScenarioRun,
+} from "./conformance/scenarios.js";
+export { CONFORMANCE_SCENARIOS } from "./conformance/scenarios.js";
+export type { ExpectedEntry, TranscriptEntry } from "./conformance/transcript.js";
+export { compareTranscript, unifiedTranscript } from "./conformance/transcript.js";
 export type { ResponsesUsage, ResponsesWireItem } from "./openai/events.js";
 export type {
   ExecCommandArguments,

@@ -87,6 +87,14 @@ export function recordTransport<T extends Transport>(
       recorder.out(data);
       await transport.write(data);
     },
+    ...(transport.writeText
+      ? {
+          writeText: async (text: string) => {
+            recorder.outText(text);
+            await transport.writeText!(text);
+          },
+        }
+      : {}),
     endInput: async () => {
       recorder.event({ kind: "end-input" });
       await transport.endInput();
@@ -172,6 +180,11 @@ class Recorder {
       return;
     }
     this.event({ kind: "out", line: this.redactor.value(line) });
+  }
+
+  /** Free text written as is (a `codex exec` prompt). */
+  outText(text: string): void {
+    this.event({ kind: "out", text: this.redactor.text(text) });
   }
 
   in(item: TransportItem): void {

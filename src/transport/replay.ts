@@ -150,6 +150,11 @@ export class ReplayTransport implements Transport {
     this.advance();
   }
 
+  /** Free text (a `codex exec` prompt): one write, as the recording has it. */
+  async writeText(text: string): Promise<void> {
+    await this.write(text);
+  }
+
   async endInput(): Promise<void> {
     if (this.closed) return;
     // A one-shot CLI may end its output before the SDK ends its input: nothing to wait for then.

@@ -70,6 +70,11 @@ export class SubprocessTransport implements Transport {
     return this.child?.exited;
   }
 
+  /** See {@link Transport.setKeepAlive}. */
+  setKeepAlive(keep: boolean): void {
+    this.child?.setKeepAlive(keep);
+  }
+
   /** The last lines the process wrote to stderr (bounded). */
   stderrTail(): string {
     return this.child?.stderrTail() ?? "";
@@ -94,6 +99,18 @@ export class SubprocessTransport implements Transport {
     }
     // close() may have run while we waited for the spawn.
     if (this.state === "connecting") this.state = "connected";
+  }
+
+  /** Writes `text` as is (no newline added); see {@link Transport.writeText}. */
+  async writeText(text: string): Promise<void> {
+    const child = this.requireChild("writeText()");
+    if (this.state === "closed")
+      throw new CliConnectionError(`Cannot write to ${this.name}: transport is closed`);
+    try {
+      await child.write(text);
+    } catch (error) {
+      throw await this.explainWriteFailure(child, error);
+    }
   }
 
   /** Sends one message; `data` must be a single line (serialized JSON), the newline is added here. */

@@ -20,6 +20,17 @@ export interface Transport {
   /** Sends one JSON message (serialized, without the trailing newline). */
   write(data: string): Promise<void>;
   /**
+   * Sends free text exactly as given, with no newline added: for a CLI that reads a plain-text
+   * prompt until end of input (`codex exec -`). A transport without it gets the text line by line
+   * through {@link write}, so the CLI sees a final newline.
+   */
+  writeText?(text: string): Promise<void>;
+  /**
+   * Whether the channel keeps the host's event loop alive (default: it does). A warm session
+   * parked for later use turns it off; claiming it turns it back on.
+   */
+  setKeepAlive?(keep: boolean): void;
+  /**
    * The messages from the agent, in order. Owned by the caller: call once. Ends when the agent
    * closes its output; throws a typed error (`ProcessError`, `BufferOverflowError`, …) on failure.
    * Lines that are not valid JSON are yielded as `JsonDecodeError` values and reading continues.

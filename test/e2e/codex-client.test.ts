@@ -108,7 +108,10 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
       const { bed, calls, messages, created } = await runApproval(() => ({ behavior: "allow" }));
       await using _ = bed;
       expect(calls).toEqual([
-        ["Bash", { command: expect.stringContaining("touch approved.txt"), cwd: bed.cwd }],
+        [
+          "Bash",
+          { command: expect.stringMatching(/^touch approved\.txt/), cwd: bed.cwd, argv: expect.any(Array) },
+        ],
       ]);
       expect(created).toBe(true);
       expect(blocks(messages).find((b) => b.type === "tool_result")).toMatchObject({ isError: false });
@@ -181,7 +184,7 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
     });
   });
 
-  it("asks canUseTool to approve a file change (apply_patch) and applies it when allowed", async () => {
+  it("asks canUseTool to approve a file change (Write, in the unified vocabulary) and applies it when allowed", async () => {
     await using bed = await codexBed([
       { applyPatch: "*** Begin Patch\n*** Add File: approved-patch.txt\n+patched\n*** End Patch\n" },
       { text: "patched" },
@@ -201,8 +204,10 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
     const messages = await collect(client.receiveResponse());
     expect(calls).toEqual([
       [
-        "apply_patch",
+        "Write",
         {
+          file_path: join(bed.cwd, "approved-patch.txt"),
+          content: "patched\n",
           changes: [{ path: join(bed.cwd, "approved-patch.txt"), kind: "add", diff: "patched\n" }],
           reason: null,
           grantRoot: null,

@@ -52,14 +52,15 @@ describe(`query() against codex ${CODEX_CLI_VERSION} (codex exec)`, () => {
     expect(result).toMatchObject({
       subtype: "success",
       isError: false,
-      numTurns: 1,
+      numTurns: null,
+      totalCostUsd: null,
       sessionId,
       result: "Hello from the fake model",
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
     });
     expect(result!.durationMs).toBeGreaterThan(0);
-    // The prompt reached the model through stdin, with the final newline a piped prompt has.
-    expect(bed.api.turnRequests[0]?.lastUserText).toBe("say hi\n");
+    // The prompt reached the model through stdin byte for byte, as the official Codex SDK sends it.
+    expect(bed.api.turnRequests[0]?.lastUserText).toBe("say hi");
   });
 
   it("runs a command and reports its output as a Bash tool result", async () => {
@@ -93,8 +94,11 @@ describe(`query() against codex ${CODEX_CLI_VERSION} (codex exec)`, () => {
     expect(readFileSync(join(bed.cwd, "greeting.txt"), "utf8")).toBe("hello patch\n");
     const blocks = toolBlocks(messages);
     expect(blocks.find((b) => b.type === "tool_use")).toMatchObject({
-      name: "apply_patch",
-      input: { changes: [{ path: join(bed.cwd, "greeting.txt"), kind: "add" }] },
+      name: "Write",
+      input: {
+        file_path: join(bed.cwd, "greeting.txt"),
+        changes: [{ path: join(bed.cwd, "greeting.txt"), kind: "add" }],
+      },
     });
     expect(blocks.find((b) => b.type === "tool_result")).toMatchObject({ isError: false });
     expect(results(messages)[0]).toMatchObject({ isError: false, result: "patched" });

@@ -160,7 +160,7 @@ describe("query() on cursor: what a turn can contain", () => {
     expect(blocks[1]?.type).toBe("text");
   });
 
-  it("tool calls in both encodings (and function style) pair tool_use with tool_result", async () => {
+  it("tool calls in both encodings (and function style) pair tool_use with tool_result, in the unified vocabulary", async () => {
     await using bed = cursorBed();
     const messages = await collect(
       query({ prompt: "TOOL_SHELL TOOL_READ_OLD TOOL_FUNCTION TOOL_WRITE_OLD_FAIL", options: bed.options() }),
@@ -170,14 +170,15 @@ describe("query() on cursor: what a turn can contain", () => {
       .filter((b) => b.type === "tool_use");
     const outcomes = toolResults(messages);
     expect(uses.map((b) => (b.type === "tool_use" ? [b.id, b.name] : []))).toEqual([
-      ["call_shell\nfc_1", "Shell"],
+      ["call_shell\nfc_1", "Bash"],
       ["call_read", "Read"],
       ["call_write", "Write"],
       ["call_fn", "list_dir"],
     ]);
     expect(uses[0]).toMatchObject({ input: { command: "echo hi" } });
+    expect(uses[1]).toMatchObject({ input: { file_path: "README.md", path: "README.md" } });
     expect(outcomes).toEqual([
-      { type: "tool_result", toolUseId: "call_shell\nfc_1", content: "hi\n", isError: false },
+      { type: "tool_result", toolUseId: "call_shell\nfc_1", content: "hi\n", isError: false, exitCode: 0 },
       { type: "tool_result", toolUseId: "call_read", content: "# Title\n", isError: false },
       { type: "tool_result", toolUseId: "call_write", content: "EACCES: permission denied", isError: true },
       { type: "tool_result", toolUseId: "call_fn", content: "a.txt\nb.txt", isError: false },
@@ -193,6 +194,7 @@ describe("query() on cursor: what a turn can contain", () => {
       toolUseId: "call_shell\nfc_1",
       content: "nope: command not found",
       isError: true,
+      exitCode: 127,
     });
   });
 

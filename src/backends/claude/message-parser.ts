@@ -6,6 +6,7 @@
  * pass through as `unknown`, and every message keeps its wire object in `raw`.
  */
 import { MessageParseError } from "../../errors.js";
+import { tokenUsage } from "../../internal/token-usage.js";
 import { asObject, compact, isObject, num, str } from "../../internal/wire.js";
 import type {
   AssistantMessage,
@@ -132,11 +133,12 @@ function parseResult(raw: RawObject): ResultMessage {
     // subtype is only a fallback for a line that lacks it.
     isError: typeof raw.is_error === "boolean" ? raw.is_error : subtype.startsWith("error"),
     durationMs: num(raw.duration_ms) ?? 0,
-    durationApiMs: num(raw.duration_api_ms) ?? 0,
-    numTurns: num(raw.num_turns) ?? 0,
+    durationApiMs: num(raw.duration_api_ms) ?? null,
+    numTurns: num(raw.num_turns) ?? null,
     uuid: str(raw.uuid),
     sessionId: str(raw.session_id) ?? "",
-    totalCostUsd: num(raw.total_cost_usd),
+    totalCostUsd: num(raw.total_cost_usd) ?? null,
+    tokenUsage: tokenUsage(raw.usage),
     usage: isObject(raw.usage) ? raw.usage : undefined,
     modelUsage: isObject(raw.modelUsage) ? raw.modelUsage : undefined,
     result: str(raw.result),

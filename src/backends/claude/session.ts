@@ -89,6 +89,14 @@ export class ClaudeSession implements Session {
     return (this.transport as { pid?: number }).pid;
   }
 
+  setKeepAlive(keep: boolean): void {
+    this.transport.setKeepAlive?.(keep);
+  }
+
+  isAlive(): boolean {
+    return !this.life.isEnded && !this.life.isClosing;
+  }
+
   serverInfo(): Record<string, unknown> | undefined {
     return this.initResponse;
   }

@@ -7,7 +7,7 @@
  * | `item/agentMessage/delta`               | `stream_event` `content_block_delta` / `text_delta`    |
  * | `item/reasoning/summaryTextDelta`, …    | `stream_event` `content_block_delta` / `thinking_delta`|
  * | `turn/completed`                        | result (`completed` / `interrupted` / `failed`)        |
- * | `turn/plan/updated`                     | system `todo_list`                                     |
+ * | `turn/plan/updated`                     | `TodoWrite` tool_use + tool_result                     |
  * | `error`                                 | system `codex_error` (`data.willRetry`)                |
  * | `warning`, `configWarning`, …           | system `codex_warning`                                 |
  * | bookkeeping (status, rate limits, …)    | —                                                      |
@@ -134,13 +134,11 @@ export class AppServerEventMapper {
       case "turn/completed":
         return [this.turnResult(asObject(params.turn), raw)];
       case "turn/plan/updated":
-        return [
-          this.messages.system(
-            "todo_list",
-            { items: params.plan ?? [], explanation: params.explanation ?? null, phase: "updated" },
-            raw,
-          ),
-        ];
+        return this.messages.todoList(
+          `plan-${str(params.turnId) ?? ""}`,
+          Array.isArray(params.plan) ? params.plan : [],
+          raw,
+        );
       case "error": {
         const error = asObject(params.error);
         return [this.messages.system("codex_error", { ...params, message: str(error.message) ?? "" }, raw)];

@@ -257,6 +257,14 @@ export class CodexAppServerSession implements Session {
     return (this.transport as { pid?: number }).pid;
   }
 
+  setKeepAlive(keep: boolean): void {
+    this.transport.setKeepAlive?.(keep);
+  }
+
+  isAlive(): boolean {
+    return !this.life.isEnded && !this.life.isClosing;
+  }
+
   /** Ends the session and the process. With `reason`, readers get it as an error after draining. */
   close(reason?: unknown): Promise<void> {
     return this.life.close(reason);

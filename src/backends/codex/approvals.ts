@@ -1,13 +1,13 @@
 /**
  * Approval requests of `codex app-server`, turned into `canUseTool` calls and back into answers.
  *
- * | server request                         | `canUseTool` name / input                              |
+ * | server request                         | `canUseTool` name / input (the unified vocabulary)     |
  * |----------------------------------------|--------------------------------------------------------|
- * | `item/commandExecution/requestApproval`| `Bash`, `{ command, cwd }`                             |
- * | `item/fileChange/requestApproval`      | `apply_patch`, `{ changes, reason, grantRoot }`        |
+ * | `item/commandExecution/requestApproval`| `Bash`, `{ command, cwd, argv }` (shell wrapper removed)|
+ * | `item/fileChange/requestApproval`      | `Write` / `Edit`, `{ file_path, changes, reason, grantRoot }` |
  * | `item/permissions/requestApproval`     | `request_permissions`, `{ permissions, reason, cwd }`  |
- * | legacy `execCommandApproval`           | `Bash`, `{ command, cwd }` (argv joined, shell-quoted) |
- * | legacy `applyPatchApproval`            | `apply_patch`, `{ changes, reason, grantRoot }`        |
+ * | legacy `execCommandApproval`           | `Bash`, `{ command, cwd, argv }`                       |
+ * | legacy `applyPatchApproval`            | `Write` / `Edit`, `{ file_path, changes, reason, grantRoot }` |
  * | `mcpServer/elicitation/request` for an | `mcp__<server>__<tool>`, the tool arguments            |
  * | MCP tool call (`codex_approval_kind`)  |                                                        |
  *
@@ -21,7 +21,14 @@ import { asObject, isObject, str } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { PermissionResult, PermissionUpdate } from "../../permissions.js";
-import { APPLY_PATCH_TOOL, BASH_TOOL, type FileChangeEntry, fileChanges, mcpToolName } from "./items.js";
+import {
+  BASH_TOOL,
+  commandInput,
+  type FileChangeEntry,
+  fileChanges,
+  fileChangeTool,
+  mcpToolName,
+} from "./items.js";
 import type { ApprovalDecision, ReviewDecision } from "./protocol.js";
 
 /** How long a `canUseTool` callback may take before the request is declined (`callbackTimeoutMs`). */
@@ -70,29 +77,27 @@ export function approvalPrompt(
   switch (method) {
     case "item/commandExecution/requestApproval": {
       const item = itemById(str(params.itemId) ?? "");
-      const command = str(params.command) ?? str(item?.command) ?? "";
-      const input: Record<string, unknown> = { command };
-      const cwd = str(params.cwd) ?? str(item?.cwd);
-      if (cwd !== undefined) input.cwd = cwd;
-      return v2Prompt(BASH_TOOL, input, params, [rule(BASH_TOOL, command)]);
+      const input = commandInput(
+        str(params.command) ?? str(item?.command) ?? "",
+        str(params.cwd) ?? str(item?.cwd),
+      );
+      return v2Prompt(BASH_TOOL, input, params, [rule(BASH_TOOL, input.command as string)]);
     }
     case "item/fileChange/requestApproval": {
       const item = itemById(str(params.itemId) ?? "");
-      const input = patchInput(fileChanges(item?.changes), params);
-      return v2Prompt(APPLY_PATCH_TOOL, input, params, [rule(APPLY_PATCH_TOOL)], str(params.grantRoot));
+      const call = patchCall(fileChanges(item?.changes), params);
+      return v2Prompt(call.name, call.input, params, [rule(call.name)], str(params.grantRoot));
     }
     case "item/permissions/requestApproval":
       return permissionsPrompt(params);
     case "execCommandApproval": {
       const argv = Array.isArray(params.command) ? params.command.map(String) : [];
-      const command = shellJoin(argv);
-      const input: Record<string, unknown> = { command };
-      if (typeof params.cwd === "string") input.cwd = params.cwd;
-      return legacyPrompt(BASH_TOOL, input, params, [rule(BASH_TOOL, command)]);
+      const input = commandInput(argv, str(params.cwd));
+      return legacyPrompt(BASH_TOOL, input, params, [rule(BASH_TOOL, input.command as string)]);
     }
     case "applyPatchApproval": {
-      const changes = legacyFileChanges(params.fileChanges);
-      return legacyPrompt(APPLY_PATCH_TOOL, patchInput(changes, params), params, [rule(APPLY_PATCH_TOOL)]);
+      const call = patchCall(legacyFileChanges(params.fileChanges), params);
+      return legacyPrompt(call.name, call.input, params, [rule(call.name)]);
     }
     case "mcpServer/elicitation/request":
       return mcpToolPrompt(params, items);
@@ -280,8 +285,11 @@ function mcpToolPrompt(params: RawObject, items: ItemLookup): ApprovalPrompt | u
   };
 }
 
-function patchInput(changes: FileChangeEntry[], params: RawObject): Record<string, unknown> {
-  return { changes, reason: params.reason ?? null, grantRoot: params.grantRoot ?? null };
+function patchCall(changes: FileChangeEntry[], params: RawObject) {
+  const call = fileChangeTool(changes);
+  call.input.reason = params.reason ?? null;
+  call.input.grantRoot = params.grantRoot ?? null;
+  return call;
 }
 
 /** Legacy `fileChanges`: `{ [path]: { type: "add", content } | { type: "update", unified_diff, move_path } }`. */
@@ -308,13 +316,6 @@ function rule(toolName: string, ruleContent?: string): PermissionUpdate {
 
 function remembers(result: PermissionResult): boolean {
   return result.behavior === "allow" && (result.updatedPermissions?.length ?? 0) > 0;
-}
-
-/** Joins argv for display, quoting what a POSIX shell would split or expand. */
-export function shellJoin(argv: string[]): string {
-  return argv
-    .map((a) => (/^[A-Za-z0-9_/.,:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))
-    .join(" ");
 }
 
 /** JSON with object keys sorted, so key order does not matter. */

@@ -169,10 +169,12 @@ export class CodexExecSession implements Session {
 }
 
 /**
- * Writes free text through a line-oriented transport: one write per line. The text arrives with a
- * final newline, as from `echo … | codex exec -`.
+ * Writes the prompt byte for byte, as the official Codex SDK does (exec reads stdin to EOF and
+ * sends it to the model as is). A transport that is only line-oriented gets one write per line,
+ * so the text arrives with a final newline, as from `echo … | codex exec -`.
  */
 async function writeText(transport: Transport, text: string): Promise<void> {
+  if (transport.writeText) return transport.writeText(text);
   const lines = text.split("\n");
   if (lines.length > 1 && lines.at(-1) === "") lines.pop();
   for (const line of lines) await transport.write(line);

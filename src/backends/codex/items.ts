@@ -2,30 +2,30 @@
  * Codex items, as `codex exec --json` (snake_case) and `codex app-server` (camelCase) report them,
  * reduced to one view that the message mapping works on.
  *
- * Tool names follow Claude Code's where one exists, so a `canUseTool` callback or a message consumer
- * written for Claude reads Codex the same way:
- * - shell commands → `Bash` with `{ command, cwd? }` (the command as Codex runs it, e.g.
- *   `/bin/bash -lc 'ls'`);
- * - file changes → `apply_patch` (Codex's own tool name: one patch may add, update, move and
- *   delete several files) with `{ changes: [{ path, kind, diff?, movePath? }] }`;
+ * Tools are named and shaped in the unified vocabulary (`src/tools.ts`), so a `canUseTool` callback or
+ * a message consumer written for Claude reads Codex the same way:
+ * - shell commands → `Bash` with `{ command, cwd?, argv? }`: the command the model asked for, with
+ *   the `/bin/bash -lc '…'` wrapper Codex runs it in removed (kept in `argv`);
+ * - file changes → `Write` (one file added, `content` when the wire carries it) or `Edit` (anything
+ *   else, with `patch` for a single file's diff); both with every file in `changes`, since one Codex
+ *   patch may add, update, move and delete several files;
  * - MCP tools → `mcp__<server>__<tool>` with the tool arguments;
- * - web searches → `WebSearch` with `{ query }`.
+ * - web searches → `WebSearch` with `{ query }`; todo lists → `TodoWrite` with `{ todos }`.
  */
+import { unwrapShellCommand } from "../../internal/shell-command.js";
 import { isObject, str } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
+import { type FileChange, mcpToolName } from "../../tools.js";
 
 /** One file of a file change. `kind` is `add`, `delete` or `update`. */
-export interface FileChangeEntry {
-  path: string;
-  kind: string;
-  diff?: string;
-  movePath?: string;
-}
+export type FileChangeEntry = FileChange;
 
 /** The outcome of a finished tool item. */
 export interface ToolOutcome {
   content: unknown;
   isError: boolean;
+  /** A command's exit code. */
+  exitCode?: number;
 }
 
 /** An item, reduced to what the message model needs. */
@@ -40,16 +40,54 @@ export type ItemView =
   | { kind: "user"; id: string }
   | { kind: "other"; id: string; type: string };
 
-/** Tool name for shell commands (as in Claude Code). */
+/** Tool name for shell commands. */
 export const BASH_TOOL = "Bash";
-/** Tool name for file changes (Codex's own tool). */
-export const APPLY_PATCH_TOOL = "apply_patch";
-/** Tool name for web searches (as in Claude Code). */
+/** Tool name for web searches. */
 export const WEB_SEARCH_TOOL = "WebSearch";
+export { mcpToolName };
 
-/** The tool name of an MCP tool: `mcp__<server>__<tool>`, as Claude Code names them. */
-export function mcpToolName(server: string, tool: string): string {
-  return `mcp__${server}__${tool}`;
+/** A tool call's vocabulary name and input. */
+export interface NamedInput {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** A shell command: `Bash` with the command the model meant, the wrapper's argv kept in `argv`. */
+export function commandInput(command: string | readonly string[], cwd?: string): Record<string, unknown> {
+  const unwrapped = unwrapShellCommand(command);
+  const input: Record<string, unknown> = { command: unwrapped.command };
+  if (cwd !== undefined) input.cwd = cwd;
+  if (unwrapped.argv) input.argv = unwrapped.argv;
+  return input;
+}
+
+/**
+ * A file change: `Write` when it adds one file, `Edit` otherwise; `file_path` is the first file,
+ * `changes` every file.
+ */
+export function fileChangeTool(changes: FileChangeEntry[]): NamedInput {
+  const first = changes[0];
+  const input: Record<string, unknown> = { file_path: first?.path ?? "", changes };
+  if (changes.length === 1 && first?.kind === "add") {
+    if (first.diff !== undefined) input.content = first.diff;
+    return { name: "Write", input };
+  }
+  if (changes.length === 1 && first?.diff !== undefined) input.patch = first.diff;
+  return { name: "Edit", input };
+}
+
+/** A Codex todo list (`[{ text, completed }]`) as `TodoWrite` todos. */
+export function todoInput(items: unknown[]): Record<string, unknown> {
+  const todos = items.filter(isObject).map((item) => ({
+    content: str(item.text) ?? str(item.step) ?? "",
+    status:
+      item.completed === true || item.status === "completed"
+        ? "completed"
+        : item.status === "inProgress" || item.status === "in_progress"
+          ? "in_progress"
+          : "pending",
+  }));
+  return { todos };
 }
 
 /**
@@ -67,12 +105,13 @@ export function viewExecItem(item: RawObject, finished: boolean): ItemView {
       return tool(
         id,
         BASH_TOOL,
-        { command: str(item.command) ?? "" },
+        commandInput(str(item.command) ?? ""),
         finished && commandOutcome(item.status, item.aggregated_output, item.exit_code),
       );
     case "file_change": {
       const changes = fileChanges(item.changes);
-      return tool(id, APPLY_PATCH_TOOL, { changes }, finished && patchOutcome(item.status, changes));
+      const call = fileChangeTool(changes);
+      return tool(id, call.name, call.input, finished && patchOutcome(item.status, changes));
     }
     case "mcp_tool_call":
       return tool(
@@ -108,18 +147,17 @@ export function viewThreadItem(item: RawObject, finished: boolean): ItemView {
       return { kind: "reasoning", id, text: parts.join("\n\n") };
     }
     case "commandExecution": {
-      const input: Record<string, unknown> = { command: str(item.command) ?? "" };
-      if (typeof item.cwd === "string") input.cwd = item.cwd;
       return tool(
         id,
         BASH_TOOL,
-        input,
+        commandInput(str(item.command) ?? "", str(item.cwd)),
         finished && commandOutcome(item.status, item.aggregatedOutput, item.exitCode),
       );
     }
     case "fileChange": {
       const changes = fileChanges(item.changes);
-      return tool(id, APPLY_PATCH_TOOL, { changes }, finished && patchOutcome(item.status, changes));
+      const call = fileChangeTool(changes);
+      return tool(id, call.name, call.input, finished && patchOutcome(item.status, changes));
     }
     case "mcpToolCall":
       return tool(
@@ -187,7 +225,7 @@ function commandOutcome(status: unknown, output: unknown, exitCode: unknown): To
   const isError = failedStatus(status) || (typeof exitCode === "number" && exitCode !== 0);
   const text = str(output) ?? "";
   const content = text === "" && status === "declined" ? "The command was declined" : text;
-  return { content, isError };
+  return typeof exitCode === "number" ? { content, isError, exitCode } : { content, isError };
 }
 
 function patchOutcome(status: unknown, changes: FileChangeEntry[]): ToolOutcome {

@@ -5,12 +5,16 @@
  * - agent message → assistant `text`; reasoning → assistant `thinking` (empty signature);
  * - tool item started → assistant `tool_use`; tool item completed → user `tool_result` (preceded by
  *   the `tool_use` if the start was never reported, e.g. a declined command);
- * - todo list → system `todo_list` (`data.items`, `data.phase`: started / updated / completed);
+ * - todo list → a `TodoWrite` tool_use and its tool_result each time the list is reported with a
+ *   change (started, updated, completed), as Claude Code reports its todo list; the tool_use id is
+ *   the item id, suffixed `#2`, `#3`… for later versions of the same list;
  * - non-fatal error item → system `codex_warning`; context compaction → system `compact_boundary`;
  * - any other item → system `codex_item` when it completes (`data.item` holds it).
  *
  * Every message keeps the wire line it came from in `raw`.
  */
+
+import { tokenUsage } from "../../internal/token-usage.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -18,9 +22,10 @@ import type {
   RawObject,
   ResultMessage,
   SystemMessage,
+  ToolResultBlock,
   UserMessage,
 } from "../../messages.js";
-import type { ItemView } from "./items.js";
+import { type ItemView, todoInput } from "./items.js";
 
 /** What the builder needs to know about the session. */
 export interface TurnMessageContext {
@@ -46,6 +51,8 @@ export interface TurnEnd {
 export class TurnMessages {
   private toolUsesSent = new Set<string>();
   private lastText: string | undefined;
+  /** Per todo list item: how many versions were reported, and the last one's JSON. */
+  private todoVersions = new Map<string, { count: number; json: string }>();
 
   constructor(private readonly ctx: TurnMessageContext) {}
 
@@ -53,6 +60,7 @@ export class TurnMessages {
   beginTurn(): void {
     this.toolUsesSent.clear();
     this.lastText = undefined;
+    this.todoVersions.clear();
   }
 
   /** The last agent message of the current turn. */
@@ -62,12 +70,12 @@ export class TurnMessages {
 
   started(view: ItemView, raw: RawObject): Message[] {
     if (view.kind === "tool") return [this.toolUse(view.id, view.name, view.input, raw)];
-    if (view.kind === "todo") return [this.todo(view.items, "started", raw)];
+    if (view.kind === "todo") return this.todoList(view.id, view.items, raw);
     return [];
   }
 
   updated(view: ItemView, raw: RawObject): Message[] {
-    if (view.kind === "todo") return [this.todo(view.items, "updated", raw)];
+    if (view.kind === "todo") return this.todoList(view.id, view.items, raw);
     return [];
   }
 
@@ -81,11 +89,11 @@ export class TurnMessages {
         const out: Message[] = [];
         if (!this.toolUsesSent.has(view.id)) out.push(this.toolUse(view.id, view.name, view.input, raw));
         const outcome = view.outcome ?? { content: "", isError: false };
-        out.push(this.toolResult(view.id, outcome.content, outcome.isError, item, raw));
+        out.push(this.toolResult(view.id, outcome.content, outcome.isError, item, raw, outcome.exitCode));
         return out;
       }
       case "todo":
-        return [this.todo(view.items, "completed", raw)];
+        return this.todoList(view.id, view.items, raw);
       case "warning":
         return [this.system("codex_warning", { message: view.message, item }, raw)];
       case "compaction":
@@ -118,9 +126,12 @@ export class TurnMessages {
       subtype: isError ? "error_during_execution" : "success",
       isError,
       durationMs: end.durationMs,
-      durationApiMs: 0,
-      numTurns: 1,
+      // Codex reports neither API time, round trips nor cost: null, not a made-up number.
+      durationApiMs: null,
+      numTurns: null,
       sessionId: this.ctx.sessionId() ?? "",
+      totalCostUsd: null,
+      tokenUsage: tokenUsage(end.usage),
       stopReason: null,
       terminalReason: end.status,
       raw: end.raw,
@@ -157,10 +168,19 @@ export class TurnMessages {
     return this.assistant([{ type: "tool_use", id, name, input }], id, raw);
   }
 
-  private toolResult(id: string, content: unknown, isError: boolean, item: RawObject, raw: RawObject) {
+  private toolResult(
+    id: string,
+    content: unknown,
+    isError: boolean,
+    item: RawObject,
+    raw: RawObject,
+    exitCode?: number,
+  ) {
+    const block: ToolResultBlock = { type: "tool_result", toolUseId: id, content, isError };
+    if (exitCode !== undefined) block.exitCode = exitCode;
     const message: UserMessage = {
       type: "user",
-      content: [{ type: "tool_result", toolUseId: id, content, isError }],
+      content: [block],
       parentToolUseId: null,
       toolUseResult: item,
       raw,
@@ -168,8 +188,16 @@ export class TurnMessages {
     return withSession(message, this.ctx.sessionId());
   }
 
-  private todo(items: unknown[], phase: string, raw: RawObject): SystemMessage {
-    return this.system("todo_list", { items, phase }, raw);
+  /** A `TodoWrite` call and its result, unless this version of the list was already reported. */
+  todoList(itemId: string, items: unknown[], raw: RawObject): Message[] {
+    const input = todoInput(items);
+    const json = JSON.stringify(input);
+    const seen = this.todoVersions.get(itemId);
+    if (seen?.json === json) return [];
+    const count = (seen?.count ?? 0) + 1;
+    this.todoVersions.set(itemId, { count, json });
+    const id = count === 1 ? itemId : `${itemId}#${count}`;
+    return [this.toolUse(id, "TodoWrite", input, raw), this.toolResult(id, "", false, raw, raw)];
   }
 }
 

@@ -21,6 +21,7 @@
  * - `result` → `result`. `error` → held; the session turns it into an error `result` if the
  *   process ends without one, or it is delivered as a `system` message (`subtype: "error"`).
  */
+import { tokenUsage } from "../../internal/token-usage.js";
 import { asObject, compact, isObject, num, str } from "../../internal/wire.js";
 import type {
   AssistantMessage,
@@ -172,7 +173,15 @@ export class CursorTurnParser {
       compact<UserMessage>({
         type: "user",
         content: [
-          { type: "tool_result", toolUseId: callId, content: outcome.content, isError: outcome.isError },
+          outcome.exitCode === undefined
+            ? { type: "tool_result", toolUseId: callId, content: outcome.content, isError: outcome.isError }
+            : {
+                type: "tool_result",
+                toolUseId: callId,
+                content: outcome.content,
+                isError: outcome.isError,
+                exitCode: outcome.exitCode,
+              },
         ],
         parentToolUseId: null,
         toolUseResult: outcome.value,
@@ -196,9 +205,11 @@ export class CursorTurnParser {
         subtype,
         isError: typeof raw.is_error === "boolean" ? raw.is_error : subtype !== "success",
         durationMs: num(raw.duration_ms) ?? 0,
-        durationApiMs: num(raw.duration_api_ms) ?? 0,
-        numTurns: num(raw.num_turns) ?? 0,
+        durationApiMs: num(raw.duration_api_ms) ?? null,
+        numTurns: num(raw.num_turns) ?? null,
         sessionId: str(raw.session_id) ?? this.sessionId ?? "",
+        totalCostUsd: num(raw.total_cost_usd) ?? null,
+        tokenUsage: tokenUsage(raw.usage),
         usage: isObject(raw.usage) ? raw.usage : undefined,
         result: str(raw.result),
         errors: typeof raw.error === "string" ? [raw.error] : undefined,
@@ -315,9 +326,11 @@ export function resultFromError(error: RawObject, ctx: SyntheticResultContext): 
     subtype: "error_during_execution",
     isError: true,
     durationMs: ctx.durationMs,
-    durationApiMs: 0,
-    numTurns: 0,
+    durationApiMs: null,
+    numTurns: null,
     sessionId: str(error.session_id) ?? ctx.sessionId ?? "",
+    totalCostUsd: null,
+    tokenUsage: null,
     result: text,
     errors: [text],
     raw: error,
@@ -332,9 +345,11 @@ export function interruptedResult(ctx: SyntheticResultContext): ResultMessage {
     subtype: "error_during_execution",
     isError: true,
     durationMs: ctx.durationMs,
-    durationApiMs: 0,
-    numTurns: 0,
+    durationApiMs: null,
+    numTurns: null,
     sessionId,
+    totalCostUsd: null,
+    tokenUsage: null,
     terminalReason: "interrupted",
     raw: {
       type: "result",

@@ -10,14 +10,13 @@
  * A missing `result` means the tool is still running. Any outcome other than `success` is an error.
  */
 import { asObject, isObject } from "../../internal/wire.js";
+import { mcpToolName } from "../../tools.js";
 
 /**
- * Tool names: Cursor's own, in PascalCase: the wire key minus its `ToolCall` suffix, first letter
- * upper-cased (`shellToolCall` → `Shell`, `readToolCall` → `Read`, `writeToolCall` → `Write`,
- * `editToolCall` → `Edit`, `grepToolCall` → `Grep`, `globToolCall` → `Glob`, `deleteToolCall` →
- * `Delete`, `updateTodosToolCall` → `UpdateTodos`), except `lsToolCall` → `LS`. They are not
- * renamed to Claude's (`Bash`, …) because the inputs are Cursor's too (`path`, not `file_path`):
- * code written for Claude's tools would misread them anyway. Function-style calls keep their name.
+ * Cursor's own tool name, in PascalCase: the wire key minus its `ToolCall` suffix, first letter
+ * upper-cased (`shellToolCall` → `Shell`, `readToolCall` → `Read`, `updateTodosToolCall` →
+ * `UpdateTodos`), except `lsToolCall` → `LS`. {@link unifyCursorTool} then maps it into the
+ * SDK's tool vocabulary. Function-style calls keep their name.
  */
 export function cursorToolName(wireName: string): string {
   const base = wireName.endsWith("ToolCall") ? wireName.slice(0, -"ToolCall".length) : wireName;
@@ -32,13 +31,15 @@ export interface CursorToolOutcome {
   content: string;
   /** The outcome's payload as the wire carried it. */
   value: unknown;
+  /** A shell command's exit code, when the outcome carries one. */
+  exitCode?: number;
 }
 
 /** One decoded tool call. */
 export interface CursorToolCall {
-  /** The SDK tool name (see {@link cursorToolName}). */
+  /** The tool's name in the SDK's vocabulary (see {@link unifyCursorTool}). */
   name: string;
-  /** The tool's arguments as the wire carried them. */
+  /** The tool's input in the SDK's vocabulary; Cursor's own argument names are kept beside it. */
   input: Record<string, unknown>;
   /** Set once the call has finished. */
   outcome?: CursorToolOutcome;
@@ -68,8 +69,92 @@ export function decodeCursorToolCall(payload: unknown): CursorToolCall {
   return withOutcome(cursorToolName(key), call.args, keyedOutcome(call.result));
 }
 
+/**
+ * A Cursor tool call in the SDK's vocabulary (Claude Code's names and input shapes):
+ * `Shell` → `Bash` `{ command, cwd? }`; `Read` → `Read` `{ file_path, offset?, limit? }`;
+ * `Write` → `Write` `{ file_path, content? }`; `Edit` → `Edit` `{ file_path, old_string?,
+ * new_string? }`; `Grep` → `Grep` `{ pattern, path? }`; `Glob` → `Glob` `{ pattern, path? }`;
+ * `UpdateTodos` → `TodoWrite` `{ todos }`; `Mcp` → `mcp__<server>__<tool>` with the tool's
+ * arguments. Cursor's own argument names are kept beside the canonical ones; other tools
+ * (`LS`, `Delete`, …) keep Cursor's name and arguments.
+ */
+export function unifyCursorTool(
+  name: string,
+  args: Record<string, unknown>,
+): { name: string; input: Record<string, unknown> } {
+  const text = (key: string) =>
+    typeof args[key] === "string" && args[key] !== "" ? (args[key] as string) : undefined;
+  const withDefined = (canonical: Record<string, unknown>) => {
+    const input: Record<string, unknown> = { ...args };
+    for (const [key, value] of Object.entries(canonical)) if (value !== undefined) input[key] = value;
+    return input;
+  };
+  switch (name) {
+    case "Shell":
+      return {
+        name: "Bash",
+        input: withDefined({ command: text("command") ?? "", cwd: text("workingDirectory") }),
+      };
+    case "Read":
+      return {
+        name: "Read",
+        input: withDefined({ file_path: text("path") ?? "", offset: args.offset, limit: args.limit }),
+      };
+    case "Write":
+      return {
+        name: "Write",
+        input: withDefined({ file_path: text("path") ?? "", content: args.fileText ?? args.contents }),
+      };
+    case "Edit":
+      return {
+        name: "Edit",
+        input: withDefined({
+          file_path: text("path") ?? "",
+          old_string: args.oldString ?? args.old_string,
+          new_string: args.newString ?? args.new_string,
+        }),
+      };
+    case "Grep":
+      return { name: "Grep", input: withDefined({ pattern: text("pattern") ?? "", path: text("path") }) };
+    case "Glob":
+      return {
+        name: "Glob",
+        input: withDefined({
+          pattern: text("globPattern") ?? text("pattern") ?? "",
+          path: text("targetDirectory") ?? text("path"),
+        }),
+      };
+    case "UpdateTodos":
+      return { name: "TodoWrite", input: withDefined({ todos: cursorTodos(args.todos) }) };
+    case "Mcp": {
+      const server = text("providerIdentifier") ?? text("serverName") ?? text("server") ?? "";
+      const tool = text("toolName") ?? text("name") ?? "";
+      return { name: mcpToolName(server, tool), input: asObject(args.args ?? args.arguments) };
+    }
+    default:
+      return { name, input: args };
+  }
+}
+
+/** Cursor's todo statuses (`TODO_STATUS_IN_PROGRESS`, `completed`, …) as `TodoWrite`'s. */
+function cursorTodos(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isObject).map((todo) => {
+    const status = String(todo.status ?? "").toLowerCase();
+    return {
+      content: typeof todo.content === "string" ? todo.content : "",
+      status:
+        status.includes("complete") || status.includes("done")
+          ? "completed"
+          : status.includes("progress")
+            ? "in_progress"
+            : "pending",
+    };
+  });
+}
+
 function withOutcome(name: string, args: unknown, outcome: CursorToolOutcome | undefined): CursorToolCall {
-  const call: CursorToolCall = { name, input: asObject(args) };
+  const call: CursorToolCall = { ...unifyCursorTool(name, asObject(args)) };
   if (outcome) call.outcome = outcome;
   return call;
 }
@@ -78,7 +163,7 @@ function withOutcome(name: string, args: unknown, outcome: CursorToolOutcome | u
 function oneOfOutcome(result: unknown): CursorToolOutcome | undefined {
   if (!isObject(result) || typeof result.case !== "string") return undefined;
   const isError = result.case !== "success";
-  return { isError, content: outcomeText(result.value, isError), value: result };
+  return withExitCode({ isError, content: outcomeText(result.value, isError), value: result }, result.value);
 }
 
 /** `{ success: {…} }`, `{ failure: {…} }`, … possibly beside plain flags. */
@@ -86,12 +171,23 @@ function keyedOutcome(result: unknown): CursorToolOutcome | undefined {
   if (result === undefined || result === null) return undefined;
   if (!isObject(result)) return { isError: false, content: outcomeText(result, false), value: result };
   if (isObject(result.success) || "success" in result) {
-    return { isError: false, content: outcomeText(result.success, false), value: result };
+    return withExitCode(
+      { isError: false, content: outcomeText(result.success, false), value: result },
+      result.success,
+    );
   }
   const failure = Object.keys(result).find((k) => isObject(result[k]));
   if (failure !== undefined)
-    return { isError: true, content: outcomeText(result[failure], true), value: result };
+    return withExitCode(
+      { isError: true, content: outcomeText(result[failure], true), value: result },
+      result[failure],
+    );
   return { isError: false, content: "", value: result };
+}
+
+function withExitCode(outcome: CursorToolOutcome, payload: unknown): CursorToolOutcome {
+  if (isObject(payload) && typeof payload.exitCode === "number") outcome.exitCode = payload.exitCode;
+  return outcome;
 }
 
 /** The readable part of an outcome: a string as is; file content; command output; an error message. */

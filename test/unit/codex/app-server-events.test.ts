@@ -60,8 +60,9 @@ describe("app-server notifications → messages (codex 0.169.0 capture)", () => 
     expect(result(messages)).toMatchObject({
       subtype: "success",
       isError: false,
-      numTurns: 1,
+      numTurns: null,
       sessionId: THREAD,
+      tokenUsage: { inputTokens: 7089, outputTokens: 7, reasoningOutputTokens: 2 },
       terminalReason: "completed",
       result: "Hello from fake model (user messages seen: 2). You said: say hi",
       usage: { input_tokens: 7089, output_tokens: 7, reasoning_output_tokens: 2, total_tokens: 7096 },
@@ -71,7 +72,7 @@ describe("app-server notifications → messages (codex 0.169.0 capture)", () => 
 
   it("turn 2: an approved command is a Bash tool_use with cwd, then its output", () => {
     const messages = turns[2]!;
-    const command = "/bin/bash -c 'touch approved-file.txt && echo created'";
+    const command = "touch approved-file.txt && echo created";
     const toolMessages = messages.filter(
       (m) => m.type === "user" || (m.type === "assistant" && m.content[0]?.type === "tool_use"),
     );
@@ -83,7 +84,7 @@ describe("app-server notifications → messages (codex 0.169.0 capture)", () => 
             type: "tool_use",
             id: "call_15",
             name: "Bash",
-            input: { command, cwd: "/tmp/codex-feas/run/work" },
+            input: { command, cwd: "/tmp/codex-feas/run/work", argv: ["/bin/bash", "-c", command] },
           },
         ],
       },
@@ -107,7 +108,7 @@ describe("app-server notifications → messages (codex 0.169.0 capture)", () => 
     expect(result(messages).isError).toBe(false);
   });
 
-  it("turn 5: a file change is an apply_patch tool_use with the diff, then a result naming the file", () => {
+  it("turn 5: a file added is a Write tool_use with the new content, then a result naming the file", () => {
     const messages = turns[5]!;
     const path = "/tmp/codex-feas/run/work/patched-by-appserver.txt";
     expect(
@@ -120,8 +121,12 @@ describe("app-server notifications → messages (codex 0.169.0 capture)", () => 
           {
             type: "tool_use",
             id: "call_21",
-            name: "apply_patch",
-            input: { changes: [{ path, kind: "add", diff: "hello from fake model\n" }] },
+            name: "Write",
+            input: {
+              file_path: path,
+              content: "hello from fake model\n",
+              changes: [{ path, kind: "add", diff: "hello from fake model\n" }],
+            },
           },
         ],
       },
@@ -233,17 +238,35 @@ describe("app-server notifications → messages (codex 0.169.0 capture)", () => 
     ]);
   });
 
-  it("a plan update is a todo_list; a compaction a compact_boundary", () => {
+  it("a plan update is a TodoWrite tool_use and result; a compaction a compact_boundary", () => {
     const mapper = new AppServerEventMapper({
       threadId: () => THREAD,
       model: () => "",
       includePartialMessages: false,
       structuredOutput: false,
     });
-    const plan = [{ step: "one", status: "pending" }];
-    expect(mapper.map("turn/plan/updated", { threadId: THREAD, explanation: null, plan }, {})).toMatchObject([
-      { type: "system", subtype: "todo_list", data: { items: plan, phase: "updated" } },
+    const plan = [
+      { step: "one", status: "completed" },
+      { step: "two", status: "inProgress" },
+    ];
+    const update = { threadId: THREAD, turnId: "t1", explanation: null, plan };
+    const todos = [
+      { content: "one", status: "completed" },
+      { content: "two", status: "in_progress" },
+    ];
+    expect(mapper.map("turn/plan/updated", update, {})).toMatchObject([
+      {
+        type: "assistant",
+        content: [{ type: "tool_use", id: "plan-t1", name: "TodoWrite", input: { todos } }],
+      },
+      { type: "user", content: [{ type: "tool_result", toolUseId: "plan-t1" }] },
     ]);
+    // The same plan again is no news; a changed one is the list's second version.
+    expect(mapper.map("turn/plan/updated", update, {})).toEqual([]);
+    const changed = { ...update, plan: [{ step: "one", status: "completed" }] };
+    expect(mapper.map("turn/plan/updated", changed, {})[0]).toMatchObject({
+      content: [{ type: "tool_use", id: "plan-t1#2", name: "TodoWrite" }],
+    });
     expect(
       mapper.map("item/completed", { threadId: THREAD, item: { type: "contextCompaction", id: "c" } }, {}),
     ).toMatchObject([{ type: "system", subtype: "compact_boundary" }]);

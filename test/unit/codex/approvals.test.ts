@@ -1,13 +1,10 @@
 /**
  * Codex approval requests → `canUseTool` names and inputs, and callback results → decisions.
  */
+
 import { describe, expect, it } from "vitest";
-import {
-  approvalDecision,
-  approvalPrompt,
-  reviewDecision,
-  shellJoin,
-} from "../../../src/backends/codex/approvals.js";
+import { approvalDecision, approvalPrompt, reviewDecision } from "../../../src/backends/codex/approvals.js";
+import { shellJoin } from "../../../src/internal/shell-command.js";
 import { type AppServerLine, appServerCapture } from "./fixtures.js";
 
 /** An item lookup over a map of items by id. */
@@ -66,18 +63,19 @@ describe("approval prompts (codex 0.169.0 requests)", () => {
     return approvalPrompt(String(msg.method), msg.params as Record<string, unknown>, lookup(items));
   };
 
-  it("a command approval is Bash with { command, cwd }, offering a session rule to remember it", () => {
+  it("a command approval is Bash with the command the model meant, cwd and the wrapper's argv", () => {
     const p = prompt(0)!;
     expect(p.toolName).toBe("Bash");
     expect(p.input).toEqual({
-      command: "/bin/bash -c 'touch approved-file.txt && echo created'",
+      command: "touch approved-file.txt && echo created",
       cwd: "/tmp/codex-feas/run/work",
+      argv: ["/bin/bash", "-c", "touch approved-file.txt && echo created"],
     });
     expect(p.toolUseId).toBe("call_15");
     expect(p.suggestions).toEqual([
       {
         type: "addRules",
-        rules: [{ toolName: "Bash", ruleContent: "/bin/bash -c 'touch approved-file.txt && echo created'" }],
+        rules: [{ toolName: "Bash", ruleContent: "touch approved-file.txt && echo created" }],
         behavior: "allow",
         destination: "session",
       },
@@ -96,10 +94,12 @@ describe("approval prompts (codex 0.169.0 requests)", () => {
     });
   });
 
-  it("a file-change approval is apply_patch with the changes of the item it is about", () => {
+  it("a file-change approval adding one file is Write with the changes of the item it is about", () => {
     const p = prompt(3)!;
-    expect(p.toolName).toBe("apply_patch");
+    expect(p.toolName).toBe("Write");
     expect(p.input).toEqual({
+      file_path: "/tmp/codex-feas/run/work/patched-by-appserver.txt",
+      content: "hello from fake model\n",
       changes: [
         {
           path: "/tmp/codex-feas/run/work/patched-by-appserver.txt",
@@ -113,7 +113,7 @@ describe("approval prompts (codex 0.169.0 requests)", () => {
     expect(p.answer({ behavior: "deny", message: "no", interrupt: true })).toEqual({ decision: "cancel" });
   });
 
-  it("legacy execCommandApproval shows the argv as one shell-quoted command", () => {
+  it("legacy execCommandApproval: the script of a bash -lc argv is the command", () => {
     const p = approvalPrompt(
       "execCommandApproval",
       {
@@ -129,7 +129,7 @@ describe("approval prompts (codex 0.169.0 requests)", () => {
     )!;
     expect(p).toMatchObject({
       toolName: "Bash",
-      input: { command: `bash -lc 'echo '\\''hi'\\'''`, cwd: "/w" },
+      input: { command: "echo 'hi'", cwd: "/w", argv: ["bash", "-lc", "echo 'hi'"] },
       toolUseId: "call_9",
     });
     expect(p.answer({ behavior: "deny", message: "nope" })).toEqual({
@@ -138,7 +138,7 @@ describe("approval prompts (codex 0.169.0 requests)", () => {
     expect(p.accept).toEqual({ decision: "approved" });
   });
 
-  it("legacy applyPatchApproval lists the file changes", () => {
+  it("legacy applyPatchApproval of several files is Edit listing every change", () => {
     const p = approvalPrompt(
       "applyPatchApproval",
       {
@@ -153,7 +153,9 @@ describe("approval prompts (codex 0.169.0 requests)", () => {
       },
       lookup(new Map()),
     )!;
+    expect(p.toolName).toBe("Edit");
     expect(p.input).toEqual({
+      file_path: "/w/a.txt",
       changes: [
         { path: "/w/a.txt", kind: "add", diff: "x\n" },
         { path: "/w/b.txt", kind: "update", diff: "@@", movePath: "/w/c.txt" },

@@ -54,9 +54,18 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
         subtype: "success",
         isError: false,
         durationMs: 50,
-        durationApiMs: 0,
-        numTurns: 1,
+        // Codex reports no API time, round trips or cost: null, never a made-up number.
+        durationApiMs: null,
+        numTurns: null,
         sessionId: thread,
+        totalCostUsd: null,
+        tokenUsage: {
+          inputTokens: 6912,
+          outputTokens: 7,
+          cacheReadInputTokens: 0,
+          cacheCreationInputTokens: 0,
+          reasoningOutputTokens: 2,
+        },
         stopReason: null,
         terminalReason: "completed",
         result: "Hello from fake model (user messages seen: 2). You said: say hi",
@@ -86,12 +95,20 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
       {
         type: "assistant",
         content: [
-          { type: "tool_use", id: "item_1", name: "Bash", input: { command: "/bin/bash -c 'echo hello'" } },
+          {
+            type: "tool_use",
+            id: "item_1",
+            name: "Bash",
+            // The command the model asked for; the shell wrapper Codex ran it in stays in argv.
+            input: { command: "echo hello", argv: ["/bin/bash", "-c", "echo hello"] },
+          },
         ],
       },
       {
         type: "user",
-        content: [{ type: "tool_result", toolUseId: "item_1", content: "hello\n", isError: false }],
+        content: [
+          { type: "tool_result", toolUseId: "item_1", content: "hello\n", isError: false, exitCode: 0 },
+        ],
         parentToolUseId: null,
         toolUseResult: { type: "command_execution", exit_code: 0, status: "completed" },
       },
@@ -99,7 +116,7 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
     expect((messages.at(-1) as ResultMessage).result).toMatch(/^Done\. Tool output was:/);
   });
 
-  it("patch: a file change is an apply_patch tool_use and a tool_result naming the files", () => {
+  it("patch: a file added is a Write tool_use (every file in changes) and a tool_result naming the files", () => {
     const messages = mapCapture("exec-patch.jsonl");
     expect(shapes(messages.slice(1, 3))).toMatchObject([
       {
@@ -108,8 +125,11 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
           {
             type: "tool_use",
             id: "item_0",
-            name: "apply_patch",
-            input: { changes: [{ path: "/tmp/codex-feas/run/work/newfile.txt", kind: "add" }] },
+            name: "Write",
+            input: {
+              file_path: "/tmp/codex-feas/run/work/newfile.txt",
+              changes: [{ path: "/tmp/codex-feas/run/work/newfile.txt", kind: "add" }],
+            },
           },
         ],
       },
@@ -148,17 +168,19 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
     ]);
   });
 
-  it("plan: a todo list is a todo_list system message when it starts and when it completes", () => {
+  it("plan: a todo list is a TodoWrite tool_use and result, once per distinct version of the list", () => {
     const messages = mapCapture("exec-plan.jsonl");
-    const todos = messages.filter((m) => m.type === "system" && m.subtype === "todo_list");
-    const items = [
-      { text: "one", completed: false },
-      { text: "two", completed: false },
+    const uses = messages.flatMap((m) =>
+      m.type === "assistant" ? m.content.filter((b) => b.type === "tool_use" && b.name === "TodoWrite") : [],
+    );
+    const todos = [
+      { content: "one", status: "pending" },
+      { content: "two", status: "pending" },
     ];
-    expect(todos.map((m) => (m.type === "system" ? m.data : undefined))).toEqual([
-      { items, phase: "started" },
-      { items, phase: "completed" },
-    ]);
+    // Started and completed carried the same list: reported once.
+    expect(uses).toEqual([{ type: "tool_use", id: "item_0", name: "TodoWrite", input: { todos } }]);
+    const results = messages.flatMap((m) => (m.type === "user" && Array.isArray(m.content) ? m.content : []));
+    expect(results).toContainEqual({ type: "tool_result", toolUseId: "item_0", content: "", isError: false });
     expect(messages.at(-1)).toMatchObject({
       type: "result",
       isError: false,
@@ -188,7 +210,7 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
         result: text,
         errors: [text],
         terminalReason: "failed",
-        numTurns: 1,
+        numTurns: null,
       },
     ]);
   });

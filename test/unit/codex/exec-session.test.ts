@@ -46,11 +46,21 @@ describe("CodexExecSession", () => {
   it("writes the prompt on stdin, then closes it (exec blocks on an open stdin)", async () => {
     const t = execProcess(captureLines("exec-say-hi.jsonl"));
     const session = await run(t, "line one\nline two");
+    // A line-oriented transport gets one line per write (the CLI sees a final newline)…
     expect(t.lines).toEqual(["line one", "line two"]);
     expect(t.inputEnded).toBe(true);
     const messages = await drain(session);
     expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
     expect(session.serverInfo()).toEqual({ threadId: "01a2006c-c217-7032-9b8a-ff632ce7b4da", mode: "exec" });
+  });
+
+  it("…a transport with writeText gets the prompt byte for byte, with no newline added", async () => {
+    const t = execProcess(captureLines("exec-say-hi.jsonl"));
+    const texts: string[] = [];
+    Object.assign(t, { writeText: async (text: string) => void texts.push(text) });
+    await drain(await run(t, "line one\nline two"));
+    expect(texts).toEqual(["line one\nline two"]);
+    expect(t.lines).toEqual([]);
   });
 
   it("a failed turn is delivered as result.isError, and the exit code 1 after it is not thrown", async () => {

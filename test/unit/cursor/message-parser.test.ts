@@ -93,7 +93,7 @@ describe("CursorTurnParser: one message per event", () => {
       isError: false,
       durationMs: 1234,
       durationApiMs: 1200,
-      numTurns: 0,
+      numTurns: null,
       sessionId: SID,
       result: "done",
       raw: RESULT,
@@ -116,7 +116,11 @@ describe("CursorTurnParser: one message per event", () => {
       durationMs: 0,
       sessionId: "",
     });
-    expect((result as ResultMessage).totalCostUsd).toBeUndefined();
+    expect(result).toMatchObject({
+      totalCostUsd: null,
+      numTurns: null,
+      tokenUsage: { inputTokens: 3, outputTokens: 5, cacheReadInputTokens: null },
+    });
   });
 
   it("unknown events and subtypes pass through as unknown, never as an exception", () => {
@@ -274,7 +278,7 @@ describe("CursorTurnParser: tool calls in every encoding", () => {
     session_id: SID,
   });
 
-  it("one-of encoding: shellToolCall → Shell tool_use, then a tool_result keyed by call_id", () => {
+  it("one-of encoding: shellToolCall → Bash tool_use (unified), then a tool_result keyed by call_id", () => {
     const args = { command: "echo hi", workingDirectory: "", timeout: 30000 };
     const result = { case: "success", value: { exitCode: 0, stdout: "hi\n", stderr: "" } };
     const messages = parseAll([
@@ -284,7 +288,9 @@ describe("CursorTurnParser: tool calls in every encoding", () => {
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatchObject({
       type: "assistant",
-      content: [{ type: "tool_use", id: "call_1\nfc_1", name: "Shell", input: args }],
+      content: [
+        { type: "tool_use", id: "call_1\nfc_1", name: "Bash", input: { ...args, command: "echo hi" } },
+      ],
     });
     expect(messages[1]).toMatchObject({
       type: "user",
@@ -335,7 +341,7 @@ describe("CursorTurnParser: tool calls in every encoding", () => {
       }),
     ]);
     expect(only(shell, "user")[0]?.content).toEqual([
-      { type: "tool_result", toolUseId: "s1", content: "", isError: false },
+      { type: "tool_result", toolUseId: "s1", content: "", isError: false, exitCode: 0 },
     ]);
 
     const write = parseAll([
@@ -415,8 +421,10 @@ describe("CursorTurnParser: error events", () => {
       subtype: "error_during_execution",
       isError: true,
       durationMs: 12,
-      durationApiMs: 0,
-      numTurns: 0,
+      durationApiMs: null,
+      numTurns: null,
+      totalCostUsd: null,
+      tokenUsage: null,
       sessionId: SID,
       result: "Rate limit exceeded",
       errors: ["Rate limit exceeded"],

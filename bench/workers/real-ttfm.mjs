@@ -1,0 +1,258 @@
+/**
+ * Time to first message with the REAL `claude` and `codex` binaries, offline against the testing
+ * kit's scripted model servers: the CLI's own start-up (hundreds of ms for Claude Code) is what a
+ * user waits for, and warm start is there to take it out of the wait.
+ *
+ * Per implementation, in one fresh process (the first query of a process pays module loading):
+ * - raw: spawn the CLI and write the prompt (cold); spawn, finish the handshake, then time the
+ *   prompt (warm). The floor: no SDK at all.
+ * - ours: `query()` (cold); `startup()` then `warm.query()` (warm); a `WarmPool` of 1 (pool); and
+ *   the resident memory of one warm process (`warmRssMB`).
+ * - anchor: the official SDK's `query()` (cold) and, for Claude, its `startup()` then
+ *   `warmQuery.query()` (warm). The Codex SDK has no warm start.
+ *
+ * Each figure is the median of `rounds` measurements; the clock runs from the call that sends the
+ * prompt to the first assistant message in the caller's hands.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+import { guard, params, report } from "./common.mjs";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const CLI = {
+  claude: join(ROOT, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude"),
+  codex: join(
+    ROOT,
+    "node_modules",
+    "@openai",
+    "codex-linux-x64",
+    "vendor",
+    "x86_64-unknown-linux-musl",
+    "bin",
+    "codex",
+  ),
+};
+const distDir = dirname(process.env.BENCH_DIST);
+const kit = await import(pathToFileURL(join(distDir, "testing", "index.js")).href);
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function rssMB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return kb / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A scripted model that answers every request with one short text. */
+async function model(backend) {
+  if (backend === "claude") {
+    const server = await kit.startFakeAnthropic({ defaultTurn: { text: "first" } });
+    return { env: server.env(), close: () => server.close() };
+  }
+  const server = await kit.startFakeOpenAI({ defaultTurn: { text: "first" } });
+  const home = server.codexHome();
+  return { env: home.env, close: () => server.close() };
+}
+
+/** A raw CLI process reading JSON lines: `next(predicate)` resolves with the first matching line. */
+function rawProcess(command, args, env) {
+  const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "ignore"], detached: true });
+  const waiters = [];
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    for (const waiter of [...waiters]) {
+      if (waiter.predicate(message)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
+  });
+  return {
+    child,
+    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
+    next: (predicate) => new Promise((resolve) => waiters.push({ predicate, resolve })),
+    kill: () => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    },
+  };
+}
+
+// The arguments ours passes by default, so the floor asks the CLI for the same work.
+const CLAUDE_ARGS = [
+  "--output-format",
+  "stream-json",
+  "--verbose",
+  "--input-format",
+  "stream-json",
+  "--system-prompt",
+  "",
+  "--setting-sources",
+  "",
+];
+const claudePrompt = { type: "user", message: { role: "user", content: "hello" }, parent_tool_use_id: null };
+const isAssistant = (m) => m.type === "assistant";
+
+async function rawClaude(env, warm) {
+  const cli = rawProcess(CLI.claude, CLAUDE_ARGS, env);
+  try {
+    if (warm) {
+      cli.send({ type: "control_request", request_id: "init", request: { subtype: "initialize" } });
+      await cli.next((m) => m.type === "control_response");
+    }
+    const t0 = performance.now();
+    cli.send(claudePrompt);
+    await cli.next(isAssistant);
+    return performance.now() - t0;
+  } finally {
+    cli.kill();
+  }
+}
+
+async function rawCodex(env, warm) {
+  const cli = rawProcess(CLI.codex, ["app-server"], env);
+  try {
+    let id = 0;
+    const request = (method, params) => {
+      id += 1;
+      const myId = id;
+      cli.send({ jsonrpc: "2.0", id: myId, method, params });
+      return cli.next((m) => m.id === myId && !m.method);
+    };
+    const handshake = async () => {
+      await request("initialize", { clientInfo: { name: "bench", version: "0" } });
+      cli.send({ jsonrpc: "2.0", method: "initialized" });
+      const started = await request("thread/start", { cwd: process.cwd() });
+      return started.result.thread.id;
+    };
+    let t0 = performance.now();
+    const threadId = await handshake();
+    if (warm) t0 = performance.now();
+    const first = cli.next((m) => m.method === "item/completed" && m.params?.item?.type === "agentMessage");
+    request("turn/start", { threadId, input: [{ type: "text", text: "hello", text_elements: [] }] });
+    await first;
+    return performance.now() - t0;
+  } finally {
+    cli.kill();
+  }
+}
+
+async function firstMessage(iterable, onFirst) {
+  for await (const message of iterable) {
+    if (onFirst(message)) return;
+  }
+}
+
+async function ours(backend, env, rounds) {
+  const { dist } = { dist: await import(pathToFileURL(process.env.BENCH_DIST).href) };
+  const options = { backend, cliPath: CLI[backend], env };
+  const cold = [];
+  const warm = [];
+  const pooled = [];
+  let warmRss;
+  for (let i = 0; i < rounds; i++) {
+    let t0 = performance.now();
+    const q = dist.query({ prompt: "hello", options });
+    await firstMessage(q, isAssistant);
+    cold.push(performance.now() - t0);
+    await q.close();
+
+    const session = await dist.startup({ options });
+    warmRss ??= rssMB(session.pid);
+    t0 = performance.now();
+    const wq = session.query("hello");
+    await firstMessage(wq, isAssistant);
+    warm.push(performance.now() - t0);
+    await wq.close();
+  }
+  const pool = new dist.WarmPool({ options, size: 1 });
+  for (let i = 0; i < rounds; i++) {
+    await pool.ready();
+    const t0 = performance.now();
+    const q = pool.query("hello");
+    await firstMessage(q, isAssistant);
+    pooled.push(performance.now() - t0);
+    await q.close();
+  }
+  await pool.close();
+  return {
+    coldMs: cold[0],
+    ms: median(cold.slice(1)),
+    warmMs: median(warm),
+    poolMs: median(pooled),
+    warmRssMB: warmRss,
+  };
+}
+
+async function anchor(backend, env, rounds) {
+  const cold = [];
+  const warm = [];
+  if (backend === "claude") {
+    const sdk = await import("@anthropic-ai/claude-agent-sdk");
+    const options = { pathToClaudeCodeExecutable: CLI.claude, env };
+    for (let i = 0; i < rounds; i++) {
+      let t0 = performance.now();
+      const q = sdk.query({ prompt: "hello", options });
+      await firstMessage(q, isAssistant);
+      cold.push(performance.now() - t0);
+      q.close();
+      const spare = await sdk.startup({ options });
+      t0 = performance.now();
+      const wq = spare.query("hello");
+      await firstMessage(wq, isAssistant);
+      warm.push(performance.now() - t0);
+      wq.close();
+    }
+    return { coldMs: cold[0], ms: median(cold.slice(1)), warmMs: median(warm) };
+  }
+  const { Codex } = await import("@openai/codex-sdk");
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const thread = new Codex({ codexPathOverride: CLI.codex, env }).startThread({ skipGitRepoCheck: true });
+    const { events } = await thread.runStreamed("hello");
+    await firstMessage(events, (e) => e.type === "item.completed" && e.item.type === "agent_message");
+    cold.push(performance.now() - t0);
+  }
+  return { coldMs: cold[0], ms: median(cold.slice(1)) };
+}
+
+await guard(async () => {
+  const p = params();
+  const backend = p.backend;
+  const rounds = p.rounds ?? 3;
+  const server = await model(backend);
+  try {
+    if (p.impl === "raw") {
+      const run = backend === "claude" ? rawClaude : rawCodex;
+      const cold = [];
+      const warm = [];
+      for (let i = 0; i < rounds; i++) {
+        cold.push(await run(server.env, false));
+        warm.push(await run(server.env, true));
+      }
+      report({ coldMs: cold[0], ms: median(cold.slice(1)), warmMs: median(warm) });
+    } else if (p.impl === "ours") {
+      report(await ours(backend, server.env, rounds));
+    } else {
+      report(await anchor(backend, server.env, rounds));
+    }
+  } finally {
+    await server.close();
+  }
+});

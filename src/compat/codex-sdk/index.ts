@@ -1,0 +1,22 @@
+/**
+ * `code-agent-sdk/compat/codex-sdk`: the official `@openai/codex-sdk` API on code-agent-sdk's
+ * engine. Change the import, keep the code:
+ *
+ * ```ts
+ * import { Codex } from "code-agent-sdk/compat/codex-sdk"; // was "@openai/codex-sdk"
+ * ```
+ *
+ * Deliberate differences are listed in the README ("Switching from the official SDKs").
+ * @packageDocumentation
+ */
+export { Codex } from "./codex.js";
+export type * from "./events.js";
+export type * from "./options.js";
+export {
+  type RunResult,
+  type RunStreamedResult,
+  type StreamedTurn,
+  Thread,
+  type Turn,
+  TurnFailedError,
+} from "./thread.js";

@@ -1,0 +1,250 @@
+/**
+ * The cross-backend conformance scenarios: a scripted model, a program written once against the
+ * public API, and the unified transcript every backend must produce.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Capabilities } from "../../backends/backend.js";
+import { AgentSdkClient } from "../../client.js";
+import type { Message } from "../../messages.js";
+import type { AgentOptions } from "../../options.js";
+import type { CanUseTool } from "../../permissions.js";
+import { query } from "../../query.js";
+import type { ModelStep } from "./model.js";
+import type { ExpectedEntry } from "./transcript.js";
+
+/** What a scenario may need beyond the backend's {@link Capabilities}. */
+export type ConformanceFeature = keyof Capabilities | "structuredOutput" | "stdioMcpServers" | "resume";
+
+/** What a running scenario gets from its target. */
+export interface ScenarioContext {
+  /** The session's workspace. */
+  cwd: string;
+  /** Options that point the agent at the scripted model, in the workspace. */
+  options(extra?: AgentOptions): AgentOptions;
+  /** Options for a stdio MCP server named `echo` with one tool `echo` (`{ text }` → `echo: <text>`). */
+  echoMcpServer(): NonNullable<AgentOptions["mcpServers"]>;
+  /** Resolves once the scripted model has received a request it stalls on. */
+  stalled(): Promise<void>;
+  /** Every request body the scripted model received, as JSON text. */
+  modelRequests(): string[];
+}
+
+/** What a scenario's program returns: the messages it saw, and its own checks' failures. */
+export interface ScenarioRun {
+  messages: Message[];
+  problems: string[];
+}
+
+/** One conformance scenario. */
+export interface ConformanceScenario {
+  id: string;
+  description: string;
+  /** Capabilities and features the scenario needs; a target lacking one skips it, naming it. */
+  needs: ConformanceFeature[];
+  /** What the scripted model answers, request by request. */
+  model: ModelStep[];
+  /** The program, written once against the public API. */
+  run(ctx: ScenarioContext): Promise<ScenarioRun>;
+  /** The unified transcript every backend must produce. */
+  expected: ExpectedEntry[];
+}
+
+/**
+ * The permission rule of the README's example: allow commands that start with `npm ` or `touch `,
+ * deny everything else with a message.
+ */
+function onlyTouch(seen: [string, Record<string, unknown>][]): CanUseTool {
+  return async (toolName, input) => {
+    seen.push([toolName, input]);
+    return toolName === "Bash" && String(input.command).startsWith("touch ")
+      ? { behavior: "allow", updatedInput: input }
+      : { behavior: "deny", message: "Only touch commands", interrupt: false };
+  };
+}
+
+const allowAll: CanUseTool = async (_name, input) => ({ behavior: "allow", updatedInput: input });
+
+async function collect(messages: AsyncIterable<Message>): Promise<Message[]> {
+  const out: Message[] = [];
+  for await (const message of messages) out.push(message);
+  return out;
+}
+
+function check(problems: string[], ok: boolean, problem: string): void {
+  if (!ok) problems.push(problem);
+}
+
+/** Every scenario, in the order they run. */
+export const CONFORMANCE_SCENARIOS: readonly ConformanceScenario[] = [
+  {
+    id: "text-answer",
+    description: "a one-shot prompt answered with text",
+    needs: [],
+    model: [{ text: "Hello from the scripted model" }],
+    async run(ctx) {
+      const messages = await collect(query({ prompt: "say hello", options: ctx.options() }));
+      return { messages, problems: [] };
+    },
+    expected: [
+      { type: "text", text: "Hello from the scripted model" },
+      { type: "result", isError: false, result: "Hello from the scripted model" },
+    ],
+  },
+  {
+    id: "command-allowed",
+    description: "a command the permission callback allows runs; the callback saw the command as meant",
+    needs: ["toolApproval"],
+    model: [{ bash: "touch allowed.txt" }, { text: "ran it" }],
+    async run(ctx) {
+      const seen: [string, Record<string, unknown>][] = [];
+      const messages = await collect(
+        query({ prompt: "create the file", options: ctx.options({ canUseTool: onlyTouch(seen) }) }),
+      );
+      const problems: string[] = [];
+      check(problems, existsSync(join(ctx.cwd, "allowed.txt")), "allowed.txt was not created");
+      check(
+        problems,
+        seen.length === 1 && seen[0]?.[0] === "Bash" && seen[0]?.[1].command === "touch allowed.txt",
+        `canUseTool saw ${JSON.stringify(seen)}, expected Bash { command: "touch allowed.txt" }`,
+      );
+      return { messages, problems };
+    },
+    expected: [
+      { type: "tool_use", name: "Bash", input: { command: "touch allowed.txt" } },
+      { type: "tool_result", isError: false },
+      { type: "text", text: "ran it" },
+      { type: "result", isError: false, result: "ran it" },
+    ],
+  },
+  {
+    id: "command-denied",
+    description: "a command the permission callback denies does not run; the turn goes on",
+    needs: ["toolApproval"],
+    model: [{ bash: "rm -rf precious" }, { text: "could not" }],
+    async run(ctx) {
+      const seen: [string, Record<string, unknown>][] = [];
+      const messages = await collect(
+        query({ prompt: "delete it", options: ctx.options({ canUseTool: onlyTouch(seen) }) }),
+      );
+      const problems: string[] = [];
+      check(problems, seen.length === 1, `canUseTool was asked ${seen.length} times, expected once`);
+      return { messages, problems };
+    },
+    expected: [
+      { type: "tool_use", name: "Bash", input: { command: "rm -rf precious" } },
+      { type: "tool_result", isError: true },
+      { type: "text", text: "could not" },
+      { type: "result", isError: false, result: "could not" },
+    ],
+  },
+  {
+    id: "file-write",
+    description: "the agent creates a file: a Write call naming it, and the file on disk",
+    needs: ["toolApproval"],
+    model: [{ write: { path: "notes.txt", content: "conformance\n" } }, { text: "written" }],
+    async run(ctx) {
+      const messages = await collect(
+        query({ prompt: "write notes.txt", options: ctx.options({ canUseTool: allowAll }) }),
+      );
+      const problems: string[] = [];
+      check(problems, existsSync(join(ctx.cwd, "notes.txt")), "notes.txt was not created");
+      return { messages, problems };
+    },
+    expected: [
+      { type: "tool_use", name: "Write", input: { file_path: /(^|\/)notes\.txt$/ } },
+      { type: "tool_result", isError: false },
+      { type: "text", text: "written" },
+      { type: "result", isError: false, result: "written" },
+    ],
+  },
+  {
+    id: "mcp-tool-call",
+    description: "a tool of a stdio MCP server is called as mcp__<server>__<tool> and answers",
+    needs: ["stdioMcpServers"],
+    model: [{ mcp: { server: "echo", tool: "echo", arguments: { text: "hi" } } }, { text: "echoed" }],
+    async run(ctx) {
+      const messages = await collect(
+        query({
+          prompt: "use the echo tool",
+          options: ctx.options({ mcpServers: ctx.echoMcpServer(), canUseTool: allowAll }),
+        }),
+      );
+      return { messages, problems: [] };
+    },
+    expected: [
+      { type: "tool_use", name: "mcp__echo__echo", input: { text: "hi" } },
+      { type: "tool_result", isError: false },
+      { type: "text", text: "echoed" },
+      { type: "result", isError: false, result: "echoed" },
+    ],
+  },
+  {
+    id: "structured-output",
+    description: "outputFormat with a JSON schema yields the parsed value in result.structuredOutput",
+    needs: ["structuredOutput"],
+    model: [{ json: { answer: 4 } }],
+    async run(ctx) {
+      const schema = {
+        type: "object",
+        properties: { answer: { type: "number" } },
+        required: ["answer"],
+        additionalProperties: false,
+      };
+      const messages = await collect(
+        query({
+          prompt: "what is 2+2?",
+          options: ctx.options({ outputFormat: { type: "json_schema", schema } }),
+        }),
+      );
+      return { messages, problems: [] };
+    },
+    expected: [{ type: "result", isError: false, structuredOutput: { answer: 4 } }],
+  },
+  {
+    id: "interrupt",
+    description: "interrupt() ends a turn the model is still answering; the result is an error",
+    needs: ["interrupt", "persistentSession"],
+    model: [{ stall: "thinking it over" }],
+    async run(ctx) {
+      await using client = new AgentSdkClient(ctx.options());
+      await client.connect();
+      await client.query("take your time");
+      const stalled = ctx.stalled().then(() => client.interrupt());
+      const messages = await collect(client.receiveResponse());
+      await stalled;
+      return { messages, problems: [] };
+    },
+    // Whatever streamed before the interrupt is not compared: only that the turn ends as an error.
+    expected: [{ type: "result", isError: true }],
+  },
+  {
+    id: "multi-turn-resume",
+    description: "a second session resumes the first by id and the model sees the earlier turn",
+    needs: ["resume"],
+    model: [{ text: "noted" }, { text: "it was apricot" }],
+    async run(ctx) {
+      const first = await collect(query({ prompt: "remember the word apricot", options: ctx.options() }));
+      const sessionId = first.find((m) => m.type === "result")?.sessionId;
+      const problems: string[] = [];
+      if (!sessionId) return { messages: first, problems: ["the first result has no sessionId"] };
+      const second = await collect(
+        query({ prompt: "what was the word?", options: ctx.options({ resume: sessionId }) }),
+      );
+      const last = ctx.modelRequests().at(-1) ?? "";
+      check(
+        problems,
+        last.includes("remember the word apricot"),
+        "the resumed turn's request lacks the first prompt",
+      );
+      check(problems, last.includes("noted"), "the resumed turn's request lacks the first answer");
+      return { messages: [...first, ...second], problems };
+    },
+    expected: [
+      { type: "text", text: "noted" },
+      { type: "result", isError: false, result: "noted" },
+      { type: "text", text: "it was apricot" },
+      { type: "result", isError: false, result: "it was apricot" },
+    ],
+  },
+];

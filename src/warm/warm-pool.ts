@@ -1,0 +1,174 @@
+/**
+ * A pool of warm CLI processes for servers: `size` processes started ahead of time for one set of
+ * options, one handed to each query or client, a replacement started in the background.
+ *
+ * Bounded: at most `size` processes wait at once (plus the ones being started to replace those
+ * handed out); one that waits longer than `idleTimeoutMs` is closed and not replaced until the
+ * pool is used again, so an unused pool shrinks to nothing. `close()` ends every waiting process;
+ * the ones already handed out belong to their queries and clients.
+ */
+import { AgentSdkClient } from "../client.js";
+import { AgentSdkError, InvalidOptionsError, WarmStartError } from "../errors.js";
+import type { AgentOptions } from "../options.js";
+import type { Prompt } from "../prompt.js";
+import { type Query, query } from "../query.js";
+import { conflictingOptions } from "./option-conflicts.js";
+import { DEFAULT_WARM_IDLE_TIMEOUT_MS, startup, type WarmSession } from "./warm-session.js";
+
+/** Options of a {@link WarmPool}. */
+export interface WarmPoolOptions {
+  /** The options every pooled process is started with (see {@link startup}). */
+  options?: AgentOptions;
+  /** How many processes to keep waiting (default 1, at most 64). */
+  size?: number;
+  /** How long a process may wait unused before it is closed, in ms (default 10 minutes). */
+  idleTimeoutMs?: number;
+  /** Bound on each process's start-up, in ms (see {@link startup}). */
+  startupTimeoutMs?: number;
+  /**
+   * Called when a background start fails (the pool then serves cold starts until one succeeds);
+   * default: nothing, the next query reports its own failure.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** What a pool has done, for monitoring. */
+export interface WarmPoolStats {
+  /** Processes waiting to be handed out. */
+  ready: number;
+  /** Processes being started. */
+  starting: number;
+  /** Queries and clients served by a warm process. */
+  warmHits: number;
+  /** Queries and clients that started cold because no warm process was ready. */
+  coldStarts: number;
+}
+
+const MAX_POOL_SIZE = 64;
+
+/**
+ * Keeps `size` warm processes ready for one set of options.
+ *
+ * @example
+ * await using pool = new WarmPool({ options: { cwd: repo }, size: 2 });
+ * await pool.ready(); // optional: wait until the first processes are up
+ * for await (const message of pool.query("Summarize the diff")) console.log(message.type);
+ */
+export class WarmPool implements AsyncDisposable {
+  private readonly options: AgentOptions;
+  private readonly size: number;
+  private readonly idleTimeoutMs: number;
+  private readonly startupTimeoutMs: number | undefined;
+  private readonly onError: ((error: unknown) => void) | undefined;
+  private readonly waiting: WarmSession[] = [];
+  private readonly starting = new Set<Promise<void>>();
+  private closed = false;
+  private counts = { warmHits: 0, coldStarts: 0 };
+
+  constructor(options: WarmPoolOptions = {}) {
+    const size = options.size ?? 1;
+    if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE)
+      throw new InvalidOptionsError([`size: must be an integer from 1 to ${MAX_POOL_SIZE}`]);
+    this.options = options.options ?? {};
+    this.size = size;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_WARM_IDLE_TIMEOUT_MS;
+    this.startupTimeoutMs = options.startupTimeoutMs;
+    this.onError = options.onError;
+    this.fill();
+  }
+
+  /** Counts of waiting and starting processes, warm hits and cold starts. */
+  get stats(): WarmPoolStats {
+    return { ready: this.live().length, starting: this.starting.size, ...this.counts };
+  }
+
+  /** The pids of the processes waiting to be handed out (for monitoring). */
+  readyPids(): number[] {
+    return this.live().flatMap((warm) => (warm.pid === undefined ? [] : [warm.pid]));
+  }
+
+  /** Resolves once the processes being started are up (or failed: failures go to `onError`). */
+  async ready(): Promise<void> {
+    while (this.starting.size > 0) await Promise.all([...this.starting]);
+  }
+
+  /**
+   * A query on a warm process, or a cold one if none is ready. `options` as for
+   * {@link WarmSession.query}: conflicting options throw {@link WarmStartError}.
+   */
+  query(prompt: Prompt, options: AgentOptions = {}): Query {
+    this.check(options);
+    const warm = this.take();
+    if (warm) return warm.query(prompt, options);
+    return query({ prompt, options: { ...this.options, ...options } });
+  }
+
+  /** An {@link AgentSdkClient} on a warm process, or a cold one if none is ready. */
+  client(options: AgentOptions = {}): AgentSdkClient {
+    this.check(options);
+    const warm = this.take();
+    if (warm) return warm.client(options);
+    return new AgentSdkClient({ ...this.options, ...options });
+  }
+
+  /** Closes every waiting process and stops starting new ones. Handed-out ones are not touched. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.starting]);
+    await Promise.all(this.waiting.splice(0).map((warm) => warm.close()));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private check(options: AgentOptions): void {
+    if (this.closed) throw new AgentSdkError("The warm pool is closed");
+    const conflicts = conflictingOptions(this.options, options);
+    if (conflicts.length > 0)
+      throw new WarmStartError(
+        "conflicting-options",
+        `The pool's processes were started with other options: ${conflicts.join(", ")}`,
+        conflicts,
+      );
+  }
+
+  /** A ready warm session (dropping any that died or timed out), and a replacement started. */
+  private take(): WarmSession | undefined {
+    const live = this.live();
+    const warm = live.shift();
+    this.waiting.splice(0, this.waiting.length, ...live);
+    if (warm) this.counts.warmHits += 1;
+    else this.counts.coldStarts += 1;
+    this.fill();
+    return warm;
+  }
+
+  /** The waiting sessions still ready; the rest are dropped (their processes are gone already). */
+  private live(): WarmSession[] {
+    return this.waiting.filter((warm) => warm.state === "ready");
+  }
+
+  /** Starts processes until `size` are waiting or starting. */
+  private fill(): void {
+    while (!this.closed && this.live().length + this.starting.size < this.size) {
+      const start = this.startOne();
+      this.starting.add(start);
+      void start.finally(() => this.starting.delete(start));
+    }
+  }
+
+  private async startOne(): Promise<void> {
+    try {
+      const warm = await startup({
+        options: this.options,
+        idleTimeoutMs: this.idleTimeoutMs,
+        ...(this.startupTimeoutMs !== undefined ? { timeoutMs: this.startupTimeoutMs } : {}),
+      });
+      if (this.closed) await warm.close();
+      else this.waiting.push(warm);
+    } catch (error) {
+      this.onError?.(error);
+    }
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Warm start: a CLI process started and through its handshake before the prompt is known, so the
+ * first answer does not wait for the CLI to start (Claude Code takes ~450 ms, Codex ~100 ms).
+ *
+ * - Claude Code: spawn + `initialize`.
+ * - Codex: `codex app-server` + `initialize` + `thread/start`.
+ * - Cursor: no warm start — it runs one process per turn (`persistentSession: false`).
+ *
+ * While it waits, the process does not keep the host alive, so a warm session that is never used
+ * cannot pin a script: it ends at the idle timeout, on `close()` / `await using`, or with the host
+ * (the SDK kills its process groups on exit).
+ */
+import type { Session } from "../backends/backend.js";
+import { backendFor } from "../backends/registry.js";
+import { type AgentSdkClient, clientOn } from "../client.js";
+import { AbortError, InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
+import { abortErrorFor, combineSignals } from "../internal/abort.js";
+import type { AgentOptions, BackendKind } from "../options.js";
+import type { Prompt } from "../prompt.js";
+import { type Query, queryOn, type SessionSource } from "../query.js";
+import { conflictingOptions } from "./option-conflicts.js";
+
+/** The longest delay a Node timer can take (2^31 − 1 ms); longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** How long a warm session waits for its prompt before it closes, by default: 10 minutes. */
+export const DEFAULT_WARM_IDLE_TIMEOUT_MS = 10 * 60_000;
+/** How long {@link startup} waits for the process to start and finish its handshake, by default. */
+export const DEFAULT_WARM_STARTUP_TIMEOUT_MS = 60_000;
+
+/** Arguments of {@link startup}. */
+export interface StartupParams {
+  /**
+   * The options of the session, including everything fixed when the process starts (backend,
+   * `cliPath`, `cwd`, `env`, `model`, `systemPrompt`, tools, MCP servers, hooks, `canUseTool`, …).
+   * A query on the warm session may repeat them, and add only `signal` and `exitTimeoutMs`.
+   */
+  options?: AgentOptions;
+  /** Bound on start-up and handshake, in ms (default 60 000). The process is ended when it passes. */
+  timeoutMs?: number;
+  /**
+   * How long the session waits for a query before it closes its process, in ms (default 10
+   * minutes). `Infinity`: until `close()` or the host exits.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** Where a warm session is: waiting, handed to a query or client, or gone. */
+export type WarmSessionState = "ready" | "used" | "closed";
+
+/**
+ * A CLI process started ahead of its prompt. Use it once — {@link query} or {@link client} — or
+ * {@link close} it; `await using` closes it if it was never used.
+ */
+export class WarmSession implements AsyncDisposable {
+  private stateValue: WarmSessionState = "ready";
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closing: Promise<void> | undefined;
+
+  /** @internal Use {@link startup}. */
+  constructor(
+    private readonly session: Session,
+    /** The options the process was started with. */
+    readonly options: AgentOptions,
+    /** The backend it runs. */
+    readonly backend: BackendKind,
+    idleTimeoutMs: number,
+  ) {
+    session.setKeepAlive?.(false);
+    if (Number.isFinite(idleTimeoutMs)) {
+      this.idleTimer = setTimeout(() => void this.close(), idleTimeoutMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** `ready` until used by a query or client, then `used`; `closed` after close or idle timeout. */
+  get state(): WarmSessionState {
+    if (this.stateValue === "ready" && this.session.isAlive?.() === false) return "closed";
+    return this.stateValue;
+  }
+
+  /** The pid of the warm process (undefined for a custom transport). */
+  get pid(): number | undefined {
+    return this.session.pid?.();
+  }
+
+  /**
+   * Runs a query on the warm process: as `query({ prompt, options })`, with the session already
+   * started. `options` may repeat the warm options and add `signal` / `exitTimeoutMs`; any other
+   * difference throws {@link WarmStartError} (`conflicting-options`) at once. Usable once.
+   */
+  query(prompt: Prompt, options: AgentOptions = {}): Query {
+    this.checkOptions(options);
+    return queryOn(this.source(), { prompt, options: { ...this.options, ...options } });
+  }
+
+  /**
+   * An {@link AgentSdkClient} on the warm process: `connect()` takes it instead of spawning. Same
+   * rules for `options` as {@link query}. Usable once.
+   */
+  client(options: AgentOptions = {}): AgentSdkClient {
+    this.checkOptions(options);
+    return clientOn(this.source(), { ...this.options, ...options });
+  }
+
+  /** Ends the warm process if it was not used; a used one belongs to its query or client. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearTimeout(this.idleTimer);
+      if (this.stateValue !== "ready") return;
+      this.stateValue = "closed";
+      await this.session.close();
+    })();
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private checkOptions(options: AgentOptions): void {
+    const conflicts = conflictingOptions(this.options, options);
+    if (conflicts.length > 0) {
+      throw new WarmStartError(
+        "conflicting-options",
+        `The warm ${this.backend} process was started with other options: ${conflicts.join(", ")}. ` +
+          "Start a warm session with these options (or a cold query) instead.",
+        conflicts,
+      );
+    }
+    if (this.stateValue === "used")
+      throw new WarmStartError("already-used", "This warm session was already used");
+    if (this.stateValue === "closed")
+      throw new WarmStartError(
+        "closed",
+        `This warm ${this.backend} session was closed (close() or its idle timeout)`,
+      );
+    if (this.session.isAlive?.() === false)
+      throw new WarmStartError(
+        "exited",
+        `The warm ${this.backend} process exited while it waited for a query`,
+      );
+  }
+
+  /** Hands the session over, once: to the first query or client that connects. */
+  private source(): SessionSource {
+    let taken = false;
+    return async ({ signal, initialPrompt }) => {
+      if (taken) throw new WarmStartError("already-used", "This warm session was already used");
+      taken = true;
+      const session = this.claim();
+      session.setKeepAlive?.(true);
+      if (signal.aborted) {
+        await session.close();
+        throw abortErrorFor(signal.reason);
+      }
+      // `signal` is the query's own combined signal: the listener goes with it, no detaching needed.
+      signal.addEventListener("abort", () => void session.close(abortErrorFor(signal.reason)), {
+        once: true,
+      });
+      try {
+        if (initialPrompt !== undefined) await session.send(initialPrompt);
+      } catch (error) {
+        await session.close();
+        throw error;
+      }
+      return session;
+    };
+  }
+
+  private claim(): Session {
+    if (this.stateValue === "used")
+      throw new WarmStartError("already-used", "This warm session was already used");
+    if (this.stateValue === "closed")
+      throw new WarmStartError(
+        "closed",
+        `This warm ${this.backend} session was closed (close() or its idle timeout)`,
+      );
+    if (this.session.isAlive?.() === false) {
+      this.stateValue = "closed";
+      clearTimeout(this.idleTimer);
+      throw new WarmStartError(
+        "exited",
+        `The warm ${this.backend} process exited while it waited for a query`,
+      );
+    }
+    this.stateValue = "used";
+    clearTimeout(this.idleTimer);
+    return this.session;
+  }
+}
+
+/**
+ * Starts a backend's CLI process and finishes its handshake before the prompt is known; run a
+ * query or open a client on it later with {@link WarmSession.query} / {@link WarmSession.client}.
+ * Invalid options fail here, before anything is spawned.
+ *
+ * @example
+ * await using warm = await startup({ options: { cwd: repo, model: "sonnet" } });
+ * // … later, when the user types:
+ * for await (const message of warm.query("Fix the failing test")) console.log(message.type);
+ */
+export async function startup(params: StartupParams = {}): Promise<WarmSession> {
+  const options = params.options ?? {};
+  const timeoutMs = checkDuration("timeoutMs", params.timeoutMs ?? DEFAULT_WARM_STARTUP_TIMEOUT_MS);
+  const idleTimeoutMs = checkDuration("idleTimeoutMs", params.idleTimeoutMs ?? DEFAULT_WARM_IDLE_TIMEOUT_MS);
+  const backend = await backendFor(options);
+  if (!backend.capabilities.persistentSession)
+    throw new UnsupportedFeatureError("warm start (startup)", backend.name);
+  backend.validateOptions(options);
+  const deadline = new AbortController();
+  const timer = Number.isFinite(timeoutMs)
+    ? setTimeout(
+        () =>
+          deadline.abort(
+            new AbortError(`The warm ${backend.name} process did not start within ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      )
+    : undefined;
+  try {
+    const session = await backend.openSession({
+      // The start-up deadline only bounds the start: the session keeps the caller's own signal.
+      options: { ...options, signal: combineSignals(options.signal, deadline.signal) },
+      oneShot: false,
+    });
+    return new WarmSession(session, options, backend.name, idleTimeoutMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function checkDuration(name: string, value: number): number {
+  if (value === Number.POSITIVE_INFINITY) return value;
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS)
+    throw new InvalidOptionsError([
+      `${name}: must be a number of milliseconds in (0, ${MAX_TIMER_MS}] or Infinity`,
+    ]);
+  return value;
+}

@@ -1,0 +1,233 @@
+/**
+ * Warm start against the real CLIs, offline: a process started and through its handshake before
+ * the prompt (claude 2.1.330: spawn + initialize; codex 0.169.0: app-server + thread/start), then
+ * a query or client on it; and the lifecycle of warm processes — unused, crashed while waiting,
+ * idle timeout, pool closed while one is handed out, host exit — with no process left.
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type AgentOptions,
+  startup,
+  UnsupportedFeatureError,
+  WarmPool,
+  WarmStartError,
+} from "../../src/index.js";
+import { liveGroupCount } from "../../src/process/group-registry.js";
+import { eventually, isAlive } from "../lifecycle/support/processes.js";
+import { codexBed } from "./codex-support.js";
+import { FAKE_CURSOR } from "./cursor-support.js";
+import { collect, results, testBed } from "./support.js";
+
+afterEach(async () => {
+  expect(await eventually(() => liveGroupCount() === 0)).toBe(true);
+});
+
+/** A bed per backend: a scripted model answering `turns` texts, and options pointing at it. */
+const backends = [
+  {
+    name: "claude",
+    async bed(texts: string[] = []) {
+      const bed = await testBed(texts.map((text) => ({ text })));
+      return {
+        options: (extra: AgentOptions = {}) => bed.options(extra),
+        requests: () => bed.model.turnRequests.length,
+        dispose: () => bed[Symbol.asyncDispose](),
+      };
+    },
+  },
+  {
+    name: "codex",
+    async bed(texts: string[] = []) {
+      const bed = await codexBed(texts.map((text) => ({ text })));
+      return {
+        options: (extra: AgentOptions = {}) => bed.options(extra),
+        requests: () => bed.api.turnRequests.length,
+        dispose: () => bed[Symbol.asyncDispose](),
+      };
+    },
+  },
+] as const;
+
+describe.each(backends)("warm start: $name", ({ bed: makeBed }) => {
+  it("startup() finishes the handshake before the prompt; the query runs on that process", async () => {
+    const bed = await makeBed(["warm answer"]);
+    try {
+      await using warm = await startup({ options: bed.options() });
+      expect(warm.state).toBe("ready");
+      const pid = warm.pid;
+      expect(pid).toBeGreaterThan(0);
+      expect(bed.requests()).toBe(0);
+      const q = warm.query("hello");
+      const messages = await collect(q);
+      expect(q.pid ?? pid).toBe(pid);
+      expect(results(messages)).toMatchObject([{ isError: false, result: "warm answer" }]);
+      expect(warm.state).toBe("used");
+      expect(() => warm.query("again")).toThrow(WarmStartError);
+    } finally {
+      await bed.dispose();
+    }
+  });
+
+  it("a client on a warm process runs two turns", async () => {
+    const bed = await makeBed(["one", "two"]);
+    try {
+      const warm = await startup({ options: bed.options() });
+      await using client = warm.client();
+      await client.connect();
+      expect(client.pid).toBe(warm.pid);
+      await client.query("first");
+      expect(results(await collect(client.receiveResponse()))[0]?.result).toBe("one");
+      await client.query("second");
+      expect(results(await collect(client.receiveResponse()))[0]?.result).toBe("two");
+    } finally {
+      await bed.dispose();
+    }
+  });
+
+  it("conflicting options fail at once with the option names; the warm process stays usable", async () => {
+    const bed = await makeBed(["still warm"]);
+    try {
+      await using warm = await startup({ options: bed.options({ model: "model-a" }) });
+      const error = (() => {
+        try {
+          warm.query("x", { model: "model-b" });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(WarmStartError);
+      expect(error).toMatchObject({ reason: "conflicting-options", options: ["model"] });
+      // The same options again, plus a per-query signal, are fine.
+      const messages = await collect(
+        warm.query("y", { model: "model-a", signal: new AbortController().signal }),
+      );
+      expect(results(messages)[0]?.result).toBe("still warm");
+    } finally {
+      await bed.dispose();
+    }
+  });
+
+  it("an unused warm process ends with close() (await using), leaving nothing", async () => {
+    const bed = await makeBed();
+    try {
+      let pid: number | undefined;
+      {
+        await using warm = await startup({ options: bed.options() });
+        pid = warm.pid;
+        expect(isAlive(pid!)).toBe(true);
+      }
+      expect(await eventually(() => !isAlive(pid!))).toBe(true);
+    } finally {
+      await bed.dispose();
+    }
+  });
+
+  it("an unused warm process ends at its idle timeout", async () => {
+    const bed = await makeBed();
+    try {
+      const warm = await startup({ options: bed.options(), idleTimeoutMs: 50 });
+      const pid = warm.pid!;
+      expect(await eventually(() => warm.state === "closed" && !isAlive(pid), 10_000)).toBe(true);
+      expect(() => warm.query("late")).toThrow(WarmStartError);
+    } finally {
+      await bed.dispose();
+    }
+  });
+
+  it("a warm process that crashed while waiting: the query fails with WarmStartError (exited)", async () => {
+    const bed = await makeBed();
+    try {
+      const warm = await startup({ options: bed.options() });
+      process.kill(warm.pid!, "SIGKILL");
+      expect(await eventually(() => warm.state === "closed", 10_000)).toBe(true);
+      expect(() => warm.query("anyone?")).toThrow(
+        expect.objectContaining({ name: "WarmStartError", reason: "exited" }),
+      );
+    } finally {
+      await bed.dispose();
+    }
+  });
+
+  it("a pool keeps processes ready, hands one out, replaces it; closing it while one is out spares that one", async () => {
+    const bed = await makeBed(["pooled one", "pooled two"]);
+    try {
+      const pool = new WarmPool({ options: bed.options(), size: 2 });
+      await pool.ready();
+      expect(pool.stats).toMatchObject({ ready: 2, starting: 0 });
+      const q = pool.query("first");
+      expect(pool.stats).toMatchObject({ ready: 1, starting: 1, warmHits: 1, coldStarts: 0 });
+      const first = await q.next();
+      expect(first.done).toBe(false);
+      await pool.close();
+      // The handed-out query still completes; the waiting processes are gone.
+      const rest = await collect(q);
+      expect(results(rest)[0]?.result).toBe("pooled one");
+      expect(pool.stats.ready).toBe(0);
+      expect(() => pool.query("after close")).toThrow(/closed/);
+    } finally {
+      await bed.dispose();
+    }
+  });
+});
+
+describe("warm pool: a pooled process that crashed while waiting", () => {
+  it("is dropped, the query starts cold, and the pool starts a replacement", async () => {
+    await using bed = await testBed([{ text: "served cold" }]);
+    await using pool = new WarmPool({ options: bed.options(), size: 1 });
+    await pool.ready();
+    const [pid] = pool.readyPids();
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, "SIGKILL");
+    expect(await eventually(() => pool.stats.ready === 0, 10_000)).toBe(true);
+    const messages = await collect(pool.query("hello"));
+    expect(results(messages)[0]?.result).toBe("served cold");
+    expect(pool.stats).toMatchObject({ warmHits: 0, coldStarts: 1 });
+    await pool.ready();
+    expect(pool.stats.ready).toBe(1);
+  });
+});
+
+describe("warm start: what cannot be warmed", () => {
+  it("cursor runs one process per turn: startup() throws UnsupportedFeatureError", async () => {
+    await expect(startup({ options: { backend: "cursor", cliPath: FAKE_CURSOR } })).rejects.toBeInstanceOf(
+      UnsupportedFeatureError,
+    );
+  });
+
+  it("out-of-range durations are rejected before anything starts", async () => {
+    await expect(startup({ idleTimeoutMs: 2 ** 31 })).rejects.toThrow(/idleTimeoutMs/);
+    await expect(startup({ timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
+  });
+});
+
+describe("warm start: host exit", () => {
+  it("a host that never uses or closes its warm process exits on its own, and the process dies with it", async () => {
+    await using bed = await testBed();
+    const script = join(bed.cwd, "host.mts");
+    const index = join(import.meta.dirname, "..", "..", "src", "index.ts");
+    writeFileSync(
+      script,
+      [
+        `import { startup } from ${JSON.stringify(index)};`,
+        `const warm = await startup({ options: ${JSON.stringify(bed.options())} });`,
+        "console.log(String(warm.pid));",
+      ].join("\n"),
+    );
+    const tsx = join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs");
+    const child = spawn(process.execPath, ["--unhandled-rejections=strict", "--import", tsx, script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    const pid = Number(out.trim());
+    expect(pid).toBeGreaterThan(0);
+    expect(await eventually(() => !isAlive(pid))).toBe(true);
+  });
+});
