@@ -13,13 +13,17 @@ import type { RewindFilesResult } from "./backends/claude/control-types.js";
 import { backendFor, getBackend } from "./backends/registry.js";
 import type { InterruptResult } from "./control-types.js";
 import { ClaudeControls } from "./controls.js";
-import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
+import { AbortError, NotConnectedError, UnreadResponseError, UnsupportedFeatureError } from "./errors.js";
 import { abortErrorFor, combineSignals, throwIfAborted } from "./internal/abort.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
-import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
+import { isStreamedPrompt, type Prompt, type StreamedUserInput, type UserContentBlock } from "./prompt.js";
 import { QUERY_CONTROL_METHODS, type QueryControls, type SessionSource } from "./query.js";
+import { collectTurn, type TurnResult } from "./turn.js";
+
+/** The `process.emitWarning` code of the unread-answer warning (see {@link AgentSdkClient.query}). */
+export const UNREAD_RESPONSE_WARNING = "CODE_AGENT_SDK_UNREAD_RESPONSE";
 
 /** Clients whose session comes from a process started ahead of time (see {@link clientOn}). */
 const sources = new WeakMap<AgentSdkClient, SessionSource>();
@@ -40,7 +44,10 @@ export interface AgentSdkClient extends QueryControls {}
  * @example
  * await using client = new AgentSdkClient({ model: "claude-sonnet-4-5" });
  * await client.connect();
- * await client.query("Summarize README.md");
+ * const turn = await client.run("Summarize README.md");
+ * console.log(turn.error ?? turn.text);
+ * // or, message by message:
+ * await client.query("Now list its sections");
  * for await (const message of client.receiveResponse()) console.log(message);
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
@@ -54,6 +61,16 @@ export class AgentSdkClient implements AsyncDisposable {
   /** Aborts the connect() in progress; disconnect() must not wait for a handshake that never ends. */
   private connectAbort: AbortController | undefined;
   private closing: Promise<void> | undefined;
+  /**
+   * Turns sent whose `result` no reader of this client has received yet; `undefined` once a streamed
+   * prompt made the count of turns unknowable.
+   */
+  private unreadTurns: number | undefined = 0;
+  /** `result` messages already counted (concurrent readers each receive the same one). */
+  private readonly readResults = new WeakSet<Message>();
+  /** Readers (`receiveMessages()` / `receiveResponse()` iterations) currently running. */
+  private activeReaders = 0;
+  private warnedUnread = false;
 
   constructor(options: AgentOptions = {}) {
     this.options = options;
@@ -117,6 +134,7 @@ export class AgentSdkClient implements AsyncDisposable {
       // must still see its turn from the start.
       session.retainTurns?.();
       this.session = session;
+      this.unreadTurns = prompt === undefined ? 0 : isStreamedPrompt(prompt) ? undefined : 1;
       if (prompt !== undefined && isStreamedPrompt(prompt)) {
         // A failing prompt stream ends the session; readers get its error.
         session.send(prompt).catch((error: unknown) => void session.close(error));
@@ -129,9 +147,42 @@ export class AgentSdkClient implements AsyncDisposable {
     }
   }
 
-  /** Sends a user turn. Consume the answer with {@link receiveResponse}. */
+  /**
+   * Sends a user turn and returns once it is sent; the answer arrives through
+   * {@link receiveResponse} (or use {@link run} to send and collect in one call).
+   *
+   * Answers are delivered in order: `receiveResponse()` yields the oldest answer not yet read. If
+   * an earlier turn's answer is still unread and no reader is running when `query()` is called, the
+   * next `receiveResponse()` would yield that earlier answer, so the client warns once through
+   * `process.emitWarning` (code {@link UNREAD_RESPONSE_WARNING}). Queueing turns on purpose is fine:
+   * read one response per turn afterwards, or keep a `receiveMessages()` loop running.
+   */
   async query(prompt: Prompt, sessionId = "default"): Promise<void> {
-    await this.requireSession().send(prompt, sessionId);
+    const session = this.requireSession();
+    if (this.unreadTurns !== undefined && this.unreadTurns > 0 && this.activeReaders === 0) this.warnUnread();
+    await session.send(prompt, sessionId);
+    if (isStreamedPrompt(prompt)) this.unreadTurns = undefined;
+    else if (this.unreadTurns !== undefined) this.unreadTurns++;
+  }
+
+  /**
+   * Sends a turn and collects its answer: `{ messages, result, text, error, errorKind,
+   * structuredOutput, usage }`. A failed turn (e.g. not logged in) resolves with `error` set; it
+   * rejects only when the session ends before the turn's `result`.
+   *
+   * Rejects with `UnreadResponseError` (sending nothing) when an earlier turn's answer has not been
+   * read yet, since the answer collected would be that earlier one.
+   *
+   * @example
+   * const turn = await client.run("What changed in the last commit?");
+   * console.log(turn.error ?? turn.text);
+   */
+  async run(prompt: string | UserContentBlock[], sessionId = "default"): Promise<TurnResult> {
+    this.requireSession();
+    if (this.unreadTurns === undefined || this.unreadTurns > 0)
+      throw new UnreadResponseError(this.unreadTurns);
+    await this.query(prompt, sessionId);
+    return collectTurn(this.receiveResponse());
   }
 
   /** Every message of the session until it ends. May run alongside {@link receiveResponse}. */
@@ -139,13 +190,39 @@ export class AgentSdkClient implements AsyncDisposable {
     return this.subscribe(false);
   }
 
-  /** Messages up to and including the next `result`. */
+  /** Messages up to and including the next `result` (of the oldest turn whose answer is unread). */
   receiveResponse(): AsyncGenerator<Message, void, undefined> {
     return this.subscribe(true);
   }
 
   private async *subscribe(untilResult: boolean): AsyncGenerator<Message, void, undefined> {
-    yield* this.requireSession().subscribe({ untilResult });
+    const messages = this.requireSession().subscribe({ untilResult });
+    this.activeReaders++;
+    try {
+      for await (const message of messages) {
+        if (message.type === "result") this.noteRead(message);
+        yield message;
+      }
+    } finally {
+      this.activeReaders--;
+    }
+  }
+
+  private noteRead(result: Message): void {
+    if (this.readResults.has(result)) return;
+    this.readResults.add(result);
+    if (this.unreadTurns !== undefined && this.unreadTurns > 0) this.unreadTurns--;
+  }
+
+  private warnUnread(): void {
+    if (this.warnedUnread) return;
+    this.warnedUnread = true;
+    process.emitWarning(
+      "AgentSdkClient.query() was called while the answer to an earlier query() is unread; the next " +
+        "receiveResponse() yields that earlier answer first. Read one response per turn, use run(), " +
+        "or keep a receiveMessages() loop running.",
+      { code: UNREAD_RESPONSE_WARNING },
+    );
   }
 
   /**

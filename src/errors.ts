@@ -154,6 +154,23 @@ export class NotConnectedError extends AgentSdkError {
   }
 }
 
+/**
+ * `AgentSdkClient.run()` was called while the answer to an earlier turn is still unread: the answer
+ * it would collect is that earlier one. Read the pending answers with `receiveResponse()` first.
+ */
+export class UnreadResponseError extends AgentSdkError {
+  /** How many answers are unread; `undefined` after a streamed prompt (the count is unknown). */
+  readonly unread: number | undefined;
+  constructor(unread: number | undefined) {
+    super(
+      unread === undefined
+        ? "run() cannot tell which answer is its own after a streamed prompt: read the answers with receiveResponse()"
+        : `run() was called with ${unread} earlier answer(s) unread; read them with receiveResponse() first`,
+    );
+    this.unread = unread;
+  }
+}
+
 /** The selected backend cannot do what was asked (e.g. `setModel` on Cursor). */
 export class UnsupportedFeatureError extends AgentSdkError {
   readonly feature: string;

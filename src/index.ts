@@ -42,7 +42,7 @@ export {
   type SupportedOfficialOption,
 } from "./backends/claude-options.js";
 export { getBackend, loadBackend } from "./backends/registry.js";
-export { AgentSdkClient } from "./client.js";
+export { AgentSdkClient, UNREAD_RESPONSE_WARNING } from "./client.js";
 export type * from "./control-types.js";
 export type { ReadFileOptions, ReloadPluginsOptions } from "./controls.js";
 export * from "./errors.js";
@@ -82,13 +82,16 @@ export type * from "./messages.js";
 export { isResult, isSystemMessage, textOf } from "./messages.js";
 export type * from "./options.js";
 export type * from "./permissions.js";
+export type { ExitInfo } from "./process/child.js";
 export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
 export { type Query, type QueryControls, type QueryParams, query } from "./query.js";
 export type * from "./tools.js";
 export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
+export type { RecordOptions } from "./transport/recording.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
+export { collectTurn, type TurnResult } from "./turn.js";
 export { SDK_VERSION } from "./version.js";
 export { WarmPool, type WarmPoolOptions, type WarmPoolStats } from "./warm/warm-pool.js";
 export {

@@ -324,6 +324,9 @@ export const agentOptionsSchema = z
     debug: z.optional(z.boolean()),
     debugFile: z.optional(nonEmpty()),
     projectConfigRoot: z.optional(nonEmpty()),
+    record: z.optional(
+      z.union([nonEmpty(), z.strictObject({ path: nonEmpty(), redact: z.optional(z.array(z.string())) })]),
+    ),
 
     model: z.optional(nonEmpty()),
     fallbackModel: z.optional(nonEmpty()),

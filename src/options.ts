@@ -6,6 +6,7 @@ import type { HookMap } from "./hooks.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
+import type { RecordOptions } from "./transport/recording.js";
 import type { SpawnClaudeCodeProcess } from "./transport/spawned-process.js";
 import type { Transport } from "./transport/transport.js";
 
@@ -381,8 +382,9 @@ export interface AgentOptions {
    */
   backgroundTaskTimeoutMs?: number;
   /**
-   * A custom transport (tests, remote runners). Replaces the subprocess. Claude only. (To start
-   * the CLI yourself and keep the SDK's framing, use `spawnClaudeCodeProcess`.)
+   * A custom transport (tests, remote runners, `ReplayTransport` from `code-agent-sdk/testing`).
+   * Replaces the subprocess; no CLI is looked for. Claude and Codex. (To start the CLI yourself and
+   * keep the SDK's framing, use `spawnClaudeCodeProcess`.)
    */
   transport?: Transport;
   /**
@@ -401,6 +403,12 @@ export interface AgentOptions {
    * `.mcp.json`, `.claude/` and `CLAUDE_PROJECT_DIR` come from there. Absolute path. Claude only.
    */
   projectConfigRoot?: string;
+  /**
+   * Records the session's wire traffic (both directions, timestamped, secrets redacted) to a JSONL
+   * file, for `ReplayTransport`: a path, or `{ path, redact }` with more values to redact. Claude and
+   * Codex.
+   */
+  record?: string | RecordOptions;
 
   // ── model control ──
   /** `--model`. */

@@ -34,6 +34,7 @@ import type { Message } from "./messages.js";
 import type { AgentOptions, ClaudeSettings, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
+import { collectTurn, type TurnResult } from "./turn.js";
 
 /** Arguments of {@link query}. */
 export interface QueryParams {
@@ -82,6 +83,17 @@ export interface Query extends AsyncGenerator<Message, void, undefined>, QueryCo
   mcpServerStatus(): Promise<McpServerStatusEntry[]>;
   /** The CLI's initialize response (commands, models, account, version, …). */
   serverInfo(): Promise<ServerInfo | undefined>;
+  /**
+   * Runs the query to its end and resolves with the answer collected: `{ messages, result, text,
+   * error, errorKind, structuredOutput, usage }` (for a streamed prompt, `result` and `text` are
+   * the last turn's). A failed turn resolves with `error` set; start-up and process failures reject
+   * as they would end iteration. Use it instead of iterating, not alongside.
+   *
+   * @example
+   * const turn = await query({ prompt: "What is 2 + 2?" }).collect();
+   * console.log(turn.error ?? turn.text);
+   */
+  collect(): Promise<TurnResult>;
   /** Ends the query now: the process (group) is terminated and iteration finishes. */
   close(): Promise<void>;
   /** The pid of the CLI process, once iteration has spawned it (undefined for custom transports). */
@@ -286,6 +298,10 @@ class QueryRun implements Query {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  collect(): Promise<TurnResult> {
+    return collectTurn(this);
   }
 
   /** Every call (also concurrent ones) resolves once the process is gone. */

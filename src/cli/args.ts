@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { INSTALLABLE_BACKENDS, type InstallableBackend, isInstallableBackend } from "../install/packages.js";
 import type { BackendKind } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
+import { closest } from "./suggest.js";
 
 /** A bad command line: exit code 2, message and usage on stderr. */
 export class UsageError extends Error {
@@ -26,6 +27,8 @@ export interface RunArgs {
   rememberIn: RememberDestination;
   maxTurns: number | undefined;
   resume: string | undefined;
+  /** `--cli-path`: the agent CLI executable, instead of searching for it. */
+  cliPath: string | undefined;
   json: boolean;
   interactive: boolean;
   thinking: boolean;
@@ -80,6 +83,7 @@ Options:
                                   localSettings, projectSettings or userSettings (Claude)
   --max-turns N                   stop after N model turns
   --resume ID                     continue the session with this id
+  --cli-path PATH                 the agent CLI executable to run (default: searched for; see below)
   --json                          print the messages as JSON lines (nothing else on stdout)
   -i, --interactive               a multi-turn session: one prompt line per turn
   --thinking                      show the model's thinking (hidden by default)
@@ -90,6 +94,9 @@ Options:
 Permissions: in a terminal you are asked for each tool call the agent needs permission for
 (allow once / allow always / deny). Without a terminal, calls are denied unless --allow covers them.
 
+The agent CLI is looked for in node_modules, on PATH and in its usual install places; install it with
+\`npm install -g @anthropic-ai/claude-code\` (or @openai/codex), or \`code-agent install claude|codex\`.
+
 Exit codes: 0 success, 1 the agent run failed, 2 usage error, 3 agent CLI not found,
 130 interrupted (Ctrl-C).`;
 
@@ -99,7 +106,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   try {
     parsed = parse(argv);
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^.*?: /, "").split("\n")[0] ?? String(error));
+    throw usageErrorFor(error);
   }
   const { values, positionals } = parsed;
   if (values.help) return { command: "help" };
@@ -123,11 +130,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
 
   const backend = values.backend ?? "claude";
   if (!BACKENDS.includes(backend as BackendKind)) {
-    throw new UsageError(`--backend must be one of ${BACKENDS.join(", ")} (got ${JSON.stringify(backend)})`);
+    throw new UsageError(
+      `--backend must be one of ${BACKENDS.join(", ")} (got ${JSON.stringify(backend)})${didYouMean(backend, BACKENDS)}`,
+    );
   }
   const permissionMode = values["permission-mode"];
   if (permissionMode !== undefined && !PERMISSION_MODES.includes(permissionMode as PermissionMode)) {
-    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
+    throw new UsageError(
+      `--permission-mode must be one of ${PERMISSION_MODES.join(", ")} (got ${JSON.stringify(permissionMode)})${didYouMean(permissionMode, PERMISSION_MODES)}`,
+    );
   }
   const rememberIn = values["remember-in"] ?? "session";
   if (!REMEMBER_DESTINATIONS.includes(rememberIn as RememberDestination)) {
@@ -167,6 +178,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     rememberIn: rememberIn as RememberDestination,
     maxTurns,
     resume: values.resume,
+    cliPath: values["cli-path"] !== undefined ? resolve(values["cli-path"]) : undefined,
     json: values.json ?? false,
     interactive: values.interactive ?? false,
     thinking: values.thinking ?? false,
@@ -190,6 +202,7 @@ function parseInstall(
     "remember-in",
     "max-turns",
     "resume",
+    "cli-path",
     "interactive",
     "thinking",
     "demo",
@@ -209,31 +222,63 @@ function parseInstall(
   };
 }
 
+/**
+ * `parseArgs`' errors rewritten for a person at a shell: an unknown flag gets the nearest known
+ * one, and every message names the flag as typed.
+ */
+function usageErrorFor(error: unknown): UsageError {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  const flag = /'(-[^'\s]*)/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag !== undefined) {
+    const name = flag.replace(/^--?/, "").split("=")[0] ?? "";
+    const known = Object.keys(OPTIONS);
+    const suggestion = flag.startsWith("--") ? closest(name, known) : undefined;
+    if (suggestion !== undefined)
+      return new UsageError(`unknown option ${flag}; did you mean --${suggestion}?`);
+    return new UsageError(
+      `unknown option ${flag} (a prompt that starts with "-" goes after --, as in: code-agent -- '${flag} …')`,
+    );
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const name = /'(--?[\w-]+)/.exec(message)?.[1];
+    if (name !== undefined && message.includes("argument missing"))
+      return new UsageError(`${name} needs a value`);
+    if (name !== undefined && message.includes("does not take an argument")) {
+      return new UsageError(`${name} does not take a value`);
+    }
+  }
+  return new UsageError(message.split("\n")[0] ?? message);
+}
+
+function didYouMean(value: string, candidates: readonly string[]): string {
+  const suggestion = closest(value, candidates);
+  return suggestion !== undefined ? `; did you mean ${suggestion}?` : "";
+}
+
+const OPTIONS = {
+  backend: { type: "string" },
+  model: { type: "string" },
+  cwd: { type: "string" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  "permission-mode": { type: "string" },
+  "remember-in": { type: "string" },
+  "max-turns": { type: "string" },
+  resume: { type: "string" },
+  "cli-path": { type: "string" },
+  json: { type: "boolean" },
+  interactive: { type: "boolean", short: "i" },
+  thinking: { type: "boolean" },
+  demo: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+  "cache-dir": { type: "string" },
+  force: { type: "boolean" },
+} as const;
+
 function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      backend: { type: "string" },
-      model: { type: "string" },
-      cwd: { type: "string" },
-      allow: { type: "string", multiple: true },
-      deny: { type: "string", multiple: true },
-      "permission-mode": { type: "string" },
-      "remember-in": { type: "string" },
-      "max-turns": { type: "string" },
-      resume: { type: "string" },
-      json: { type: "boolean" },
-      interactive: { type: "boolean", short: "i" },
-      thinking: { type: "boolean" },
-      demo: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "V" },
-      "cache-dir": { type: "string" },
-      force: { type: "boolean" },
-    },
-  });
+  return parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
 }
 
 function isDirectory(path: string): boolean {

@@ -58,6 +58,13 @@ export async function startDemo(backend: BackendKind, hooks: DemoHooks): Promise
   }
 }
 
+function demoBanner(cli: string, url: string, cwd: string): string {
+  return (
+    `Demo: the real ${cli} CLI, offline, against a scripted model at ${url} — its replies are ` +
+    `canned (no AI, no API key, no cost) (working directory ${cwd})`
+  );
+}
+
 function workdir(hooks: DemoHooks): { cwd: string; cleanup(): void } {
   if (hooks.cwd) return { cwd: hooks.cwd, cleanup: () => undefined };
   const cwd = mkdtempSync(join(tmpdir(), "code-agent-demo-"));
@@ -129,7 +136,7 @@ async function startClaudeDemo(hooks: DemoHooks): Promise<Demo> {
       mcpServers: { demo: weatherServer(hooks) },
       allowedTools: ["mcp__demo__get_weather"],
     },
-    banner: `Demo: the real Claude Code CLI, offline, against a scripted model at ${model.url} (working directory ${dir.cwd})`,
+    banner: demoBanner("Claude Code", model.url, dir.cwd),
     async close() {
       await model.close();
       dir.cleanup();
@@ -166,7 +173,7 @@ async function startCodexDemo(hooks: DemoHooks): Promise<Demo> {
       // Ask before running commands, so the permission decision shows.
       codex: { approvalPolicy: "untrusted", skipGitRepoCheck: true },
     },
-    banner: `Demo: the real Codex CLI, offline, against a scripted model at ${model.url} (working directory ${dir.cwd})`,
+    banner: demoBanner("Codex", model.url, dir.cwd),
     async close() {
       await model.close();
       dir.cleanup();

@@ -40,9 +40,19 @@ export interface RendererOptions {
   /** Show thinking (dimmed). Default: hidden. */
   showThinking: boolean;
   backend: BackendKind;
-  /** Set in demo mode: the session cannot be resumed, so no resume hint. */
+  /**
+   * Set in demo mode: the model is scripted (no real model name, no cost shown) and the session
+   * cannot be resumed (no resume hint).
+   */
   demo?: boolean;
 }
+
+/** What a command-line user does when the agent CLI is not logged in. */
+const LOGIN_HINT: Record<BackendKind, string> = {
+  claude: "Not logged in: set ANTHROPIC_API_KEY, or run `claude` once in a terminal and log in with /login.",
+  codex: "Not logged in: set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.",
+  cursor: "Not logged in: set CURSOR_API_KEY, or run `cursor-agent login`.",
+};
 
 /**
  * Renders one session's messages. Feed every message to {@link handle}; tell it about permission
@@ -58,6 +68,8 @@ export class Renderer {
   private readonly blocks = new Map<string, StreamingBlock>();
   private currentMessageId: string | undefined;
   private headerShown = false;
+  /** An assistant message of this turn reported `authentication_failed`. */
+  private notLoggedIn = false;
   /** Whether the last thing printed was assistant text (to separate it from what follows). */
   private inText = false;
   /** The user interrupted the running turn: its result is shown as an interruption, not a failure. */
@@ -95,7 +107,9 @@ export class Renderer {
           this.headerShown = true;
           const model = typeof message.data.model === "string" ? message.data.model : undefined;
           const cwd = typeof message.data.cwd === "string" ? message.data.cwd : undefined;
-          const parts = [this.options.backend, model && `model ${model}`, cwd].filter(Boolean);
+          // The demo's model is a script: its name is not a real model's and must not look like one.
+          const modelPart = this.options.demo ? "scripted model (demo)" : model && `model ${model}`;
+          const parts = [this.options.backend, modelPart, cwd].filter(Boolean);
           this.screen.line(this.screen.style.dim(`● ${parts.join(" · ")}`));
         } else if (message.subtype === "api_retry") {
           const attempt = message.data.attempt ?? message.data.retry_attempt;
@@ -134,7 +148,9 @@ export class Renderer {
     if (message.numTurns !== null && message.numTurns > 0)
       parts.push(`${message.numTurns} turn${message.numTurns === 1 ? "" : "s"}`);
     parts.push(formatDuration(message.durationMs));
-    if (message.totalCostUsd !== null) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
+    // A scripted model's usage is made up, so the demo shows no cost rather than a fake one.
+    if (this.options.demo) parts.push("scripted, no cost");
+    else if (message.totalCostUsd !== null) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
     let session = "";
     if (message.sessionId) {
       const backendFlag = this.options.backend === "claude" ? "" : `--backend ${this.options.backend} `;
@@ -154,7 +170,10 @@ export class Renderer {
     if (message.isError && !interrupted) {
       const why = message.errors?.length ? message.errors.join("; ") : message.result;
       if (why) this.screen.line(style.red(`error: ${why}`));
+      // "Please run /login" means the interactive claude: say what to do from a shell.
+      if (this.notLoggedIn) this.screen.line(style.yellow(LOGIN_HINT[this.options.backend]));
     }
+    this.notLoggedIn = false;
     const oneLine = `${head} ${style.dim(`· ${[...parts, ...(session ? [session] : [])].join(" · ")}`)}`;
     if (!this.screen.live || !session || stripAnsi(oneLine).length < this.screen.columns) {
       this.screen.line(oneLine);
@@ -267,6 +286,7 @@ export class Renderer {
   }
 
   private assistant(message: AssistantMessage): void {
+    if (message.error === "authentication_failed") this.notLoggedIn = true;
     const nested = message.parentToolUseId !== null;
     for (const block of message.content) this.assistantBlock(block, message, nested);
   }

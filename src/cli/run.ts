@@ -21,6 +21,7 @@ import { type CliArgs, parseCliArgs, type RunArgs, USAGE, UsageError } from "./a
 import type { Demo } from "./demo.js";
 import { ExitCode } from "./exit-codes.js";
 import { runInstall } from "./install-command.js";
+import { askKey } from "./key-input.js";
 import { askLine, type LineAnswer } from "./line-input.js";
 import { PermissionHandler } from "./permissions.js";
 import { Renderer } from "./render.js";
@@ -33,6 +34,9 @@ export interface CliIo {
   stderr: OutputStream;
   env: Record<string, string | undefined>;
 }
+
+/** The permission prompt's answers, taken on the key press: allow once, always allow, deny. */
+const PERMISSION_KEYS = ["y", "a", "n"] as const;
 
 /** How long an interrupt may take before the session is closed outright. */
 const INTERRUPT_GRACE_MS = 5000;
@@ -118,7 +122,8 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
       deny: args.deny,
       rememberIn: args.rememberIn,
       ask: canAsk
-        ? (text, signal) => askLine({ input: io.stdin, output: ui, prompt: text, signal })
+        ? (text, signal) =>
+            askKey({ input: io.stdin, output: ui, prompt: text, keys: PERMISSION_KEYS, signal })
         : undefined,
       screen,
       stderr: io.stderr,
@@ -340,6 +345,7 @@ function buildOptions(
   }
   if (args.maxTurns !== undefined) options.maxTurns = args.maxTurns;
   if (args.resume !== undefined) options.resume = args.resume;
+  if (args.cliPath !== undefined) options.cliPath = args.cliPath;
   return { options, soft };
 }
 
@@ -350,6 +356,7 @@ const FLAG_OF: Partial<Record<keyof AgentOptions, string>> = {
   permissionMode: "--permission-mode",
   maxTurns: "--max-turns",
   resume: "--resume",
+  cliPath: "--cli-path",
   model: "--model",
   cwd: "--cwd",
 };
@@ -389,18 +396,53 @@ function reportError(error: unknown, io: CliIo, screen: Screen, control: TurnCon
   if (error instanceof InvalidOptionsError) return usageError(io, error.message);
   if (error instanceof UnsupportedOptionsError) return usageError(io, error.message);
   if (error instanceof CliNotFoundError) {
-    io.stderr.write(`code-agent: ${error.message}\n`);
-    if (error.cli === "claude" || error.cli === "codex") {
-      io.stderr.write(
-        `Or let code-agent install it for you (into your user cache): code-agent install ${error.cli}\n`,
-      );
-    }
+    io.stderr.write(notFoundMessage(error));
     return ExitCode.CliNotFound;
   }
   if (control.interrupted || control.quit) return ExitCode.Interrupted;
   io.stderr.write(`code-agent: ${(error as Error)?.message ?? String(error)}\n`);
   return ExitCode.Failed;
 }
+
+/**
+ * The agent CLI is missing: say so in command-line terms (install commands, PATH, `--cli-path`),
+ * not the library's option names the error itself mentions.
+ */
+export function notFoundMessage(error: CliNotFoundError): string {
+  const how = INSTALL_HOW[error.cli];
+  const lines = [
+    `code-agent: the ${how?.name ?? error.cli} CLI (\`${error.cli}\`) was not found.`,
+    `  Looked in: ${error.searched.length > 0 ? error.searched.join(", ") : "(nowhere)"}`,
+    ...(how?.install ?? []).map((line, i) => `  ${i === 0 ? "Install it:" : "        or:"} ${line}`),
+    `  Already installed? Put its directory on PATH, or run: code-agent --cli-path /path/to/${error.cli} …`,
+  ];
+  if (how?.envVar) lines.push(`  (or set ${how.envVar} to that path)`);
+  return `${lines.join("\n")}\n`;
+}
+
+const INSTALL_HOW: Record<string, { name: string; install: string[]; envVar: string }> = {
+  claude: {
+    name: "Claude Code",
+    install: [
+      "npm install -g @anthropic-ai/claude-code",
+      "code-agent install claude   (into your user cache, no global install)",
+    ],
+    envVar: "CLAUDE_CLI_PATH",
+  },
+  codex: {
+    name: "Codex",
+    install: [
+      "npm install -g @openai/codex",
+      "code-agent install codex   (into your user cache, no global install)",
+    ],
+    envVar: "CODEX_CLI_PATH",
+  },
+  "cursor-agent": {
+    name: "Cursor Agent",
+    install: ["curl https://cursor.com/install -fsS | bash"],
+    envVar: "CURSOR_AGENT_CLI_PATH",
+  },
+};
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];

@@ -47,6 +47,16 @@ export function homeDir(env: Record<string, string | undefined>): string {
   return env.HOME || homedir();
 }
 
+/**
+ * The home directories to look for a user-installed CLI in: the one the CLI will see, then this
+ * process's own. They differ when `env` gives the CLI another `HOME` (the testing kit's isolated
+ * home, a sandbox), while the CLI is installed in the real one (`~/.local/bin/claude`).
+ */
+export function homeDirs(env: Record<string, string | undefined>): string[] {
+  const homes = [homeDir(env), process.env.HOME || homedir()];
+  return homes[0] === homes[1] ? [homes[0]!] : homes;
+}
+
 /** `name`, with `.exe` on Windows. */
 export function executableName(name: string): string {
   return process.platform === "win32" ? `${name}.exe` : name;

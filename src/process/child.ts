@@ -28,7 +28,10 @@ export interface ChildSpec {
   uid?: number;
   /** Group id to run as. */
   gid?: number;
-  /** Called with each stderr line. Exceptions it throws are contained (see {@link StderrTail}). */
+  /**
+   * Called with each stderr line. Exceptions it throws are contained: the first is reported once as
+   * a process warning, and the line still reaches the stderr tail of a `ProcessError`.
+   */
   onStderrLine?: (line: string) => void;
   /** stdin: "pipe" (default) or "ignore" */
   stdin?: "pipe" | "ignore";

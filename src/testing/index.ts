@@ -14,6 +14,15 @@
  */
 
 export type {
+  RecordedError,
+  RecordedEvent,
+  RecordingHeader,
+  RecordOptions,
+} from "../transport/recording.js";
+export { RECORDING_FORMAT } from "../transport/recording.js";
+export { REDACTED, Redactor } from "../transport/redact.js";
+export { ReplayError, ReplayTransport } from "../transport/replay.js";
+export type {
   AcpAgentCommand,
   AcpAgentEnv,
   AcpAgentEnvOptions,

@@ -31,10 +31,12 @@ afterAll(() => {
 });
 
 describe("the code-agent executable", () => {
-  it("is declared in package.json and built by `prepare`, so `npx code-agent` works after `npm install`", () => {
+  it("is declared in package.json and built by `prepack`, so `npx code-agent` works from an installed tarball", () => {
     expect(pkg.bin).toEqual({ "code-agent": "./dist/cli/main.js" });
     expect(pkg.files).toContain("dist");
-    expect(pkg.scripts.prepare).toBe("npm run build");
+    // Built when packed (npm pack / publish / a git install), never by an install script.
+    expect(pkg.scripts.prepack).toBe("npm run build");
+    expect(pkg.scripts.prepare).toBeUndefined();
   });
 
   it("the compiled entry starts with a node shebang and runs without tsx", () => {

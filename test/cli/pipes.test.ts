@@ -83,6 +83,22 @@ describe("code-agent --json", () => {
   });
 });
 
+describe("code-agent when the CLI is not logged in", () => {
+  it("says how to log in from a shell, not only the CLI's own /login", async () => {
+    const model = await scripted([]);
+    const { code, stdout } = await runPiped(["hi"], {
+      env: cliEnv({ ...model.env(), ANTHROPIC_API_KEY: undefined }),
+      input: "",
+      cwd: model.env().HOME,
+    });
+    expect(code).toBe(1);
+    expect(plain(stdout)).toContain(
+      "Not logged in: set ANTHROPIC_API_KEY, or run `claude` once in a terminal",
+    );
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe("code-agent without a terminal", () => {
   it("prints readable lines: text, a tool line and a second line with its outcome, a final line", async () => {
     const model = await scripted([bash("echo hi"), { text: "All done." }]);
@@ -156,7 +172,8 @@ describe("code-agent exit codes and usage", () => {
     [["--max-turns", "zero", "x"], /--max-turns must be a whole number/],
     [["--backend", "gpt", "x"], /--backend must be one of claude, codex, cursor/],
     [["--permission-mode", "yolo", "x"], /--permission-mode must be one of/],
-    [["--bogus", "x"], /Unknown option '--bogus'/],
+    [["--bogus", "x"], /unknown option --bogus/],
+    [["--max-turn", "3", "x"], /unknown option --max-turn; did you mean --max-turns\?/],
     [["--cwd", "/definitely/not/here", "x"], /is not a directory/],
     [[], /no prompt/],
     [["--backend", "cursor", "--allow", "Read", "x"], /the cursor backend does not support --allow/],
@@ -169,12 +186,21 @@ describe("code-agent exit codes and usage", () => {
     expect(code).toBe(2);
   });
 
-  it("a missing agent CLI exits 3 with the install hint", async () => {
+  it("a missing agent CLI exits 3 with command-line install hints, not library option names", async () => {
     const { code, stderr } = await run(["hi"], undefined, "", { CLAUDE_CLI_PATH: "/nonexistent/claude" });
     expect(code).toBe(3);
-    expect(stderr).toContain("claude CLI not found");
-    expect(stderr).toContain("CLAUDE_CLI_PATH");
+    expect(stderr).toContain("the Claude Code CLI (`claude`) was not found");
+    expect(stderr).toContain("npm install -g @anthropic-ai/claude-code");
     expect(stderr).toContain("code-agent install claude");
+    expect(stderr).toContain("code-agent --cli-path /path/to/claude");
+    expect(stderr).toContain("CLAUDE_CLI_PATH");
+    expect(stderr).not.toMatch(/cliPath|autoInstallCli/);
+  });
+
+  it("--cli-path runs the CLI it names (a missing one is reported as such)", async () => {
+    const { code, stderr } = await run(["--cli-path", "/nonexistent/claude", "hi"]);
+    expect(code).toBe(3);
+    expect(stderr).toContain("Looked in: /nonexistent/claude");
   });
 
   it("--version prints the version", async () => {
@@ -226,7 +252,7 @@ describe("code-agent with the other backends", () => {
     expect(stdout).toContain("Demo: the real Codex CLI");
     expect(stdout).toMatch(/→ Bash .*touch hello\.txt.*\n {2}✓ Bash ok/);
     // Codex does not count round trips: no turn count, and no made-up one.
-    expect(stdout).toMatch(/✓ done · [\d.]+ m?s · session /);
+    expect(stdout).toMatch(/✓ done · [\d.]+ m?s · scripted, no cost · session /);
     expect(code).toBe(0);
   });
 

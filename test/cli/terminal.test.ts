@@ -47,7 +47,11 @@ describe("code-agent in a terminal", () => {
     proc.write("y\r");
     await proc.waitFor("allowed once");
     await proc.waitFor(/get_weather\("Paris"\) handled in-process/);
-    await proc.waitFor(/✓ done · 3 turns · .* · \$\d+\.\d{4} · session [0-9a-f-]{36}/);
+    await proc.waitFor(/✓ done · 3 turns · .* · scripted, no cost · session [0-9a-f-]{36}/);
+    // The scripted model is labelled as such: no model name or cost that could pass for real.
+    expect(proc.text).toContain("canned (no AI, no API key, no cost)");
+    expect(proc.text).toMatch(/● claude · scripted model \(demo\)/);
+    expect(proc.text).not.toMatch(/\$\d+\.\d{4}/);
     expect(await proc.exitCode()).toBe(0);
 
     // The pending line `→ Bash touch hello.txt` was rewritten in place (cursor up, clear line) as `✓ …`.
@@ -110,6 +114,23 @@ describe("code-agent in a terminal", () => {
     expect(await proc.exitCode()).toBe(0);
     const local = readFileSync(join(model.env().HOME ?? "", ".claude", "settings.local.json"), "utf8");
     expect(JSON.parse(local).permissions.allow).toContain("Bash(touch kept.txt)");
+  });
+
+  it("a single key answers without Enter; a stray Enter at the next prompt is not an answer", async () => {
+    const model = await scripted([bash("touch one.txt"), bash("touch two.txt"), { text: "Both asked." }]);
+    const proc = terminal(["two files"], model);
+    await proc.waitFor(/Bash wants permission: touch one\.txt/);
+    proc.write("y");
+    await proc.waitFor("allowed once");
+    await proc.waitFor(/Bash wants permission: touch two\.txt/);
+    proc.write("\r");
+    proc.write("N");
+    await proc.waitFor(/⊘ Bash touch two\.txt — denied: denied by you/);
+    await proc.waitFor("Both asked.");
+    expect(await proc.exitCode()).toBe(0);
+    expect(proc.text).not.toContain("answer y, a or n");
+    expect(existsSync(join(model.env().HOME ?? "", "one.txt"))).toBe(true);
+    expect(existsSync(join(model.env().HOME ?? "", "two.txt"))).toBe(false);
   });
 
   it("an unclear answer is asked again", async () => {

@@ -2,6 +2,8 @@
  * The pure parts of the command: flag parsing, colour decisions, permission patterns, the screen's
  * row bookkeeping.
  */
+
+import { resolve } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs, UsageError } from "../../src/cli/args.js";
@@ -63,6 +65,30 @@ describe("parseCliArgs", () => {
     expect(() => parseCliArgs(["--max-turns", "1.5", "x"])).toThrow(/whole number/);
     expect(() => parseCliArgs(["--max-turns", "0", "x"])).toThrow(/at least 1/);
     expect(() => parseCliArgs(["--allow", " ", "x"])).toThrow(/needs a tool name/);
+  });
+
+  it("suggests the flag or value meant by a typo, quoting what was typed", () => {
+    expect(() => parseCliArgs(["--max-turn", "3", "x"])).toThrow(
+      "unknown option --max-turn; did you mean --max-turns?",
+    );
+    expect(() => parseCliArgs(["--thinkng", "x"])).toThrow("did you mean --thinking?");
+    expect(() => parseCliArgs(["--perm", "plan", "x"])).toThrow("did you mean --permission-mode?");
+    expect(() => parseCliArgs(["--backend", "claud", "x"])).toThrow('(got "claud"); did you mean claude?');
+    expect(() => parseCliArgs(["--permission-mode", "acceptedits", "x"])).toThrow(
+      "did you mean acceptEdits?",
+    );
+    // Nothing close: no guess, but how to pass a prompt that starts with "-".
+    expect(() => parseCliArgs(["--xyzzy", "x"])).toThrow(
+      `unknown option --xyzzy (a prompt that starts with "-" goes after --, as in: code-agent -- '--xyzzy …')`,
+    );
+    expect(() => parseCliArgs(["--model"])).toThrow("--model needs a value");
+    expect(() => parseCliArgs(["--json=yes", "x"])).toThrow("--json does not take a value");
+  });
+
+  it("--cli-path names the agent CLI, resolved against the current directory", () => {
+    expect(parseCliArgs(["--cli-path", "bin/claude", "hi"])).toMatchObject({
+      cliPath: resolve("bin/claude"),
+    });
   });
 
   it("-h and -V", () => {

@@ -56,7 +56,7 @@ describe("Claude Code version check", () => {
     const warned = warningAbout(cliPath);
     const env = { FAKE_CLAUDE_INIT_VERSION: "1.0.31", FAKE_CLAUDE_VERSION_ASKED: askedFile };
     await collect(query({ prompt: "hi", options: { cliPath, env } }));
-    expect((await warned).message).toContain(`Claude Code 1.0.31 at ${cliPath} is older than 2.0.0`);
+    expect((await warned).message).toContain(`Claude Code 1.0.31 at ${cliPath} is older than 2.1.100`);
     expect(existsSync(askedFile)).toBe(false);
   });
 

@@ -17,8 +17,9 @@ import {
 
 export { collect, results } from "./support.js";
 
-/** The Codex CLI version these tests were written and run against. */
-export const CODEX_CLI_VERSION = "0.169.0";
+/** The Codex CLI version these tests were written and run against; `npm run test:versions`
+ * runs them against other releases with `CODE_AGENT_TEST_CODEX_VERSION` set (and the CLI path variable naming the binary). */
+export const CODEX_CLI_VERSION = process.env.CODE_AGENT_TEST_CODEX_VERSION ?? "0.169.0";
 
 /** The stdio MCP server fixture (one `echo` tool). */
 export const ECHO_MCP = join(import.meta.dirname, "..", "fixtures", "codex", "echo-mcp.mjs");

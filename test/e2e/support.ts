@@ -10,8 +10,9 @@ import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from 
 
 export { isAlive } from "../lifecycle/support/processes.js";
 
-/** The Claude Code version these tests were written and run against. */
-export const CLAUDE_CLI_VERSION = "2.1.330";
+/** The Claude Code version these tests were written and run against; `npm run test:versions`
+ * runs them against other releases with `CODE_AGENT_TEST_CLAUDE_VERSION` set (and the CLI path variable naming the binary). */
+export const CLAUDE_CLI_VERSION = process.env.CODE_AGENT_TEST_CLAUDE_VERSION ?? "2.1.330";
 
 /** A scripted model plus a scratch workspace; dispose with `await using`. */
 export interface Bed extends AsyncDisposable {

@@ -8,6 +8,7 @@ import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/o
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
 import { DEFAULT_CLOSE_GRACE_MS } from "../../process/child.js";
+import { recordTransport } from "../../transport/recording.js";
 import { SpawnedProcessTransport } from "../../transport/spawned-process.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";
 import type { Transport } from "../../transport/transport.js";
@@ -41,9 +42,16 @@ export class ClaudeBackend implements Backend {
     const { options } = params;
     this.validateOptions(options);
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
-    const { transport, onCliVersion } = options.transport
+    const { transport: channel, onCliVersion } = options.transport
       ? { transport: options.transport, onCliVersion: undefined }
       : await this.spawnTransport(options, [...sdkConfigs.keys()]);
+    const transport = options.record
+      ? recordTransport(channel, options.record, {
+          backend: "claude",
+          sdkVersion: SDK_VERSION,
+          env: buildClaudeEnv(options, SDK_VERSION),
+        })
+      : channel;
     const bridge = new SdkMcpBridge();
     const session = new ClaudeSession({ options, transport, bridge, onCliVersion });
     const prompt = singleInitialPrompt(params);

@@ -11,7 +11,7 @@ import {
   defaultResolveRoots,
   executableName,
   explicitExecutable,
-  homeDir,
+  homeDirs,
   isExecutableFile,
   packageResolvers,
   resolvePackageDirs,
@@ -19,9 +19,13 @@ import {
   type VersionCheck,
   versionFailureReason,
 } from "../../internal/cli-discovery.js";
+import { OLDEST_VERIFIED_CLAUDE } from "../verified-versions.js";
 
-/** The oldest Claude Code version this SDK is known to work with. Older versions only warn. */
-export const MIN_CLAUDE_VERSION = "2.0.0";
+/**
+ * The oldest Claude Code version this SDK was verified with (`npm run test:versions`). Older
+ * versions only warn.
+ */
+export const MIN_CLAUDE_VERSION = OLDEST_VERIFIED_CLAUDE;
 
 /** Environment variable naming the CLI executable; checked right after `cliPath`. */
 export const CLAUDE_CLI_PATH_ENV = "CLAUDE_CLI_PATH";
@@ -80,14 +84,15 @@ export function findClaudeCli(options: FindClaudeCliOptions = {}): string {
     if (found) return found;
   }
 
-  const home = homeDir(env);
   const found = search.onPathThenCommon(env, executableName("claude"), [
-    join(home, ".npm-global", "bin", "claude"),
+    ...homeDirs(env).flatMap((home) => [
+      join(home, ".npm-global", "bin", "claude"),
+      join(home, ".local", "bin", "claude"),
+      join(home, "node_modules", ".bin", "claude"),
+      join(home, ".yarn", "bin", "claude"),
+      join(home, ".claude", "local", "claude"),
+    ]),
     "/usr/local/bin/claude",
-    join(home, ".local", "bin", "claude"),
-    join(home, "node_modules", ".bin", "claude"),
-    join(home, ".yarn", "bin", "claude"),
-    join(home, ".claude", "local", "claude"),
     "/opt/homebrew/bin/claude",
   ]);
   if (found) return found;
@@ -140,7 +145,7 @@ export function claudeVersionCheck(version: string, cliPath: string): ClaudeVers
       version,
       warning:
         `Claude Code ${version} at ${cliPath} is older than ${MIN_CLAUDE_VERSION}, the oldest version ` +
-        "this SDK supports; some features may not work. Update with `npm install -g @anthropic-ai/claude-code`.",
+        "this SDK was verified with; some features may not work. Update with `npm install -g @anthropic-ai/claude-code`.",
     };
   }
   return { version };

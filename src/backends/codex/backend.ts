@@ -8,18 +8,48 @@
  */
 
 import { findOrInstallCli } from "../../install/auto.js";
+import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
-import type { SubprocessTransport } from "../../transport/subprocess.js";
+import { recordTransport } from "../../transport/recording.js";
+import type { Transport } from "../../transport/transport.js";
+import { SDK_VERSION } from "../../version.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { CODEX_CAPABILITIES } from "../capabilities.js";
+import { SKIP_VERSION_CHECK_ENV } from "../verified-versions.js";
 import { CodexAppServerSession } from "./app-server-session.js";
 import { buildAppServerArgs, buildCodexEnv, buildExecArgs } from "./command.js";
-import { type CodexCli, findCodexCli } from "./discovery.js";
+import { type CodexCli, codexVersionCheck, codexVersionFromPackage, findCodexCli } from "./discovery.js";
 import { ExecEventMapper } from "./exec-events.js";
 import { CodexExecSession } from "./exec-session.js";
 import { type PromptParts, promptParts, TempFiles, writeImages } from "./prompt-input.js";
 import { validateCodexOptions } from "./validate.js";
+
+/**
+ * The Codex version check, learned without running anything: from the npm package next to the
+ * binary, else from the app-server's `userAgent`. (A `codex --version` process next to every first
+ * session would be one more child to outlive it.) Never `run()`.
+ */
+const versionCheck = checkVersionOncePerBinary(async () => ({ version: undefined }));
+
+/** Learns the version of `cli` once, if it can be known without running it. */
+function learnVersionFromPackage(cli: CodexCli, env: Record<string, string>): void {
+  if (env[SKIP_VERSION_CHECK_ENV]) return;
+  const where = [cli.command, ...cli.args].join(" ");
+  if (versionCheck.has(where)) return;
+  const version = codexVersionFromPackage(cli);
+  if (version !== undefined) versionCheck.learned(where, codexVersionCheck(version, where));
+}
+
+/** Learns the version from an app-server's `initialize` answer (`userAgent: "codex_…/0.169.0 (…)"`). */
+function learnVersionFromServer(cli: CodexCli, env: Record<string, string>, session: Session): void {
+  if (env[SKIP_VERSION_CHECK_ENV]) return;
+  const where = [cli.command, ...cli.args].join(" ");
+  if (versionCheck.has(where)) return;
+  const userAgent = session.serverInfo()?.userAgent;
+  const version = typeof userAgent === "string" ? /\/(\d+\.\d+\.\d+)\b/.exec(userAgent)?.[1] : undefined;
+  if (version !== undefined) versionCheck.learned(where, codexVersionCheck(version, where));
+}
 
 /** Drives the OpenAI Codex CLI (`codex exec --json` and `codex app-server`). */
 export class CodexBackend implements Backend {
@@ -34,12 +64,17 @@ export class CodexBackend implements Backend {
     const { options } = params;
     this.validateOptions(options);
     const env = buildCodexEnv(options);
-    const cli = await findOrInstallCli(
-      "codex",
-      options,
-      () => findCodexCli({ cliPath: options.cliPath, env }),
-      (command): CodexCli => ({ command, args: [] }),
-    );
+    // A custom transport (a replay, a remote runner) needs no CLI on this machine.
+    const cli: CodexCli = options.transport
+      ? { command: "codex", args: [] }
+      : await findOrInstallCli(
+          "codex",
+          options,
+          () => findCodexCli({ cliPath: options.cliPath, env }),
+          (command): CodexCli => ({ command, args: [] }),
+        );
+    // Advisory, once per executable: an old CLI warns (CODE_AGENT_SDK_CLI_VERSION) and still runs.
+    if (!options.transport) learnVersionFromPackage(cli, env);
     const prompt = singleInitialPrompt(params);
     if (params.oneShot && prompt !== undefined) {
       const parts = promptParts(prompt);
@@ -51,6 +86,7 @@ export class CodexBackend implements Backend {
     });
     return openOrClose(session, async () => {
       await session.start();
+      if (!options.transport) learnVersionFromServer(cli, env, session);
       if (prompt !== undefined) await session.send(prompt);
     });
   }
@@ -100,11 +136,17 @@ async function openExecSession(
   }
 }
 
+/** The session's transport: the custom one when given, else the CLI with `args`; recorded on request. */
 function transport(
   options: AgentOptions,
   cli: CodexCli,
   env: Record<string, string>,
   args: string[],
-): SubprocessTransport {
-  return cliTransport(options, { command: cli.command, args: [...cli.args, ...args], env, cliName: "codex" });
+): Transport {
+  const channel =
+    options.transport ??
+    cliTransport(options, { command: cli.command, args: [...cli.args, ...args], env, cliName: "codex" });
+  return options.record
+    ? recordTransport(channel, options.record, { backend: "codex", sdkVersion: SDK_VERSION, env })
+    : channel;
 }

@@ -3,20 +3,25 @@
  * launcher, `PATH`, common install locations.
  */
 
-import { join } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
-import { cliCacheRoot, installedCliPath } from "../../install/cache.js";
+import { cliCacheRoot, compareVersions, installedCliPath } from "../../install/cache.js";
 import {
   CliSearch,
   defaultResolveRoots,
   executableName,
-  homeDir,
+  homeDirs,
   isExecutableFile,
   isFile,
   packageResolvers,
   resolvePackageDirs,
+  runVersionCommand,
+  type VersionCheck,
+  versionFailureReason,
 } from "../../internal/cli-discovery.js";
 import { codexPlatformPackage } from "../../internal/codex-platform.js";
+import { OLDEST_VERIFIED_CODEX, SKIP_VERSION_CHECK_ENV } from "../verified-versions.js";
 
 /** Environment variable naming the CLI executable; checked right after `cliPath`. */
 export const CODEX_CLI_PATH_ENV = "CODEX_CLI_PATH";
@@ -80,14 +85,15 @@ export function findCodexCli(options: FindCodexCliOptions = {}): CodexCli {
   }
 
   const exe = executableName("codex");
-  const home = homeDir(env);
   const found = search.onPathThenCommon(env, exe, [
-    join(home, ".npm-global", "bin", exe),
+    ...homeDirs(env).flatMap((home) => [
+      join(home, ".npm-global", "bin", exe),
+      join(home, ".local", "bin", exe),
+      join(home, ".cargo", "bin", exe),
+      join(home, "node_modules", ".bin", exe),
+      join(home, ".yarn", "bin", exe),
+    ]),
     "/usr/local/bin/codex",
-    join(home, ".local", "bin", exe),
-    join(home, ".cargo", "bin", exe),
-    join(home, "node_modules", ".bin", exe),
-    join(home, ".yarn", "bin", exe),
     "/opt/homebrew/bin/codex",
   ]);
   if (found) return { command: found, args: [] };
@@ -108,3 +114,80 @@ function explicit(path: string, what: string): CodexCli {
 }
 
 export { codexPlatformPackage };
+
+/** The outcome of {@link checkCodexVersion}. */
+export interface CodexVersionCheck extends VersionCheck {
+  /** `major.minor.patch`, or `undefined` when the check was skipped or failed. */
+  version: string | undefined;
+  /** Set when the version is older than {@link OLDEST_VERIFIED_CODEX} or could not be determined. */
+  warning?: string;
+}
+
+/**
+ * Runs `codex --version` (prints `codex-cli 0.169.0`) and compares the version with
+ * {@link OLDEST_VERIFIED_CODEX}. Never rejects: an old or unknown version is a `warning`, since the
+ * CLI may still work. Skipped when `CODE_AGENT_SDK_SKIP_VERSION_CHECK` is non-empty in `env`.
+ */
+export async function checkCodexVersion(
+  cli: CodexCli,
+  env: Record<string, string | undefined> = process.env,
+  timeoutMs = 10_000,
+): Promise<CodexVersionCheck> {
+  if (env[SKIP_VERSION_CHECK_ENV]) return { version: undefined };
+  const output = await runVersionCommand(cli.command, [...cli.args, "--version"], env, timeoutMs);
+  const version = /\b(\d+\.\d+\.\d+)\b/.exec(output.stdout)?.[1];
+  const where = [cli.command, ...cli.args].join(" ");
+  if (version === undefined) {
+    return {
+      version: undefined,
+      warning: `Could not determine the Codex version of ${where} (${versionFailureReason(output)}).`,
+    };
+  }
+  return codexVersionCheck(version, where);
+}
+
+/** Compares a known Codex `version` with {@link OLDEST_VERIFIED_CODEX}: the warning is set when older. */
+export function codexVersionCheck(version: string, where: string): CodexVersionCheck {
+  if (compareVersions(version, OLDEST_VERIFIED_CODEX) < 0) {
+    return {
+      version,
+      warning:
+        `Codex ${version} at ${where} is older than ${OLDEST_VERIFIED_CODEX}, the oldest version this SDK ` +
+        "was verified with; some features may not work. Update with `npm install -g @openai/codex`.",
+    };
+  }
+  return { version };
+}
+
+/**
+ * The version of an npm-installed Codex, read from the `@openai/codex*` package.json above the
+ * binary or launcher (following links), without running it; `undefined` for other installs.
+ */
+export function codexVersionFromPackage(cli: CodexCli): string | undefined {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(cli.args[0] ?? cli.command));
+  } catch {
+    return undefined;
+  }
+  for (let depth = 0; depth < 8; depth++) {
+    const manifest = readManifest(join(dir, "package.json"));
+    if (manifest && typeof manifest.name === "string" && manifest.name.startsWith("@openai/codex")) {
+      return typeof manifest.version === "string"
+        ? /^(\d+\.\d+\.\d+)/.exec(manifest.version)?.[1]
+        : undefined;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return undefined;
+}
+
+function readManifest(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}

@@ -14,7 +14,6 @@ import { CLAUDE_ONLY_OPTIONS } from "../claude-options.js";
 export const CODEX_UNSUPPORTED_OPTIONS = [
   "cursor",
   "user",
-  "transport",
   "fallbackModel",
   "maxTurns",
   "maxBudgetUsd",

@@ -8,7 +8,7 @@ import {
   CliSearch,
   EMPTY_PATH_MARKER,
   explicitExecutable,
-  homeDir,
+  homeDirs,
   pathDirs,
   runVersionCommand,
   type VersionCheck,
@@ -59,10 +59,10 @@ export function findCursorCli(options: FindCursorCliOptions = {}): string {
   if (explicit !== undefined) return explicit;
 
   const dirs = pathDirs(env);
-  const localBin = join(homeDir(env), ".local", "bin");
+  const localBins = homeDirs(env).map((home) => join(home, ".local", "bin"));
   const search = new CliSearch();
   for (const name of CURSOR_CLI_NAMES) {
-    for (const dir of [...dirs, localBin]) {
+    for (const dir of [...dirs, ...localBins]) {
       const found = search.checkOnce(join(dir, name));
       if (found) return found;
     }

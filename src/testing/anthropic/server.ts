@@ -28,6 +28,7 @@ import {
   extractLastUserText,
   messageStartEvent,
   messageToSseEvents,
+  normalizeTurn,
   pingEvent,
   type RecordedRequest,
   type ResolvedTurn,
@@ -72,6 +73,8 @@ const REQUEST_ID_HEADER = "request-id";
  *   check (sent on `set_model`) and is answered automatically without consuming a turn. Any other
  *   request consumes the next scripted turn (or `defaultTurn`) and is answered with SSE when
  *   `stream: true`, else with the complete message JSON.
+ *   A request whose one user message is `Warmup` (Claude Code 2.0.x warming its prompt cache) is
+ *   answered `OK` without consuming a turn either.
  * - `POST /v1/messages/count_tokens`: `{ input_tokens }` (rough estimate), no turn.
  * - other `GET`/`HEAD`: 200 `{}`; other methods/paths: 404 Anthropic error.
  * - malformed JSON bodies on the API endpoints: 400 `invalid_request_error`.
@@ -110,7 +113,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const isMessages = method === "POST" && path === "/v1/messages";
     const isCountTokens = method === "POST" && path === "/v1/messages/count_tokens";
     const isModelCheck = isMessages && validBody && body.stream !== true && body.max_tokens === 1;
-    const key = isMessages && validBody && !isModelCheck ? conversationKey(body) : undefined;
+    const isWarmup = isMessages && validBody && isWarmupRequest(body);
+    const key = isMessages && validBody && !isModelCheck && !isWarmup ? conversationKey(body) : undefined;
     // The CLI re-sends a request refused with a 4xx (e.g. dropping optional betas on a 400): give the
     // re-send the same error, as the real API would, instead of consuming the next turn.
     const replay = key !== undefined && rejected?.key === key ? rejected.turn : undefined;
@@ -150,6 +154,16 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       });
       message.usage.output_tokens = 1;
       sendJson(res, 200, message);
+      return;
+    }
+    if (isWarmup) {
+      const ctx = {
+        stream: body.stream === true,
+        model,
+        inputTokens: inputTokensOf(body),
+        signal: core.signal,
+      };
+      await answerTurn(req, res, normalizeTurn({ text: "OK" }), ctx);
       return;
     }
     if (replay !== undefined) {
@@ -231,6 +245,15 @@ function partialEvents(message: AnthropicMessage, text: string | undefined): Sse
     events.push(...contentBlockEvents({ type: "text", text }, 0).slice(0, -1));
   }
   return events;
+}
+
+/**
+ * Claude Code 2.0.x warms the prompt cache of its agents at start-up with requests whose one user
+ * message is the text `Warmup`; they are answered without consuming a scripted turn.
+ */
+function isWarmupRequest(body: Record<string, unknown>): boolean {
+  const messages = body.messages;
+  return Array.isArray(messages) && messages.length === 1 && extractLastUserText(body) === "Warmup";
 }
 
 async function answerTurn(

@@ -24,7 +24,7 @@ export function formatSseEvent(event: SseEvent): string {
 }
 
 /**
- * Parses an SSE stream body (as produced by {@link formatSseEvent}) back into events. Handy for
+ * Parses an SSE stream body (as the fake servers write it) back into events. Handy for
  * assertions in tests that call the fake server with `fetch`.
  *
  * @param body - The whole SSE response text.

@@ -119,6 +119,25 @@ describe("findClaudeCli without the npm package", () => {
     expect(find({ env: { PATH: [dirA, dirB].join(":"), HOME: join(tmp, "home") } })).toBe(cli);
   });
 
+  it.skipIf(onWindows)(
+    "finds a claude in this user's ~/.local/bin when env gives the CLI another HOME",
+    async () => {
+      const { findClaudeCli: find } = await withoutNpmPackage();
+      const realHome = join(tmp, "real-home");
+      const cli = join(realHome, ".local", "bin", "claude");
+      mkdirSync(join(realHome, ".local", "bin"), { recursive: true });
+      writeFileSync(cli, "#!/bin/sh\n");
+      chmodSync(cli, 0o755);
+      // The testing kit's situation: the CLI gets an isolated HOME, the user's install is in the real one.
+      vi.stubEnv("HOME", realHome);
+      try {
+        expect(find({ env: { HOME: join(tmp, "kit-home"), PATH: "" } })).toBe(cli);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    },
+  );
+
   // Absolute install locations outside HOME would be found on a machine with a global install.
   const globalInstall = ["/usr/local/bin/claude", "/opt/homebrew/bin/claude"].some((p) => existsSync(p));
 

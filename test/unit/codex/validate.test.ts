@@ -11,13 +11,11 @@ import {
   loadBackend,
   UnsupportedOptionsError,
 } from "../../../src/index.js";
-import { inertTransport } from "../support/scripted-transport.js";
 
 /** One valid value for every option Codex rejects. */
 const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)[number]>> = {
   cursor: { mode: "ask" },
   user: 1000,
-  transport: inertTransport,
   fallbackModel: "m",
   maxTurns: 3,
   maxBudgetUsd: 1,

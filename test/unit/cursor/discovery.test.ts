@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   CURSOR_CLI_PATH_ENV,
   CURSOR_SKIP_VERSION_CHECK_ENV,
@@ -77,20 +77,27 @@ describe("findCursorCli", () => {
 
   it("not found: lists every place searched and how to install", () => {
     const home = join(tmp, "h6");
+    // The CLI's HOME, then this process's own (where the user installed it).
+    const realHome = join(tmp, "h6-real");
+    vi.stubEnv("HOME", realHome);
     let error: unknown;
     try {
       findCursorCli({ env: { PATH: "/cas-none-1:/cas-none-2", HOME: home } });
     } catch (e) {
       error = e;
+    } finally {
+      vi.unstubAllEnvs();
     }
     expect(error).toBeInstanceOf(CliNotFoundError);
     expect((error as CliNotFoundError).searched).toEqual([
       "/cas-none-1/cursor-agent",
       "/cas-none-2/cursor-agent",
       join(home, ".local", "bin", "cursor-agent"),
+      join(realHome, ".local", "bin", "cursor-agent"),
       "/cas-none-1/agent",
       "/cas-none-2/agent",
       join(home, ".local", "bin", "agent"),
+      join(realHome, ".local", "bin", "agent"),
     ]);
     expect((error as Error).message).toContain("cursor.com/install");
   });

@@ -14,6 +14,7 @@ const REFUSED: Omit<AgentOptions, "backend"> = {
   controlTimeoutMs: 1000,
   callbackTimeoutMs: 1000,
   transport: new ScriptedTransport(() => undefined),
+  record: "/tmp/never-written.jsonl",
   fallbackModel: "other",
   maxTurns: 3,
   maxBudgetUsd: 1,

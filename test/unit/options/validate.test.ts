@@ -322,3 +322,17 @@ describe("validateClaudeOptions", () => {
     expect(() => validateClaudeOptions({ codex: {}, maxTurns: 0 })).toThrow(InvalidOptionsError);
   });
 });
+
+describe("options.record", () => {
+  it("takes a path or { path, redact }, and refuses anything else before a spawn", () => {
+    expect(() => validateClaudeOptions({ record: "/tmp/session.jsonl" })).not.toThrow();
+    expect(() =>
+      validateClaudeOptions({ record: { path: "/tmp/s.jsonl", redact: ["secret"] } }),
+    ).not.toThrow();
+    expect(() => validateClaudeOptions({ record: "" })).toThrow(InvalidOptionsError);
+    expect(() => validateClaudeOptions({ record: { redact: [] } as never })).toThrow(/record/);
+    expect(() => validateClaudeOptions({ record: { path: "/tmp/s.jsonl", mode: "x" } as never })).toThrow(
+      InvalidOptionsError,
+    );
+  });
+});
