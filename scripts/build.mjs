@@ -40,6 +40,7 @@ await build({
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
     "cli/main": "src/cli/main.ts",
+    "compat/claude-agent-sdk": "src/compat/claude-agent-sdk/index.ts",
     "compat/codex-sdk": "src/compat/codex-sdk/index.ts",
   },
   outdir: outDir,

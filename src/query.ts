@@ -36,6 +36,12 @@ export interface Query extends AsyncGenerator<Message, void, undefined> {
   mcpServerStatus(): Promise<unknown[]>;
   /** The CLI's initialize response (commands, models, account, version, …). */
   serverInfo(): Promise<Record<string, unknown> | undefined>;
+  /**
+   * Sends a raw control request (Claude) and resolves with the CLI's `response` object; an escape
+   * hatch for requests this SDK has no method for yet. Other backends reject with
+   * `UnsupportedFeatureError`.
+   */
+  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
   /** Ends the query now: the process (group) is terminated and iteration finishes. */
   close(): Promise<void>;
   /** The pid of the CLI process, once iteration has spawned it (undefined for custom transports). */
@@ -170,6 +176,9 @@ class QueryRun implements Query {
   }
   serverInfo(): Promise<Record<string, unknown> | undefined> {
     return this.withSession(async (s) => s.serverInfo());
+  }
+  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
+    return this.withSession((s) => s.controlRequest(request));
   }
 
   private async withSession<T>(action: (session: Session) => Promise<T>): Promise<T> {

@@ -1,0 +1,215 @@
+/**
+ * The official `query()` on this SDK's engine: the same options, the same `Query` methods, and the
+ * CLI's wire messages yielded as the official SDK yields them.
+ */
+import type { Message } from "../../messages.js";
+import type { StreamedUserInput } from "../../prompt.js";
+import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
+import { toAgentOptions } from "./options.js";
+import type {
+  AccountInfo,
+  AgentInfo,
+  McpServerStatus,
+  ModelInfo,
+  Options,
+  Query,
+  RewindFilesResult,
+  SDKControlInitializeResponse,
+  SDKControlInterruptResponse,
+  SDKMessage,
+  SDKUserMessage,
+  SlashCommand,
+} from "./types.js";
+
+/**
+ * Runs Claude Code on a prompt and streams its wire messages. Options are checked here, before any
+ * process is spawned: an option this engine cannot honour throws `UnsupportedOptionsError` naming it.
+ * The CLI is started at once (as the official SDK does), so control methods work before iteration.
+ *
+ * @example
+ * for await (const message of query({ prompt: "What is 2 + 2?" })) {
+ *   if (message.type === "result" && message.subtype === "success") console.log(message.result);
+ * }
+ */
+export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; options?: Options }): Query {
+  const agentOptions = toAgentOptions(params.options);
+  const prompt =
+    typeof params.prompt === "string" ? params.prompt : (params.prompt as AsyncIterable<StreamedUserInput>);
+  return new CompatQuery(coreQuery({ prompt, options: agentOptions }));
+}
+
+const DONE: IteratorResult<SDKMessage, void> = Object.freeze({ done: true, value: undefined });
+
+/** Whether the official SDK hands a wire frame to its caller (it keeps some to itself). */
+function isYielded(raw: Record<string, unknown>): boolean {
+  return !(raw.type === "system" && raw.subtype === "session_state_changed" && raw.sdk_host_only === true);
+}
+
+/** The text the official SDK puts in its "returned an error result" error. */
+function errorResultText(raw: Record<string, unknown>): string | undefined {
+  if (raw.is_error !== true) return undefined;
+  if (raw.subtype === "success") return typeof raw.result === "string" ? raw.result : undefined;
+  const errors = Array.isArray(raw.errors) ? (raw.errors as unknown[]) : [];
+  return errors
+    .map((e) => String(e).trim())
+    .filter(Boolean)
+    .join("; ");
+}
+
+class CompatQuery implements Query {
+  /** The first message, requested at construction so the CLI starts at once. */
+  private first: Promise<IteratorResult<Message, void>> | undefined;
+  /** Text of the last error result, while nothing but more results followed it. */
+  private lastErrorText: string | undefined;
+  private finished = false;
+
+  constructor(private readonly core: CoreQuery) {
+    this.first = core.next();
+    // Reported to the first next(); not an unhandled rejection if nobody iterates.
+    this.first.catch(() => undefined);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.core.close();
+  }
+
+  async next(): Promise<IteratorResult<SDKMessage, void>> {
+    if (this.finished) return DONE;
+    for (;;) {
+      const pending = this.first ?? this.core.next();
+      this.first = undefined;
+      let step: IteratorResult<Message, void>;
+      try {
+        step = await pending;
+      } catch (error) {
+        this.finished = true;
+        throw error;
+      }
+      if (step.done) {
+        this.finished = true;
+        // Claude Code exits 1 after a last turn that failed; the official SDK turns that exit into
+        // this error, after yielding the result.
+        if (this.lastErrorText !== undefined) {
+          throw new Error(`Claude Code returned an error result: ${this.lastErrorText}`);
+        }
+        return DONE;
+      }
+      const raw = step.value.raw;
+      if (!isYielded(raw)) continue;
+      if (raw.type === "result") this.lastErrorText = errorResultText(raw) || undefined;
+      else if (
+        !(
+          raw.type === "system" &&
+          (raw.subtype === "session_writes_lost" || raw.subtype === "plugin_install")
+        )
+      ) {
+        this.lastErrorText = undefined;
+      }
+      return { done: false, value: raw as SDKMessage };
+    }
+  }
+
+  async return(): Promise<IteratorResult<SDKMessage, void>> {
+    this.finished = true;
+    this.first = undefined;
+    await this.core.return();
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<SDKMessage, void>> {
+    this.finished = true;
+    await this.core.close();
+    throw error;
+  }
+
+  close(): void {
+    this.finished = true;
+    void this.core.close();
+  }
+
+  private request(subtype: string, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    return this.core.controlRequest({ subtype, ...fields });
+  }
+
+  private async initialization(): Promise<SDKControlInitializeResponse> {
+    return ((await this.core.serverInfo()) ?? {}) as SDKControlInitializeResponse;
+  }
+
+  async interrupt(): Promise<SDKControlInterruptResponse | undefined> {
+    const response = await this.request("interrupt");
+    const queued = response.still_queued;
+    if (!Array.isArray(queued)) return undefined;
+    const cancelled = response.cancelled;
+    return {
+      still_queued: queued.filter((q): q is string => typeof q === "string"),
+      ...(Array.isArray(cancelled)
+        ? { cancelled: cancelled.filter((c): c is string => typeof c === "string") }
+        : {}),
+    };
+  }
+
+  async setPermissionMode(mode: Parameters<Query["setPermissionMode"]>[0]): Promise<void> {
+    await this.request("set_permission_mode", { mode });
+  }
+
+  async setModel(model?: string): Promise<void> {
+    await this.request("set_model", { model });
+  }
+
+  async setMaxThinkingTokens(
+    maxThinkingTokens: number | null,
+    thinkingDisplay?: "summarized" | "omitted" | "highlights" | null,
+  ): Promise<void> {
+    await this.request("set_max_thinking_tokens", {
+      max_thinking_tokens: maxThinkingTokens,
+      ...(thinkingDisplay !== undefined ? { thinking_display: thinkingDisplay } : {}),
+    });
+  }
+
+  initializationResult(): Promise<SDKControlInitializeResponse> {
+    return this.initialization();
+  }
+
+  async supportedCommands(): Promise<SlashCommand[]> {
+    return (await this.initialization()).commands;
+  }
+
+  async supportedModels(): Promise<ModelInfo[]> {
+    return (await this.initialization()).models;
+  }
+
+  async supportedAgents(): Promise<AgentInfo[]> {
+    return (await this.initialization()).agents;
+  }
+
+  async accountInfo(): Promise<AccountInfo> {
+    return (await this.initialization()).account;
+  }
+
+  async mcpServerStatus(): Promise<McpServerStatus[]> {
+    return (await this.request("mcp_status")).mcpServers as McpServerStatus[];
+  }
+
+  async rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult> {
+    return (await this.request("rewind_files", {
+      user_message_id: userMessageId,
+      ...(options?.dryRun !== undefined ? { dry_run: options.dryRun } : {}),
+    })) as RewindFilesResult;
+  }
+
+  async reconnectMcpServer(serverName: string): Promise<void> {
+    await this.request("mcp_reconnect", { serverName });
+  }
+
+  async toggleMcpServer(serverName: string, enabled: boolean): Promise<void> {
+    await this.request("mcp_toggle", { serverName, enabled });
+  }
+
+  async stopTask(taskId: string): Promise<void> {
+    await this.request("stop_task", { task_id: taskId });
+  }
+}
