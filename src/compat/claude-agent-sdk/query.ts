@@ -3,7 +3,7 @@
  * CLI's wire messages yielded as the official SDK yields them.
  */
 import type { Message } from "../../messages.js";
-import type { StreamedUserInput } from "../../prompt.js";
+import type { StreamedUserInput, WireUserMessage } from "../../prompt.js";
 import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
 import { toAgentOptions } from "./options.js";
 import type {
@@ -33,9 +33,43 @@ import type {
  */
 export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; options?: Options }): Query {
   const agentOptions = toAgentOptions(params.options);
-  const prompt =
-    typeof params.prompt === "string" ? params.prompt : (params.prompt as AsyncIterable<StreamedUserInput>);
-  return new CompatQuery(coreQuery({ prompt, options: agentOptions }));
+  if (typeof params.prompt !== "string") {
+    return new CompatQuery(
+      coreQuery({ prompt: params.prompt as AsyncIterable<StreamedUserInput>, options: agentOptions }),
+    );
+  }
+  const turn = new SingleTurn(params.prompt);
+  return new CompatQuery(coreQuery({ prompt: turn.input(), options: agentOptions }), turn);
+}
+
+/**
+ * A string prompt as the official SDK writes it to the CLI: one user message with a text block, no
+ * uuid (a uuid would make the CLI report `command_lifecycle` frames the official SDK never yields).
+ * Input stays open until the caller asks for the message after the turn's result, so control
+ * methods still work while the result is handled (as with the official SDK).
+ */
+class SingleTurn {
+  private release!: () => void;
+  private readonly released = new Promise<void>((resolve) => {
+    this.release = resolve;
+  });
+
+  constructor(private readonly text: string) {}
+
+  /** Ends the input (idempotent). */
+  end(): void {
+    this.release();
+  }
+
+  async *input(): AsyncGenerator<WireUserMessage> {
+    yield {
+      type: "user",
+      session_id: "",
+      message: { role: "user", content: [{ type: "text", text: this.text }] },
+      parent_tool_use_id: null,
+    };
+    await this.released;
+  }
 }
 
 const DONE: IteratorResult<SDKMessage, void> = Object.freeze({ done: true, value: undefined });
@@ -62,8 +96,13 @@ class CompatQuery implements Query {
   /** Text of the last error result, while nothing but more results followed it. */
   private lastErrorText: string | undefined;
   private finished = false;
+  /** The last message yielded was a result. */
+  private afterResult = false;
 
-  constructor(private readonly core: CoreQuery) {
+  constructor(
+    private readonly core: CoreQuery,
+    private readonly turn?: SingleTurn,
+  ) {
     this.first = core.next();
     // Reported to the first next(); not an unhandled rejection if nobody iterates.
     this.first.catch(() => undefined);
@@ -79,6 +118,7 @@ class CompatQuery implements Query {
 
   async next(): Promise<IteratorResult<SDKMessage, void>> {
     if (this.finished) return DONE;
+    if (this.afterResult) this.turn?.end();
     for (;;) {
       const pending = this.first ?? this.core.next();
       this.first = undefined;
@@ -100,6 +140,7 @@ class CompatQuery implements Query {
       }
       const raw = step.value.raw;
       if (!isYielded(raw)) continue;
+      this.afterResult = raw.type === "result";
       if (raw.type === "result") this.lastErrorText = errorResultText(raw) || undefined;
       else if (
         !(
@@ -115,6 +156,7 @@ class CompatQuery implements Query {
 
   async return(): Promise<IteratorResult<SDKMessage, void>> {
     this.finished = true;
+    this.turn?.end();
     this.first = undefined;
     await this.core.return();
     return DONE;
@@ -122,12 +164,14 @@ class CompatQuery implements Query {
 
   async throw(error: unknown): Promise<IteratorResult<SDKMessage, void>> {
     this.finished = true;
+    this.turn?.end();
     await this.core.close();
     throw error;
   }
 
   close(): void {
     this.finished = true;
+    this.turn?.end();
     void this.core.close();
   }
 
