@@ -168,7 +168,9 @@ function withoutKnownArgvDifferences(argv: string[]): string[] {
 /** This engine names in-process servers in `--mcp-config`; the official SDK only in the initialize request. */
 function isSdkOnlyMcpConfig(pair: string): boolean {
   if (!pair.startsWith("--mcp-config ")) return false;
-  const servers = Object.values((JSON.parse(pair.slice("--mcp-config ".length)) as { mcpServers: object }).mcpServers);
+  const servers = Object.values(
+    (JSON.parse(pair.slice("--mcp-config ".length)) as { mcpServers: object }).mcpServers,
+  );
   return servers.every((s) => (s as { type?: string }).type === "sdk");
 }
 
@@ -177,8 +179,8 @@ function isSdkOnlyMcpConfig(pair: string): boolean {
  * answers it ahead of time inside the initialize request, this engine when the CLI asks.
  */
 function isMcpHandshakeAnswer(line: Record<string, unknown>): boolean {
-  const answer = (line.response as { response?: { mcp_response?: { result?: Record<string, unknown> } } })?.response
-    ?.mcp_response;
+  const answer = (line.response as { response?: { mcp_response?: { result?: Record<string, unknown> } } })
+    ?.response?.mcp_response;
   if (!answer) return false;
   const result = answer.result ?? {};
   return "protocolVersion" in result || "tools" in result || Object.keys(result).length === 0;
@@ -207,7 +209,9 @@ function canonicalArgv(argv: string[]): string[] {
 /** Lines the SDK wrote to the CLI other than the initialize request (prompts, control answers). */
 function afterInitialize(stdin: Record<string, unknown>[]): unknown[] {
   return stdin
-    .filter((l) => !(l.type === "control_request" && (l.request as { subtype?: string }).subtype === "initialize"))
+    .filter(
+      (l) => !(l.type === "control_request" && (l.request as { subtype?: string }).subtype === "initialize"),
+    )
     .filter((l) => !isMcpHandshakeAnswer(l))
     .map((l) => {
       if (l.type === "control_request") return { type: l.type, request: l.request };
@@ -219,8 +223,9 @@ function afterInitialize(stdin: Record<string, unknown>[]): unknown[] {
 
 /** The initialize request without its id. */
 function initializeOf(stdin: Record<string, unknown>[]): unknown {
-  return stdin.find((l) => l.type === "control_request" && (l.request as { subtype?: string }).subtype === "initialize")
-    ?.request;
+  return stdin.find(
+    (l) => l.type === "control_request" && (l.request as { subtype?: string }).subtype === "initialize",
+  )?.request;
 }
 
 /** Asserts both SDKs yielded, threw, sent and returned the same, up to the documented differences. */
@@ -329,7 +334,9 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
                   hooks: [
                     async (input) => {
                       seen.push({ input });
-                      return { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "post ctx" } };
+                      return {
+                        hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "post ctx" },
+                      };
                     },
                   ],
                 },
@@ -413,14 +420,17 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
   });
 
   it("resume: a second query continues the first session", async () => {
-    const pair = await sideBySide([{ text: "remember 42" }, { text: "it was 42" }], async ({ sdk, base }, y) => {
-      let sessionId = "";
-      for await (const m of sdk.query({ prompt: "remember 42", options: { ...base } })) {
-        y.push(m);
-        if (m.type === "result") sessionId = m.session_id;
-      }
-      await drain(sdk.query({ prompt: "what was it?", options: { ...base, resume: sessionId } }), y);
-    });
+    const pair = await sideBySide(
+      [{ text: "remember 42" }, { text: "it was 42" }],
+      async ({ sdk, base }, y) => {
+        let sessionId = "";
+        for await (const m of sdk.query({ prompt: "remember 42", options: { ...base } })) {
+          y.push(m);
+          if (m.type === "result") sessionId = m.session_id;
+        }
+        await drain(sdk.query({ prompt: "what was it?", options: { ...base, resume: sessionId } }), y);
+      },
+    );
     dump("resume", pair);
     expectSame(pair);
     expect(pair.compat.argv[1]).toContain("--resume");

@@ -9,7 +9,11 @@ import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
 
 /** Handles one incoming control request; the returned object is the success payload. */
-export type IncomingRequestHandler = (request: RawObject, signal: AbortSignal) => Promise<RawObject>;
+export type IncomingRequestHandler = (
+  request: RawObject,
+  signal: AbortSignal,
+  requestId: string,
+) => Promise<RawObject>;
 
 /** Callbacks the protocol reports to. */
 export interface ControlProtocolEvents {
@@ -128,7 +132,7 @@ export class ControlProtocol {
       handle: (signal) => {
         const handler = this.handlers[subtype];
         if (!handler) throw new Error(`Unsupported control request subtype: ${subtype}`);
-        return handler(request, signal);
+        return handler(request, signal, requestId);
       },
       success: (payload) => reply({ subtype: "success", request_id: requestId, response: payload }),
       failure: (error) =>

@@ -247,20 +247,55 @@ function mapCanUseTool(callback: CanUseTool): CoreCanUseTool {
   return async (toolName, input, context): Promise<CorePermissionResult> => {
     const raw = context.raw;
     const str = (key: string) => (typeof raw[key] === "string" ? (raw[key] as string) : undefined);
+    const bool = (key: string) => (typeof raw[key] === "boolean" ? (raw[key] as boolean) : undefined);
+    const folder = raw.computer_folder as { path?: unknown; computer_name?: unknown } | undefined;
+    const askRule = raw.matched_ask_rule as
+      | { source: string; tool_name: string; rule_content?: string }
+      | undefined;
+    // The fields the official SDK hands over, under its names; conditional ones only when present.
     const result = await callback(toolName, input, {
       signal: context.signal,
       suggestions: raw.permission_suggestions as PermissionUpdate[] | undefined,
       blockedPath: str("blocked_path") as string,
       ...(context.mcpServer
-        ? { mcpServer: { name: context.mcpServer.name, source: context.mcpServer.source ?? "" } }
+        ? { mcpServer: { name: context.mcpServer.name, source: context.mcpServer.source as string } }
         : {}),
       decisionReason: str("decision_reason") as string,
+      ...(str("decision_reason_type") !== undefined
+        ? { decisionReasonType: str("decision_reason_type") }
+        : {}),
+      ...(str("decision_reason_code") !== undefined
+        ? { decisionReasonCode: str("decision_reason_code") }
+        : {}),
+      ...(bool("server_policy_ask_only") !== undefined
+        ? { serverPolicyAskOnly: bool("server_policy_ask_only") }
+        : {}),
       title: str("title") as string,
       displayName: str("display_name") as string,
       description: str("description") as string,
+      defaultToNo: raw.default_to_no as boolean,
+      suppressAlwaysAllowRule: raw.suppress_always_allow_rule as boolean,
       toolUseID: str("tool_use_id") as string,
       agentID: str("agent_id") as string,
-    });
+      ...(str("plugin") !== undefined ? { plugin: str("plugin") } : {}),
+      requestId: context.requestId as string,
+      ...(bool("requires_user_interaction") !== undefined
+        ? { requiresUserInteraction: bool("requires_user_interaction") }
+        : {}),
+      ...(str("server_prompt") !== undefined ? { serverPrompt: str("server_prompt") } : {}),
+      ...(folder && typeof folder.path === "string" && typeof folder.computer_name === "string"
+        ? { computerFolder: { path: folder.path, computer_name: folder.computer_name } }
+        : {}),
+      ...(askRule
+        ? {
+            matchedAskRule: {
+              source: askRule.source,
+              toolName: askRule.tool_name,
+              ...(askRule.rule_content !== undefined ? { ruleContent: askRule.rule_content } : {}),
+            },
+          }
+        : {}),
+    } as Parameters<CanUseTool>[2]);
     if (result.behavior === "allow") {
       return {
         behavior: "allow",

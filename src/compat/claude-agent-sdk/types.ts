@@ -68,8 +68,13 @@ export type CanUseTool = (
     title?: string;
     displayName?: string;
     description?: string;
+    defaultToNo?: boolean;
+    suppressAlwaysAllowRule?: boolean;
     toolUseID: string;
     agentID?: string;
+    /** The id of the CLI's permission request. */
+    requestId: string;
+    matchedAskRule?: { source: string; toolName: string; ruleContent?: string };
   },
 ) => Promise<PermissionResult>;
 
