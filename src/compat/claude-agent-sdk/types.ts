@@ -371,10 +371,16 @@ export type SDKUserMessage = {
   [key: string]: unknown;
 };
 /** A replayed user turn. */
-export type SDKUserMessageReplay = Omit<SDKUserMessage, "uuid" | "session_id"> & {
+export type SDKUserMessageReplay = {
+  type: "user";
+  message: MessageParam;
+  parent_tool_use_id: string | null;
+  isSynthetic?: boolean;
+  tool_use_result?: unknown;
   uuid: UUID;
   session_id: string;
   isReplay: true;
+  [key: string]: unknown;
 };
 /** A permission the CLI denied during the turn. */
 export type SDKPermissionDenial = {
@@ -442,17 +448,53 @@ export type SDKPartialAssistantMessage = {
   session_id: string;
   [key: string]: unknown;
 };
-/** Any other system message (status, hooks, tasks, compaction, …), as the CLI sends it. */
+/** The subtypes of the other `system` messages of 0.3.330 (status, hooks, tasks, compaction, …). */
+export type SDKOtherSystemSubtype =
+  | "api_retry"
+  | "background_tasks_changed"
+  | "commands_changed"
+  | "compact_boundary"
+  | "control_request_progress"
+  | "elicitation_complete"
+  | "files_persisted"
+  | "hook_progress"
+  | "hook_response"
+  | "hook_started"
+  | "informational"
+  | "local_command_output"
+  | "memory_recall"
+  | "mirror_error"
+  | "model_refusal_fallback"
+  | "model_refusal_no_fallback"
+  | "notification"
+  | "permission_denied"
+  | "plugin_install"
+  | "session_state_changed"
+  | "session_writes_lost"
+  | "status"
+  | "task_notification"
+  | "task_progress"
+  | "task_started"
+  | "task_updated"
+  | "thinking_tokens"
+  | "worker_shutting_down";
+/** Any other system message, as the CLI sends it. */
 export type SDKOtherSystemMessage = {
   type: "system";
-  subtype: Exclude<string, "init">;
+  subtype: SDKOtherSystemSubtype;
   uuid: UUID;
   session_id: string;
   [key: string]: unknown;
 };
-/** Another wire message (`rate_limit_event`, `tool_progress`, …), as the CLI sends it. */
+/** Another wire message, as the CLI sends it. */
 export type SDKOtherMessage = {
-  type: "rate_limit_event" | "tool_progress" | "auth_status" | "tool_use_summary" | "prompt_suggestion";
+  type:
+    | "rate_limit_event"
+    | "tool_progress"
+    | "auth_status"
+    | "tool_use_summary"
+    | "prompt_suggestion"
+    | "conversation_reset";
   uuid: UUID;
   session_id: string;
   [key: string]: unknown;
