@@ -158,11 +158,18 @@ function dump(label: string, pair: Record<string, Run>) {
   writeFileSync(join(dir, `${label}.json`), JSON.stringify(normalise(pair), null, 1));
 }
 
-/** The documented argv difference: this engine passes these flags where the official SDK uses the initialize request or the CLI default. */
+/**
+ * The documented argv differences: this engine passes the system prompt (`--system-prompt`,
+ * `--append-system-prompt`) where the official SDK puts it in the initialize request, and the CLI's
+ * default setting sources where the official SDK passes none. The model requests (compared too)
+ * show the effect is the same.
+ */
 const ARGV_EXTRA = ["--system-prompt ", "--setting-sources user,project,local"];
 
 function withoutKnownArgvDifferences(argv: string[]): string[] {
-  return argv.filter((a) => !ARGV_EXTRA.includes(a) && !isSdkOnlyMcpConfig(a));
+  return argv.filter(
+    (a) => !ARGV_EXTRA.includes(a) && !isSdkOnlyMcpConfig(a) && !a.startsWith("--append-system-prompt "),
+  );
 }
 
 /** This engine names in-process servers in `--mcp-config`; the official SDK only in the initialize request. */
@@ -481,5 +488,126 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expectSame(pair);
     expect(pair.compat.extra).toMatchObject({ commands: true, mcp: [] });
     expect(pair.compat.model).toMatchObject([{ model: "claude-sonnet-4-5" }]);
+  });
+
+  it("an aborted query (abortController): the same messages, then an error (ours a typed AbortError)", async () => {
+    const pair = await sideBySide([{ stall: true, text: "thinking" }], async ({ sdk, base, api }, y) => {
+      const abortController = new AbortController();
+      const stalled = api
+        .waitForRequest((r) => r.lastUserText === "stall")
+        .then(() => abortController.abort());
+      try {
+        await drain(sdk.query({ prompt: "stall", options: { ...base, abortController } }), y);
+      } finally {
+        await stalled;
+      }
+    });
+    dump("abort", pair);
+    expect(normalise(pair.compat.yielded.slice(0, -1))).toEqual(
+      normalise(pair.official.yielded.slice(0, -1)),
+    );
+    // Deliberate: a typed AbortError where the official SDK throws a plain Error.
+    expect(pair.official.yielded.at(-1)).toEqual({
+      thrown: "Claude Code process aborted by user",
+      name: "Error",
+    });
+    expect(pair.compat.yielded.at(-1)).toMatchObject({ name: "AbortError" });
+  });
+
+  it("options: each reaches the CLI with the same effect (argv up to documented differences; same model requests)", async () => {
+    const pair = await sideBySide([{ text: "ok" }], ({ sdk, base }, y) =>
+      drain(
+        sdk.query({
+          prompt: "options",
+          options: {
+            ...base,
+            model: "claude-sonnet-4-5",
+            fallbackModel: "claude-haiku-4-5",
+            maxTurns: 3,
+            maxBudgetUsd: 5,
+            effort: "high",
+            thinking: { type: "enabled", budgetTokens: 2048 },
+            allowedTools: ["Read", "Grep"],
+            disallowedTools: ["WebFetch"],
+            tools: ["Read", "Grep", "Bash"],
+            additionalDirectories: [scratch],
+            permissionMode: "acceptEdits",
+            includePartialMessages: true,
+            settingSources: ["project"],
+            sessionId: "11111111-2222-4333-8444-555555555555",
+            persistSession: false,
+            strictMcpConfig: true,
+            extraArgs: { "exclude-dynamic-system-prompt-sections": null },
+            systemPrompt: { type: "preset", preset: "claude_code", append: "Be brief." },
+          },
+        }),
+        y,
+      ),
+    );
+    dump("options", pair);
+    expectSame(pair);
+  });
+});
+
+describe("compat/claude-agent-sdk: deliberate differences and refusals", () => {
+  it("control methods while handling a one-turn result work (the official SDK has closed the query by then)", async () => {
+    const pair = await sideBySide([{ text: "one" }], async ({ sdk, base }, y) => {
+      const q = sdk.query({ prompt: "hi", options: { ...base } });
+      for await (const m of q) {
+        y.push(m);
+        if (m.type === "result") {
+          const status = await q.mcpServerStatus();
+          return status;
+        }
+      }
+    });
+    expect(pair.official.yielded.at(-1)).toMatchObject({ thrown: "Query closed before response received" });
+    expect(pair.compat.extra).toEqual([]);
+    expect(types(pair.compat)).toEqual(["system/init", "assistant", "result/success"]);
+  });
+
+  it("options this engine cannot honour fail at query(), naming each, before anything is spawned", () => {
+    const call = () =>
+      compat.query({
+        prompt: "x",
+        options: {
+          executable: "bun",
+          onElicitation: async () => ({ action: "decline" }),
+          toolConfig: {},
+          noSuchOption: 1,
+        } as never,
+      });
+    expect(call).toThrow(/executable: .*native binary/);
+    expect(call).toThrow(/onElicitation: elicitation callbacks are not implemented/);
+    expect(call).toThrow(/noSuchOption: not an option of @anthropic-ai\/claude-agent-sdk 0\.3\.330/);
+    expect(call).toThrow(compat.UnsupportedOptionsError);
+    expect(liveGroupCount()).toBe(0);
+  });
+
+  it("tool() refuses the tool-search metadata it cannot send", () => {
+    expect(() => compat.tool("t", "d", {}, async () => ({ content: [] }), { alwaysLoad: true })).toThrow(
+      /alwaysLoad are not implemented/,
+    );
+    expect(() => compat.createSdkMcpServer({ name: "s", instructions: "x" })).toThrow(
+      /instructions: not implemented/,
+    );
+  });
+
+  it("close() mid-turn ends iteration and leaves no process group", async () => {
+    const api = await startFakeAnthropic({ turns: [{ stall: true, text: "thinking" }] });
+    try {
+      const q = compat.query({
+        prompt: "stall",
+        options: { pathToClaudeCodeExecutable: wrapper, env: api.env(), cwd: scratch },
+      });
+      const seen: string[] = [];
+      const stalled = api.waitForRequest((r) => r.lastUserText === "stall").then(() => q.close());
+      for await (const m of q) seen.push(m.type);
+      await stalled;
+      expect(seen).toContain("system");
+      await expect.poll(() => liveGroupCount()).toBe(0);
+    } finally {
+      await api.close();
+    }
   });
 });

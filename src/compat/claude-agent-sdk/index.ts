@@ -10,7 +10,7 @@
  * official SDKs").
  * @packageDocumentation
  */
-export { AbortError } from "../../errors.js";
+export { AbortError, UnsupportedOptionsError } from "../../errors.js";
 export { HOOK_EVENTS } from "../../hooks.js";
 export { createSdkMcpServer, tool } from "./mcp.js";
 export { REJECTED_OPTIONS } from "./options.js";
