@@ -490,6 +490,40 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(pair.compat.model).toMatchObject([{ model: "claude-sonnet-4-5" }]);
   });
 
+  it("streamed input: two turns from an AsyncIterable of SDKUserMessage", async () => {
+    const pair = await sideBySide(
+      [{ text: "first answer" }, { text: "second answer" }],
+      async ({ sdk, base }, y) => {
+        let next!: () => void;
+        const firstDone = new Promise<void>((r) => {
+          next = r;
+        });
+        async function* prompts() {
+          yield {
+            type: "user" as const,
+            message: { role: "user" as const, content: "one" },
+            parent_tool_use_id: null,
+            session_id: "",
+          };
+          await firstDone;
+          yield {
+            type: "user" as const,
+            message: { role: "user" as const, content: [{ type: "text" as const, text: "two" }] },
+            parent_tool_use_id: null,
+            session_id: "",
+          };
+        }
+        for await (const m of sdk.query({ prompt: prompts(), options: { ...base } })) {
+          y.push(m);
+          if (m.type === "result") next();
+        }
+      },
+    );
+    dump("streamed", pair);
+    expectSame(pair);
+    expect(types(pair.compat).filter((t) => t === "result/success")).toHaveLength(2);
+  });
+
   it("an aborted query (abortController): the same messages, then an error (ours a typed AbortError)", async () => {
     const pair = await sideBySide([{ stall: true, text: "thinking" }], async ({ sdk, base, api }, y) => {
       const abortController = new AbortController();
