@@ -118,6 +118,17 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
   if (options.strictMcpConfig) flag("strict-mcp-config", null);
   if (options.debugFile !== undefined) flag("debug-file", options.debugFile);
   else if (options.debug) flag("debug", null);
+  for (const [event, matchers] of Object.entries(options.hooks ?? {})) {
+    for (const matcher of matchers ?? []) {
+      const extra = Object.keys(matcher).filter((k) => !["matcher", "hooks", "timeout"].includes(k));
+      if (extra.length > 0) issues.push(`hooks.${event}: ${extra.join(", ")} not implemented`);
+    }
+  }
+  for (const plugin of options.plugins ?? []) {
+    const extra = Object.keys(plugin).filter((k) => !["type", "path"].includes(k));
+    if (plugin.type !== "local") issues.push(`plugins: type "${String(plugin.type)}" is not supported`);
+    if (extra.length > 0) issues.push(`plugins: ${extra.join(", ")} not implemented`);
+  }
   const thinking = mapThinking(options, issues);
   const systemPrompt = mapSystemPrompt(options, issues);
   if (options.fallbackModel !== undefined && options.fallbackModel === options.model) {

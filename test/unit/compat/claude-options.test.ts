@@ -91,6 +91,12 @@ describe("compat/claude-agent-sdk options", () => {
     expect(issues({ systemPrompt: { type: "custom", prompt: "x" } })[0]).toMatch(/"custom" form/);
     expect(issues({ thinking: { type: "adaptive", display: "omitted" } })[0]).toMatch(/^thinking.display/);
     expect(issues({ model: "m", fallbackModel: "m" })[0]).toMatch(/^fallbackModel: /);
+    expect(issues({ hooks: { Stop: [{ hooks: [], onFailure: "block" }] } })[0]).toBe(
+      "hooks.Stop: onFailure not implemented",
+    );
+    expect(issues({ plugins: [{ type: "local", path: "p", skipMcpDiscovery: true }] })[0]).toBe(
+      "plugins: skipMcpDiscovery not implemented",
+    );
     expect(issues({ typo: 1 })[0]).toBe("typo: not an option of @anthropic-ai/claude-agent-sdk 0.3.330");
     expect(issues({ executable: undefined })).toEqual([]);
   });
