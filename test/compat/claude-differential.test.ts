@@ -524,6 +524,23 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(types(pair.compat).filter((t) => t === "result/success")).toHaveLength(2);
   });
 
+  it("no env option: the CLI inherits process.env, without NODE_OPTIONS", async () => {
+    const pair = await sideBySide([{ text: "inherited" }], async ({ sdk, base }, y) => {
+      const saved = { ...process.env };
+      Object.assign(process.env, base.env, { NODE_OPTIONS: "--no-deprecation" });
+      try {
+        const { env: _env, ...options } = base;
+        await drain(sdk.query({ prompt: "hi", options }), y);
+      } finally {
+        for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+        Object.assign(process.env, saved);
+      }
+    });
+    dump("inherit", pair);
+    expectSame(pair);
+    expect(pair.compat.env).toEqual([["sdk-ts", "leaked", "unset"]]);
+  });
+
   it("an aborted query (abortController): the same messages, then an error (ours a typed AbortError)", async () => {
     const pair = await sideBySide([{ stall: true, text: "thinking" }], async ({ sdk, base, api }, y) => {
       const abortController = new AbortController();

@@ -153,11 +153,15 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
   copy("tools", options.tools);
   copy("continueConversation", options.continue);
   copy("cwd", options.cwd);
-  if (options.env !== undefined) {
-    // Official semantics: `env` is the whole environment of the CLI, not a layer over process.env.
-    out.env = { ...options.env };
-    out.inheritEnv = false;
-  }
+  // Official semantics: `env` is the whole environment of the CLI, not a layer over process.env;
+  // either way the CLI never gets the host's NODE_OPTIONS, nor DEBUG unless DEBUG_CLAUDE_AGENT_SDK is set.
+  const source = options.env ?? process.env;
+  out.env = {
+    ...(options.env !== undefined ? options.env : {}),
+    NODE_OPTIONS: undefined,
+    ...(source.DEBUG_CLAUDE_AGENT_SDK ? { DEBUG: "1" } : { DEBUG: undefined }),
+  };
+  if (options.env !== undefined) out.inheritEnv = false;
   copy("fallbackModel", options.fallbackModel);
   copy("enableFileCheckpointing", options.enableFileCheckpointing);
   copy("forkSession", options.forkSession);

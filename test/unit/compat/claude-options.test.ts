@@ -20,7 +20,7 @@ describe("compat/claude-agent-sdk options", () => {
       continueConversation: true,
       addDirs: ["/a"],
       cliPath: "/bin/claude",
-      env: { PATH: "/bin" },
+      env: { PATH: "/bin", NODE_OPTIONS: undefined, DEBUG: undefined },
       inheritEnv: false,
       maxTurns: 2,
     });
@@ -29,7 +29,9 @@ describe("compat/claude-agent-sdk options", () => {
   it("without env the CLI inherits process.env; without settingSources it loads every source", () => {
     const out = toAgentOptions({});
     expect(out.inheritEnv).toBeUndefined();
-    expect(out.env).toBeUndefined();
+    // Layered over process.env: only the two variables the official SDK strips.
+    expect(out.env).toEqual({ NODE_OPTIONS: undefined, DEBUG: undefined });
+    expect(toAgentOptions({ env: { DEBUG_CLAUDE_AGENT_SDK: "1" } }).env).toMatchObject({ DEBUG: "1" });
     expect(out.settingSources).toEqual(["user", "project", "local"]);
     expect(toAgentOptions({ settingSources: [] }).settingSources).toEqual([]);
   });
