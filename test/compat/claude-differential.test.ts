@@ -453,7 +453,7 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(types(pair.compat).at(-1)).toBe("thrown");
   });
 
-  it("control methods before the first prompt: initialization data, models, account, MCP status, setModel, setPermissionMode, setMaxThinkingTokens", async () => {
+  it("control methods before the first prompt: initialization data, models, account, MCP status, context usage, setModel, setPermissionMode, setMaxThinkingTokens, applyFlagSettings, reloadSkills", async () => {
     const pair = await sideBySide([{ text: "one" }], async ({ sdk, base }, y) => {
       let release!: () => void;
       const gate = new Promise<void>((r) => {
@@ -479,6 +479,9 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
         setModel: await q.setModel("claude-sonnet-4-5"),
         setPermissionMode: await q.setPermissionMode("acceptEdits"),
         setMaxThinkingTokens: await q.setMaxThinkingTokens(1024),
+        contextUsage: await q.getContextUsage(),
+        reloadSkills: await q.reloadSkills(),
+        applyFlagSettings: await q.applyFlagSettings({ effortLevel: "high" }),
       };
       release();
       await drain(q, y);

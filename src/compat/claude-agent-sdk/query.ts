@@ -16,8 +16,10 @@ import type {
   RewindFilesResult,
   SDKControlInitializeResponse,
   SDKControlInterruptResponse,
+  SDKControlResponsePayload,
   SDKMessage,
   SDKUserMessage,
+  SdkPluginConfig,
   SlashCommand,
 } from "./types.js";
 
@@ -255,5 +257,62 @@ class CompatQuery implements Query {
 
   async stopTask(taskId: string): Promise<void> {
     await this.request("stop_task", { task_id: taskId });
+  }
+
+  async getContextUsage(opts?: { detail?: "summary" | "full" }): Promise<SDKControlResponsePayload> {
+    return this.request("get_context_usage", { ...opts });
+  }
+
+  async backgroundTasks(toolUseId?: string): Promise<boolean> {
+    const response = await this.request("background_tasks", { tool_use_id: toolUseId });
+    return (response.backgrounded as boolean | undefined) ?? true;
+  }
+
+  async readMcpResource(serverName: string, uri: string): Promise<SDKControlResponsePayload> {
+    return this.request("mcp_read_resource", { serverName, uri });
+  }
+
+  async applyFlagSettings(settings: Record<string, unknown>): Promise<void> {
+    await this.request("apply_flag_settings", { settings });
+  }
+
+  async updateSettings(
+    source: "localSettings" | "userSettings",
+    settings: Record<string, unknown>,
+  ): Promise<void> {
+    await this.request("update_settings", { source, settings });
+  }
+
+  async reloadPlugins(options?: {
+    holdOnCacheImpact?: boolean;
+    addPlugins?: SdkPluginConfig[];
+    refuseIfBusy?: boolean;
+  }): Promise<SDKControlResponsePayload> {
+    return this.request("reload_plugins", {
+      ...(options?.holdOnCacheImpact ? { hold_on_cache_impact: true } : {}),
+      ...(options?.addPlugins?.length ? { add_plugins: options.addPlugins } : {}),
+      ...(options?.refuseIfBusy ? { refuse_if_busy: true } : {}),
+    });
+  }
+
+  async reloadSkills(): Promise<SDKControlResponsePayload> {
+    return this.request("reload_skills");
+  }
+
+  async reloadOutputStyles(): Promise<SDKControlResponsePayload> {
+    return this.request("reload_output_styles");
+  }
+
+  async setMcpPermissionModeOverride(
+    serverName: string,
+    mode: "default" | "auto" | null,
+  ): Promise<{ warning?: string }> {
+    return ((await this.request("set_mcp_permission_mode_override", { serverName, mode })) ?? {}) as {
+      warning?: string;
+    };
+  }
+
+  async seedReadState(path: string, mtime: number): Promise<void> {
+    await this.request("seed_read_state", { path, mtime });
   }
 }

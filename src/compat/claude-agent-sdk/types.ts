@@ -557,6 +557,9 @@ export type RewindFilesResult = {
   deletions?: number;
 };
 
+/** The CLI's answer to a control request whose shape this entry point does not type in detail. */
+export type SDKControlResponsePayload = { [key: string]: unknown };
+
 /** A running query: iterate it for messages; control it with its methods. */
 export interface Query extends AsyncGenerator<SDKMessage, void> {
   interrupt(): Promise<SDKControlInterruptResponse | undefined>;
@@ -576,6 +579,23 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   reconnectMcpServer(serverName: string): Promise<void>;
   toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
   stopTask(taskId: string): Promise<void>;
+  getContextUsage(opts?: { detail?: "summary" | "full" }): Promise<SDKControlResponsePayload>;
+  backgroundTasks(toolUseId?: string): Promise<boolean>;
+  readMcpResource(serverName: string, uri: string): Promise<SDKControlResponsePayload>;
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  updateSettings(source: "localSettings" | "userSettings", settings: Record<string, unknown>): Promise<void>;
+  reloadPlugins(options?: {
+    holdOnCacheImpact?: boolean;
+    addPlugins?: SdkPluginConfig[];
+    refuseIfBusy?: boolean;
+  }): Promise<SDKControlResponsePayload>;
+  reloadSkills(): Promise<SDKControlResponsePayload>;
+  reloadOutputStyles(): Promise<SDKControlResponsePayload>;
+  setMcpPermissionModeOverride(
+    serverName: string,
+    mode: "default" | "auto" | null,
+  ): Promise<{ warning?: string }>;
+  seedReadState(path: string, mtime: number): Promise<void>;
   /** Terminates the CLI's process group; iteration ends. */
   close(): void;
 }

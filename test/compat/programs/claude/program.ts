@@ -172,6 +172,17 @@ async function control(q: Query): Promise<void> {
   await q.reconnectMcpServer("calc");
   await q.toggleMcpServer("calc", false);
   await q.stopTask("task-1");
+  const usage = await q.getContextUsage({ detail: "summary" });
+  const backgrounded: boolean = await q.backgroundTasks();
+  const resource = await q.readMcpResource("calc", "file:///x");
+  await q.applyFlagSettings({ model: "claude-sonnet-4-5" });
+  await q.updateSettings("localSettings", { theme: "dark" });
+  const reloaded = await q.reloadPlugins({ refuseIfBusy: true });
+  await q.reloadSkills();
+  await q.reloadOutputStyles();
+  const override = await q.setMcpPermissionModeOverride("calc", "auto");
+  await q.seedReadState("/tmp/x", 0);
+  console.log(usage, backgrounded, resource, reloaded, override.warning);
   const interrupted = await q.interrupt();
   console.log(interrupted?.still_queued);
 }
