@@ -42,6 +42,7 @@ await build({
     "testing/index": "src/testing/index.ts",
     "queue/index": "src/queue/index.ts",
     "cli/main": "src/cli/main.ts",
+    "compat/claude-agent-sdk/index": "src/compat/claude-agent-sdk/index.ts",
     "compat/codex-sdk/index": "src/compat/codex-sdk/index.ts",
   },
   outdir: outDir,

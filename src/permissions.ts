@@ -69,6 +69,8 @@ export interface ToolPermissionContext {
   description?: string | undefined;
   /** For MCP tools: the server the tool belongs to. */
   mcpServer?: { name: string; source?: string } | undefined;
+  /** The id of the backend's permission request (Claude: the control request id), when it has one. */
+  requestId?: string | undefined;
   /** The full request as the backend sent it. */
   raw: Record<string, unknown>;
 }

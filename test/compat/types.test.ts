@@ -10,17 +10,23 @@ import { describe, expect, it } from "vitest";
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
-function compile(project: string): { status: number | null; output: string; resolved: string } {
+function compile(
+  project: string,
+  moduleName = "@openai/codex-sdk",
+): { status: number | null; output: string; resolved: string } {
   const result = spawnSync(
     process.execPath,
     [tsc, "-p", join(import.meta.dirname, project), "--traceResolution"],
     {
       encoding: "utf8",
+      // --traceResolution is verbose (the official Claude types pull in @anthropic-ai/sdk).
+      maxBuffer: 512 * 1024 * 1024,
     },
   );
   const output = `${result.stdout}${result.stderr}`;
+  const escaped = moduleName.replace(/[/.*+?^${}()|[\]\\-]/g, "\\$&");
   const resolved =
-    /Module name '@openai\/codex-sdk' was successfully resolved to '([^']+)'/.exec(output)?.[1] ?? "";
+    new RegExp(`Module name '${escaped}' was successfully resolved to '([^']+)'`).exec(output)?.[1] ?? "";
   return {
     status: result.status,
     output: output
@@ -43,6 +49,20 @@ describe("type-level compatibility", () => {
     const result = compile("tsconfig.compat.json");
     expect(result.output).toBe("");
     expect(result.resolved).toContain("src/compat/codex-sdk/index.ts");
+    expect(result.status).toBe(0);
+  });
+
+  it("the Claude program compiles against @anthropic-ai/claude-agent-sdk itself", () => {
+    const result = compile("tsconfig.claude-official.json", "@anthropic-ai/claude-agent-sdk");
+    expect(result.output).toBe("");
+    expect(result.resolved).toContain("node_modules/@anthropic-ai/claude-agent-sdk/");
+    expect(result.status).toBe(0);
+  });
+
+  it("the same program compiles unchanged against code-agent-sdk/compat/claude-agent-sdk", () => {
+    const result = compile("tsconfig.claude-compat.json", "@anthropic-ai/claude-agent-sdk");
+    expect(result.output).toBe("");
+    expect(result.resolved).toContain("src/compat/claude-agent-sdk/index.ts");
     expect(result.status).toBe(0);
   });
 });

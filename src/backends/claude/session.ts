@@ -71,7 +71,8 @@ export class ClaudeSession implements Session {
     this.protocol = new ControlProtocol(
       this.transport,
       {
-        can_use_tool: (request, signal) => answerPermission(canUseTool, request, signal),
+        can_use_tool: (request, signal, requestId) =>
+          answerPermission(canUseTool, request, signal, requestId),
         hook_callback: (request, signal) => this.hooks.handle(request, signal),
         mcp_message: (request, signal) => this.bridge.handle(request, signal),
         elicitation: (request, signal, id) => answerElicitation(params.options, request, signal, id),
@@ -333,6 +334,7 @@ async function answerPermission(
   canUseTool: CanUseTool | undefined,
   request: RawObject,
   signal: AbortSignal,
+  requestId: string,
 ): Promise<RawObject> {
   if (!canUseTool) throw new Error("canUseTool callback is not configured");
   const toolName = String(request.tool_name ?? "");
@@ -345,13 +347,17 @@ async function answerPermission(
     blockedPath: typeof request.blocked_path === "string" ? request.blocked_path : undefined,
     description: typeof request.description === "string" ? request.description : undefined,
     mcpServer,
+    requestId,
     raw: request,
   });
+  // The CLI matches the answer to its tool call by this id (the official SDK sends it too).
+  const toolUseID = typeof request.tool_use_id === "string" ? { toolUseID: request.tool_use_id } : {};
   if (result?.behavior === "allow") {
     return {
       behavior: "allow",
       updatedInput: result.updatedInput ?? input,
       ...(result.updatedPermissions ? { updatedPermissions: result.updatedPermissions } : {}),
+      ...toolUseID,
     };
   }
   if (result?.behavior === "deny") {
@@ -359,6 +365,7 @@ async function answerPermission(
       behavior: "deny",
       message: result.message ?? "",
       ...(result.interrupt !== undefined ? { interrupt: result.interrupt } : {}),
+      ...toolUseID,
     };
   }
   throw new Error(`canUseTool must return { behavior: "allow" | "deny" }, got ${JSON.stringify(result)}`);

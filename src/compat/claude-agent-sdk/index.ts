@@ -1,0 +1,18 @@
+/**
+ * `code-agent-sdk/compat/claude-agent-sdk`: the official `@anthropic-ai/claude-agent-sdk` API on
+ * code-agent-sdk's engine. Change the import, keep the code:
+ *
+ * ```ts
+ * import { query, tool, createSdkMcpServer } from "code-agent-sdk/compat/claude-agent-sdk"; // was "@anthropic-ai/claude-agent-sdk"
+ * ```
+ *
+ * Deliberate differences and refused options are listed in the README ("Switching from the
+ * official SDKs").
+ * @packageDocumentation
+ */
+export { AbortError, UnsupportedOptionsError } from "../../errors.js";
+export { HOOK_EVENTS } from "../../hooks.js";
+export { createSdkMcpServer, tool } from "./mcp.js";
+export { REJECTED_OPTIONS } from "./options.js";
+export { query } from "./query.js";
+export type * from "./types.js";

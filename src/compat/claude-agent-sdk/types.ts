@@ -1,0 +1,601 @@
+/**
+ * The public types of `@anthropic-ai/claude-agent-sdk` 0.3.330 that this compat entry point
+ * supports, under the official names. Wire messages are typed by their common fields and stay
+ * open (`[key: string]: unknown`) for the many optional fields the CLI adds.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+
+/** A UUID string. */
+export type UUID = `${string}-${string}-${string}-${string}-${string}`;
+
+/** Claude Code permission modes. */
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto";
+
+/** Which on-disk settings the CLI loads. */
+export type SettingSource = "user" | "project" | "local";
+
+/** Reasoning effort. */
+export type EffortLevel = "low" | "medium" | "high" | "xhigh" | "max";
+
+/** A permission rule. */
+export type PermissionRuleValue = { toolName: string; ruleContent?: string };
+/** Allow, deny or ask. */
+export type PermissionBehavior = "allow" | "deny" | "ask";
+/** Where a permission update is stored. */
+export type PermissionUpdateDestination =
+  | "userSettings"
+  | "projectSettings"
+  | "localSettings"
+  | "session"
+  | "cliArg";
+/** A change to the permission state. */
+export type PermissionUpdate =
+  | {
+      type: "addRules" | "replaceRules" | "removeRules";
+      rules: PermissionRuleValue[];
+      behavior: PermissionBehavior;
+      destination: PermissionUpdateDestination;
+    }
+  | { type: "setMode"; mode: PermissionMode; destination: PermissionUpdateDestination }
+  | {
+      type: "addDirectories" | "removeDirectories";
+      directories: string[];
+      destination: PermissionUpdateDestination;
+    };
+
+/** What a `canUseTool` callback returns. */
+export type PermissionResult =
+  | {
+      behavior: "allow";
+      updatedInput?: Record<string, unknown>;
+      updatedPermissions?: PermissionUpdate[];
+      toolUseID?: string;
+    }
+  | { behavior: "deny"; message: string; interrupt?: boolean; toolUseID?: string };
+
+/** The official `canUseTool` signature. */
+export type CanUseTool = (
+  toolName: string,
+  input: Record<string, unknown>,
+  options: {
+    signal: AbortSignal;
+    suggestions?: PermissionUpdate[];
+    blockedPath?: string;
+    mcpServer?: { name: string; source: string };
+    decisionReason?: string;
+    title?: string;
+    displayName?: string;
+    description?: string;
+    defaultToNo?: boolean;
+    suppressAlwaysAllowRule?: boolean;
+    toolUseID: string;
+    agentID?: string;
+    /** The id of the CLI's permission request. */
+    requestId: string;
+    matchedAskRule?: { source: string; toolName: string; ruleContent?: string };
+  },
+) => Promise<PermissionResult>;
+
+/** Every hook event. */
+export type HookEvent =
+  | "PreToolUse"
+  | "PostToolUse"
+  | "PostToolUseFailure"
+  | "PostToolBatch"
+  | "Notification"
+  | "UserPromptSubmit"
+  | "UserPromptExpansion"
+  | "SessionStart"
+  | "SessionEnd"
+  | "Stop"
+  | "StopFailure"
+  | "SubagentStart"
+  | "SubagentStop"
+  | "PreCompact"
+  | "PostCompact"
+  | "PreModelSwitch"
+  | "PostModelSwitch"
+  | "PermissionRequest"
+  | "PermissionDenied"
+  | "Setup"
+  | "TeammateIdle"
+  | "TaskCreated"
+  | "TaskCompleted"
+  | "Elicitation"
+  | "ElicitationResult"
+  | "ConfigChange"
+  | "WorktreeCreate"
+  | "WorktreeRemove"
+  | "InstructionsLoaded"
+  | "CwdChanged"
+  | "FileChanged"
+  | "DirectoryAdded"
+  | "MessageDisplay";
+
+/** Fields every hook input carries. */
+export type BaseHookInput = {
+  session_id: string;
+  transcript_path: string;
+  cwd: string;
+  permission_mode?: string;
+  agent_id?: string;
+  agent_type?: string;
+};
+/** Input of a `PreToolUse` hook. */
+export type PreToolUseHookInput = BaseHookInput & {
+  hook_event_name: "PreToolUse";
+  tool_name: string;
+  tool_input: unknown;
+  tool_use_id: string;
+};
+/** Input of a `PostToolUse` hook. */
+export type PostToolUseHookInput = BaseHookInput & {
+  hook_event_name: "PostToolUse";
+  tool_name: string;
+  tool_input: unknown;
+  tool_response: unknown;
+  tool_use_id: string;
+};
+/** Input of any other hook event (its fields as the CLI sends them). */
+export type OtherHookInput = BaseHookInput & {
+  hook_event_name: Exclude<HookEvent, "PreToolUse" | "PostToolUse">;
+  [key: string]: unknown;
+};
+/** The input of a hook callback. */
+export type HookInput = PreToolUseHookInput | PostToolUseHookInput | OtherHookInput;
+
+/** Hook work continues in the background. */
+export type AsyncHookJSONOutput = { async: true; asyncTimeout?: number };
+/** A hook's decision. */
+export type SyncHookJSONOutput = {
+  continue?: boolean;
+  suppressOutput?: boolean;
+  stopReason?: string;
+  decision?: "approve" | "block";
+  systemMessage?: string;
+  reason?: string;
+  hookSpecificOutput?:
+    | {
+        hookEventName: "PreToolUse";
+        permissionDecision?: "allow" | "deny" | "ask" | "defer";
+        permissionDecisionReason?: string;
+        updatedInput?: Record<string, unknown>;
+        additionalContext?: string;
+      }
+    | { hookEventName: "PostToolUse"; additionalContext?: string; updatedMCPToolOutput?: unknown }
+    | { hookEventName: "UserPromptSubmit"; additionalContext?: string }
+    | { hookEventName: "SessionStart"; additionalContext?: string };
+};
+/** What a hook callback returns. */
+export type HookJSONOutput = AsyncHookJSONOutput | SyncHookJSONOutput;
+/** The official hook callback signature. */
+export type HookCallback = (
+  input: HookInput,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<HookJSONOutput>;
+/** Which calls of an event a group of hooks applies to. */
+export interface HookCallbackMatcher {
+  matcher?: string;
+  hooks: HookCallback[];
+  timeout?: number;
+}
+
+/** An MCP server the CLI starts. */
+export type McpStdioServerConfig = {
+  type?: "stdio";
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+};
+/** A remote MCP server over SSE. */
+export type McpSSEServerConfig = { type: "sse"; url: string; headers?: Record<string, string> };
+/** A remote MCP server over streamable HTTP. */
+export type McpHttpServerConfig = { type: "http"; url: string; headers?: Record<string, string> };
+/** An in-process MCP server, without its instance. */
+export type McpSdkServerConfig = { type: "sdk"; name: string };
+/** An in-process MCP server made by `createSdkMcpServer()`. */
+export type McpSdkServerConfigWithInstance = McpSdkServerConfig & { instance: McpServer };
+/** Any MCP server configuration. */
+export type McpServerConfig =
+  | McpStdioServerConfig
+  | McpSSEServerConfig
+  | McpHttpServerConfig
+  | McpSdkServerConfigWithInstance;
+
+/** A zod object shape (zod 4). */
+export type AnyZodRawShape = Record<string, z.ZodType>;
+/** The arguments a tool handler receives. */
+export type InferShape<T extends AnyZodRawShape> = { [K in keyof T]: z.infer<T[K]> } & {};
+/** MCP tool annotations. */
+export type ToolAnnotations = {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+/** A tool made by `tool()`. */
+export type SdkMcpToolDefinition<Schema extends AnyZodRawShape = AnyZodRawShape> = {
+  name: string;
+  description: string;
+  inputSchema: Schema;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  handler: (args: InferShape<Schema>, extra: unknown) => Promise<CallToolResult>;
+};
+
+/** A subagent defined in code. */
+export type AgentDefinition = {
+  description: string;
+  tools?: string[];
+  disallowedTools?: string[];
+  prompt: string;
+  model?: string;
+  [key: string]: unknown;
+};
+
+/** A local plugin. */
+export type SdkPluginConfig = { type: "local"; path: string };
+
+/** Structured output. */
+export type JsonSchemaOutputFormat = { type: "json_schema"; schema: Record<string, unknown> };
+/** Structured output formats. */
+export type OutputFormat = JsonSchemaOutputFormat;
+
+/** Thinking behaviour. */
+export type ThinkingConfig =
+  | { type: "adaptive"; display?: "summarized" | "omitted" }
+  | { type: "enabled"; budgetTokens?: number; display?: "summarized" | "omitted" }
+  | { type: "disabled" };
+
+/** Sandbox settings (merged into the CLI's settings). */
+export type SandboxSettings = { enabled?: boolean; [key: string]: unknown };
+
+/** The options of `query()` this entry point honours; see the README for the ones it rejects. */
+export type Options = {
+  abortController?: AbortController;
+  additionalDirectories?: string[];
+  agent?: string;
+  agents?: Record<string, AgentDefinition>;
+  allowedTools?: string[];
+  canUseTool?: CanUseTool;
+  continue?: boolean;
+  cwd?: string;
+  disallowedTools?: string[];
+  tools?: string[] | { type: "preset"; preset: "claude_code" };
+  env?: { [envVar: string]: string | undefined };
+  executable?: "bun" | "deno" | "node";
+  executableArgs?: string[];
+  extraArgs?: Record<string, string | null>;
+  fallbackModel?: string;
+  enableFileCheckpointing?: boolean;
+  forkSession?: boolean;
+  betas?: string[];
+  hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  persistSession?: boolean;
+  includeHookEvents?: boolean;
+  includePartialMessages?: boolean;
+  thinking?: ThinkingConfig;
+  effort?: EffortLevel;
+  maxThinkingTokens?: number;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  mcpServers?: Record<string, McpServerConfig>;
+  model?: string;
+  outputFormat?: OutputFormat;
+  pathToClaudeCodeExecutable?: string;
+  permissionMode?: PermissionMode;
+  allowDangerouslySkipPermissions?: boolean;
+  permissionPromptToolName?: string;
+  plugins?: SdkPluginConfig[];
+  resume?: string;
+  sessionId?: string;
+  resumeSessionAt?: string;
+  sandbox?: SandboxSettings;
+  settings?: string | Record<string, unknown>;
+  settingSources?: SettingSource[];
+  debug?: boolean;
+  debugFile?: string;
+  stderr?: (data: string) => void;
+  strictMcpConfig?: boolean;
+  systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
+};
+
+/** Token usage as the API reports it. */
+export type NonNullableUsage = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  [key: string]: unknown;
+};
+
+/** A content block of an API message. */
+export type ContentBlock =
+  | { type: "text"; text: string; [key: string]: unknown }
+  | { type: "thinking"; thinking: string; signature: string; [key: string]: unknown }
+  | { type: "tool_use"; id: string; name: string; input: unknown; [key: string]: unknown }
+  | {
+      type: "tool_result";
+      tool_use_id: string;
+      content?: unknown;
+      is_error?: boolean;
+      [key: string]: unknown;
+    }
+  | { type: "redacted_thinking"; data: string; [key: string]: unknown }
+  | { type: "image"; source: unknown; [key: string]: unknown }
+  | {
+      type: "server_tool_use" | "web_search_tool_result" | "mcp_tool_use" | "mcp_tool_result";
+      [key: string]: unknown;
+    };
+
+/** The API message inside an assistant message. */
+export type BetaMessage = {
+  id: string;
+  type: "message";
+  role: "assistant";
+  model: string;
+  content: ContentBlock[];
+  stop_reason: string | null;
+  stop_sequence: string | null;
+  usage: NonNullableUsage;
+  [key: string]: unknown;
+};
+
+/** A user message as sent to the API. */
+export type MessageParam = { role: "user" | "assistant"; content: string | ContentBlock[] };
+
+/** An assistant turn. */
+export type SDKAssistantMessage = {
+  type: "assistant";
+  message: BetaMessage;
+  parent_tool_use_id: string | null;
+  error?: string;
+  uuid: UUID;
+  session_id: string;
+  [key: string]: unknown;
+};
+/** A user turn (prompt or tool results). */
+export type SDKUserMessage = {
+  type: "user";
+  message: MessageParam;
+  parent_tool_use_id: string | null;
+  isSynthetic?: boolean;
+  tool_use_result?: unknown;
+  priority?: "now" | "next" | "later";
+  uuid?: UUID;
+  session_id?: string;
+  [key: string]: unknown;
+};
+/** A replayed user turn. */
+export type SDKUserMessageReplay = {
+  type: "user";
+  message: MessageParam;
+  parent_tool_use_id: string | null;
+  isSynthetic?: boolean;
+  tool_use_result?: unknown;
+  uuid: UUID;
+  session_id: string;
+  isReplay: true;
+  [key: string]: unknown;
+};
+/** A permission the CLI denied during the turn. */
+export type SDKPermissionDenial = {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+};
+type ResultBase = {
+  type: "result";
+  duration_ms: number;
+  duration_api_ms: number;
+  is_error: boolean;
+  num_turns: number;
+  stop_reason: string | null;
+  total_cost_usd: number;
+  usage: NonNullableUsage;
+  modelUsage: Record<string, unknown>;
+  permission_denials: SDKPermissionDenial[];
+  uuid: UUID;
+  session_id: string;
+  [key: string]: unknown;
+};
+/** A successful turn's result. */
+export type SDKResultSuccess = ResultBase & {
+  subtype: "success";
+  result: string;
+  structured_output?: unknown;
+};
+/** A failed turn's result. */
+export type SDKResultError = ResultBase & {
+  subtype:
+    | "error_during_execution"
+    | "error_max_turns"
+    | "error_max_budget_usd"
+    | "error_max_structured_output_retries";
+  errors: string[];
+};
+/** The result of a turn. */
+export type SDKResultMessage = SDKResultSuccess | SDKResultError;
+/** The session's first message. */
+export type SDKSystemMessage = {
+  type: "system";
+  subtype: "init";
+  apiKeySource: string;
+  claude_code_version: string;
+  cwd: string;
+  tools: string[];
+  mcp_servers: { name: string; status: string }[];
+  model: string;
+  permissionMode: PermissionMode;
+  slash_commands: string[];
+  output_style: string;
+  skills: string[];
+  plugins: { name: string; path: string }[];
+  uuid: UUID;
+  session_id: string;
+  [key: string]: unknown;
+};
+/** A streaming event (`includePartialMessages`). */
+export type SDKPartialAssistantMessage = {
+  type: "stream_event";
+  event: { type: string; [key: string]: unknown };
+  parent_tool_use_id: string | null;
+  uuid: UUID;
+  session_id: string;
+  [key: string]: unknown;
+};
+/** The subtypes of the other `system` messages of 0.3.330 (status, hooks, tasks, compaction, …). */
+export type SDKOtherSystemSubtype =
+  | "api_retry"
+  | "background_tasks_changed"
+  | "commands_changed"
+  | "compact_boundary"
+  | "control_request_progress"
+  | "elicitation_complete"
+  | "files_persisted"
+  | "hook_progress"
+  | "hook_response"
+  | "hook_started"
+  | "informational"
+  | "local_command_output"
+  | "memory_recall"
+  | "mirror_error"
+  | "model_refusal_fallback"
+  | "model_refusal_no_fallback"
+  | "notification"
+  | "permission_denied"
+  | "plugin_install"
+  | "session_state_changed"
+  | "session_writes_lost"
+  | "status"
+  | "task_notification"
+  | "task_progress"
+  | "task_started"
+  | "task_updated"
+  | "thinking_tokens"
+  | "worker_shutting_down";
+/** Any other system message, as the CLI sends it. */
+export type SDKOtherSystemMessage = {
+  type: "system";
+  subtype: SDKOtherSystemSubtype;
+  uuid: UUID;
+  session_id: string;
+  [key: string]: unknown;
+};
+/** Another wire message, as the CLI sends it. */
+export type SDKOtherMessage = {
+  type:
+    | "rate_limit_event"
+    | "tool_progress"
+    | "auth_status"
+    | "tool_use_summary"
+    | "prompt_suggestion"
+    | "conversation_reset";
+  uuid: UUID;
+  session_id: string;
+  [key: string]: unknown;
+};
+/** Every message `query()` yields. */
+export type SDKMessage =
+  | SDKAssistantMessage
+  | SDKUserMessage
+  | SDKUserMessageReplay
+  | SDKResultMessage
+  | SDKSystemMessage
+  | SDKPartialAssistantMessage
+  | SDKOtherSystemMessage
+  | SDKOtherMessage;
+
+/** A slash command. */
+export type SlashCommand = {
+  name: string;
+  description: string;
+  argumentHint: string;
+  [key: string]: unknown;
+};
+/** A model the account can use. */
+export type ModelInfo = { value: string; displayName: string; description: string; [key: string]: unknown };
+/** A subagent. */
+export type AgentInfo = { name: string; description: string; model?: string; [key: string]: unknown };
+/** The logged-in account. */
+export type AccountInfo = {
+  email?: string;
+  organization?: string;
+  subscriptionType?: string;
+  tokenSource?: string;
+  apiKeySource?: string;
+  [key: string]: unknown;
+};
+/** An MCP server's state. */
+export type McpServerStatus = {
+  name: string;
+  status: "connected" | "failed" | "needs-auth" | "pending" | "disabled";
+  [key: string]: unknown;
+};
+/** The CLI's answer to `initialize`. */
+export type SDKControlInitializeResponse = {
+  commands: SlashCommand[];
+  agents: AgentInfo[];
+  output_style: string;
+  available_output_styles: string[];
+  models: ModelInfo[];
+  account: AccountInfo;
+  [key: string]: unknown;
+};
+/** What `interrupt()` resolves with when prompts were still queued. */
+export type SDKControlInterruptResponse = { still_queued: string[]; cancelled?: string[] };
+/** What `rewindFiles()` resolves with. */
+export type RewindFilesResult = {
+  canRewind: boolean;
+  error?: string;
+  filesChanged?: string[];
+  insertions?: number;
+  deletions?: number;
+};
+
+/** The CLI's answer to a control request whose shape this entry point does not type in detail. */
+export type SDKControlResponsePayload = { [key: string]: unknown };
+
+/** A running query: iterate it for messages; control it with its methods. */
+export interface Query extends AsyncGenerator<SDKMessage, void> {
+  interrupt(): Promise<SDKControlInterruptResponse | undefined>;
+  setPermissionMode(mode: PermissionMode): Promise<void>;
+  setModel(model?: string): Promise<void>;
+  setMaxThinkingTokens(
+    maxThinkingTokens: number | null,
+    thinkingDisplay?: "summarized" | "omitted" | "highlights" | null,
+  ): Promise<void>;
+  initializationResult(): Promise<SDKControlInitializeResponse>;
+  supportedCommands(): Promise<SlashCommand[]>;
+  supportedModels(): Promise<ModelInfo[]>;
+  supportedAgents(): Promise<AgentInfo[]>;
+  mcpServerStatus(): Promise<McpServerStatus[]>;
+  accountInfo(): Promise<AccountInfo>;
+  rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
+  reconnectMcpServer(serverName: string): Promise<void>;
+  toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
+  stopTask(taskId: string): Promise<void>;
+  getContextUsage(opts?: { detail?: "summary" | "full" }): Promise<SDKControlResponsePayload>;
+  backgroundTasks(toolUseId?: string): Promise<boolean>;
+  readMcpResource(serverName: string, uri: string): Promise<SDKControlResponsePayload>;
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  updateSettings(source: "localSettings" | "userSettings", settings: Record<string, unknown>): Promise<void>;
+  reloadPlugins(options?: {
+    holdOnCacheImpact?: boolean;
+    addPlugins?: SdkPluginConfig[];
+    refuseIfBusy?: boolean;
+  }): Promise<SDKControlResponsePayload>;
+  reloadSkills(): Promise<SDKControlResponsePayload>;
+  reloadOutputStyles(): Promise<SDKControlResponsePayload>;
+  setMcpPermissionModeOverride(
+    serverName: string,
+    mode: "default" | "auto" | null,
+  ): Promise<{ warning?: string }>;
+  seedReadState(path: string, mtime: number): Promise<void>;
+  /** Terminates the CLI's process group; iteration ends. */
+  close(): void;
+}
