@@ -12,6 +12,7 @@ import { agentOptionsIssues } from "../../options-schema.js";
  */
 export const CODEX_UNSUPPORTED_OPTIONS = [
   "cursor",
+  "acp",
   "user",
   "transport",
   "fallbackModel",

@@ -16,6 +16,7 @@ import { inertTransport } from "../support/scripted-transport.js";
 /** One valid value for every option Codex rejects. */
 const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)[number]>> = {
   cursor: { mode: "ask" },
+  acp: { agent: "gemini" },
   user: 1000,
   transport: inertTransport,
   fallbackModel: "m",
