@@ -40,7 +40,10 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
     const init = messages[0];
     expect(init?.type === "system" && init.subtype).toBe("init");
     if (init?.type !== "system") throw new Error("no init");
-    expect(init.data.agentInfo).toMatchObject({ name: "@zed-industries/claude-code-acp", version: CLAUDE_CODE_ACP_VERSION });
+    expect(init.data.agentInfo).toMatchObject({
+      name: "@zed-industries/claude-code-acp",
+      version: CLAUDE_CODE_ACP_VERSION,
+    });
     expect(typeof init.sessionId).toBe("string");
     expect(assistantText(messages)).toBe("Hello from the fake model");
     const [result] = results(messages);
@@ -51,7 +54,10 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
   });
 
   it("a command allowed by canUseTool runs through the client's terminal, in the workspace", async () => {
-    await using bed = await claudeAcpBed([bash("echo allow-ok > allow.txt && echo ran-allow"), { text: "done" }]);
+    await using bed = await claudeAcpBed([
+      bash("echo allow-ok > allow.txt && echo ran-allow"),
+      { text: "done" },
+    ]);
     const asked: { name: string; input: Record<string, unknown>; toolUseId: string | undefined }[] = [];
     const canUseTool: CanUseTool = async (name, input, ctx) => {
       asked.push({ name, input, toolUseId: ctx.toolUseId });
@@ -119,7 +125,10 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
   });
 
   it("interrupt() sends session/cancel mid-turn: the result is cancelled, and the session goes on", async () => {
-    await using bed = await claudeAcpBed([{ stall: true, text: "thinking slowly..." }, { text: "after the cancel" }]);
+    await using bed = await claudeAcpBed([
+      { stall: true, text: "thinking slowly..." },
+      { text: "after the cancel" },
+    ]);
     await using client = new AgentSdkClient(bed.options({ includePartialMessages: true }));
     await client.connect();
     await client.query("SLOW");
@@ -144,7 +153,12 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
   it("multi-turn is one ACP session: the second prompt's model request carries the first turn", async () => {
     await using bed = await claudeAcpBed([{ text: "first answer" }, { text: "second answer" }]);
     await using client = new AgentSdkClient(bed.options());
-    expect(client.capabilities).toMatchObject({ toolApproval: true, interrupt: true, persistentSession: true, hooks: false });
+    expect(client.capabilities).toMatchObject({
+      toolApproval: true,
+      interrupt: true,
+      persistentSession: true,
+      hooks: false,
+    });
     await client.connect();
     const pid = client.pid;
     await client.query("one");
