@@ -40,6 +40,8 @@ export interface RendererOptions {
   /** Show thinking (dimmed). Default: hidden. */
   showThinking: boolean;
   backend: BackendKind;
+  /** The ACP agent (`--agent`), repeated in the resume hint. */
+  agent?: string | undefined;
   /** Set in demo mode: the session cannot be resumed, so no resume hint. */
   demo?: boolean;
 }
@@ -136,7 +138,12 @@ export class Renderer {
     if (message.totalCostUsd !== undefined) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
     let session = "";
     if (message.sessionId) {
-      const backendFlag = this.options.backend === "claude" ? "" : `--backend ${this.options.backend} `;
+      const backendFlag =
+        this.options.backend === "acp" && this.options.agent !== undefined
+          ? `--agent ${quoteArg(this.options.agent)} `
+          : this.options.backend === "claude"
+            ? ""
+            : `--backend ${this.options.backend} `;
       session = this.options.demo
         ? `session ${message.sessionId}`
         : `resume: code-agent ${backendFlag}--resume ${message.sessionId}`;
@@ -476,4 +483,9 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms % 60_000) / 1000);
   return `${minutes} min ${seconds} s`;
+}
+
+/** `arg` as one shell word: unchanged when it is plain, else single-quoted. */
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }

@@ -221,6 +221,43 @@ describe("code-agent with the other backends", () => {
     expect(code).toBe(0);
   });
 
+  it("--backend acp --demo: Claude Code through claude-code-acp; the command runs through the client's terminal", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "code-agent-cwd-"));
+    try {
+      const { code, stdout, stderr } = await run([
+        "--backend",
+        "acp",
+        "--demo",
+        "--allow",
+        "Bash",
+        "--cwd",
+        cwd,
+      ]);
+      expect(stderr).toBe("");
+      expect(stdout).toContain("Demo: Claude Code through the claude-code-acp ACP adapter");
+      expect(plain(stdout)).toMatch(/→ Bash touch hello\.txt\n {2}✓ Bash ok/);
+      expect(stdout).toMatch(/✓ done · 1 turn · .* · session /);
+      expect(existsSync(join(cwd, "hello.txt"))).toBe(true);
+      expect(code).toBe(0);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it("--agent codex-acp --demo: the native codex-acp against the scripted Responses API", async () => {
+    const { code, stdout, stderr } = await run(["--agent", "codex-acp", "--demo", "--allow", "Bash"]);
+    expect(stderr).toBe("");
+    expect(stdout).toContain("Demo: Codex through the codex-acp ACP adapter");
+    expect(stdout).toMatch(/ {2}✓ Bash ok/);
+    expect(code).toBe(0);
+  });
+
+  it("--agent with a command that does not exist: exit 1, naming it", async () => {
+    const { code, stderr } = await run(["--agent", "/nonexistent/acp-agent", "hi"]);
+    expect(stderr).toMatch(/^code-agent: .*\/nonexistent\/acp-agent/);
+    expect(code).toBe(1);
+  });
+
   it("--backend codex --demo without a terminal: the command is denied, and stderr says so", async () => {
     const { code, stdout, stderr } = await run(["--backend", "codex", "--demo"]);
     expect(stderr).toMatch(/code-agent: denied Bash \(.*touch hello\.txt.*\): not running in a terminal/);
