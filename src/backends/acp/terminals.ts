@@ -103,7 +103,7 @@ export class Terminals {
   }
 
   /** `terminal/wait_for_exit`. */
-  waitForExit(id: string): Promise<TerminalExit> {
+  async waitForExit(id: string): Promise<TerminalExit> {
     return this.get(id).exited;
   }
 
