@@ -54,17 +54,22 @@ export function outcomeFor(
   return { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } };
 }
 
-/** Asks `canUseTool` (bounded by `timeoutMs`); a throw or a timeout is a deny with its message. */
+/**
+ * Asks `canUseTool` (bounded by `timeoutMs`). A throw, a timeout or an answer that is neither allow
+ * nor deny is a deny, with `problem` saying why (the session reports it in-band: ACP's answer to
+ * the agent carries no message).
+ */
 export async function askCanUseTool(
   canUseTool: CanUseTool | undefined,
   call: { name: string; input: Record<string, unknown>; toolUseId: string | undefined; title?: string },
   raw: RawObject,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<PermissionResult> {
-  if (!canUseTool) return { behavior: "deny", message: "no canUseTool callback is set" };
+): Promise<{ decision: PermissionResult; problem?: string }> {
+  if (!canUseTool) return { decision: { behavior: "deny", message: "no canUseTool callback is set" } };
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
+  const deny = (problem: string) => ({ decision: { behavior: "deny" as const, message: problem }, problem });
   try {
     const decision = await new Promise<PermissionResult>((resolve, reject) => {
       both.addEventListener("abort", () => reject(both.reason), { once: true });
@@ -79,12 +84,11 @@ export async function askCanUseTool(
       ).then(resolve, reject);
     });
     if (decision?.behavior !== "allow" && decision?.behavior !== "deny") {
-      return { behavior: "deny", message: "canUseTool returned neither allow nor deny" };
+      return deny("canUseTool returned neither allow nor deny");
     }
-    return decision;
+    return { decision };
   } catch (error) {
-    if (timeout.aborted)
-      return { behavior: "deny", message: `canUseTool did not answer within ${timeoutMs} ms` };
-    return { behavior: "deny", message: error instanceof Error ? error.message : String(error) };
+    if (timeout.aborted) return deny(`canUseTool did not answer within ${timeoutMs} ms`);
+    return deny(error instanceof Error ? error.message : String(error));
   }
 }

@@ -47,6 +47,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Default `callbackTimeoutMs`: how long `canUseTool` may take. */
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 600_000;
 
+/**
+ * How long streamed text may wait to be joined with the chunks after it before it is delivered as
+ * an assistant message (text never waits on the agent's next update).
+ */
+export const TEXT_FLUSH_MS = 100;
+
 /** Client name sent in `initialize`. */
 export const ACP_CLIENT_NAME = "code-agent-sdk";
 
@@ -98,6 +104,7 @@ export class AcpSession implements Session {
   /** Set when the agent's output ended: no more results will come. */
   private ended = false;
   private endError: unknown;
+  private flushTimer: NodeJS.Timeout | undefined;
   /** Messages read before the session exists wait here, so `init` is always the first message. */
   private beforeInit: Message[] | undefined = [];
 
@@ -298,7 +305,19 @@ export class AcpSession implements Session {
     if (!turn || !this.connection || this.sessionId === undefined) return;
     turn.cancel.abort(new AbortError("The turn was interrupted"));
     await this.connection.agent.notify("session/cancel", { sessionId: this.sessionId });
-    await turn.done;
+    // A notification has no answer: the turn's result is the sign it was heard, within the bound.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ControlTimeoutError("session/cancel", this.timeoutMs)),
+        this.timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([turn.done, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async setPermissionMode(): Promise<void> {
@@ -330,6 +349,7 @@ export class AcpSession implements Session {
 
   private async shutdown(error: unknown): Promise<void> {
     this.ended = true;
+    clearTimeout(this.flushTimer);
     this.endError ??= error;
     try {
       await this.terminals.closeAll();
@@ -391,6 +411,7 @@ export class AcpSession implements Session {
     if (typeof method === "string" && !("id" in item)) {
       if (method === "session/update") {
         this.deliverAll(this.mapper.map(asObject(item.params)));
+        if (this.mapper.hasPendingText()) this.flushSoon();
       } else if (!method.startsWith("$/")) {
         // Extension notifications (qwen's `qwen/notify/session/*`, …): reported, not acted on.
         this.emit(this.mapper.system("acp_notification", { method, params: item.params }, item));
@@ -399,9 +420,21 @@ export class AcpSession implements Session {
     this.controller?.enqueue(item as AnyMessage);
   }
 
+  /** Delivers buffered text after {@link TEXT_FLUSH_MS}, unless something else flushes it first. */
+  private flushSoon(): void {
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.deliverAll(this.mapper.flushText());
+    }, TEXT_FLUSH_MS);
+  }
+
   private onEnd(error: unknown): void {
     const running = this.running !== undefined || this.pendingTurns > 0;
     this.ended = true;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    // What the agent said before it went away is delivered before the end.
+    if (!this.life.isClosing) this.deliverAll(this.mapper.flushAll());
     try {
       if (error === undefined) this.controller?.close();
       else this.controller?.error(error);
@@ -483,7 +516,7 @@ export class AcpSession implements Session {
     this.deliverAll(announced);
     const turnCancel = this.running?.cancel.signal;
     const abort = turnCancel ? AbortSignal.any([signal, turnCancel]) : signal;
-    const decision = await askCanUseTool(
+    const { decision, problem: callbackProblem } = await askCanUseTool(
       this.options.canUseTool,
       {
         ...call,

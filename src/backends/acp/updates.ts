@@ -12,9 +12,12 @@
  * | `available_commands_update`, `current_mode_update`, `config_option_update`, `session_info_update`, `usage_update`, others | system `acp_<sessionUpdate>` |
  * | the `session/prompt` response       | `result` (`stopReason`, `usage` when the agent gives them)       |
  *
- * Chunks are joined until something else arrives, so a reply is one assistant message rather than
- * one per token; with `includePartialMessages` every chunk is also a `stream_event`
- * (`content_block_delta` with a `text_delta` or `thinking_delta`).
+ * Chunks are joined into one assistant message until something else arrives, the agent's
+ * `messageId` changes, or the session flushes them ({@link AcpUpdateMapper.flushText}, which it does
+ * shortly after the first chunk, so text never waits on the next update): a reply is a few assistant
+ * messages rather than one per token. With `includePartialMessages` every chunk is also a
+ * `stream_event` (`content_block_delta` with a `text_delta` or `thinking_delta`) whose `item_id` is
+ * the `messageId` of the assistant message that will hold it.
  */
 import { asObject, isObject, str } from "../../internal/wire.js";
 import type {
@@ -107,7 +110,10 @@ export interface AcpMapperContext {
 
 /** Turns one session's updates into messages; one instance per session, {@link beginTurn} per prompt. */
 export class AcpUpdateMapper {
-  private pending: { kind: "text" | "thinking"; text: string; raw: RawObject[] } | undefined;
+  private pending:
+    | { kind: "text" | "thinking"; text: string; raw: RawObject[]; key: string; wireId: unknown }
+    | undefined;
+  private segments = 0;
   private readonly tools = new Map<string, ToolState>();
   private turnText = "";
   private turnStartedAt = 0;
@@ -142,12 +148,22 @@ export class AcpUpdateMapper {
           break;
         }
         const chunkKind = kind === "agent_message_chunk" ? "text" : "thinking";
-        if (this.pending && this.pending.kind !== chunkKind) this.flush(out);
-        this.pending ??= { kind: chunkKind, text: "", raw: [] };
+        const wireId = update.messageId ?? undefined;
+        if (this.pending && (this.pending.kind !== chunkKind || this.pending.wireId !== wireId))
+          this.flush(out);
+        this.pending ??= {
+          kind: chunkKind,
+          text: "",
+          raw: [],
+          key: `${typeof wireId === "string" ? wireId : "acp-message"}#${++this.segments}`,
+          wireId,
+        };
         this.pending.text += text;
         this.pending.raw.push(params);
         if (chunkKind === "text") this.turnText += text;
-        if (this.ctx.includePartialMessages && text !== "") out.push(this.delta(chunkKind, text, params));
+        if (this.ctx.includePartialMessages && text !== "") {
+          out.push(this.delta(chunkKind, text, this.pending.key, params));
+        }
         break;
       }
       case "user_message_chunk": {
@@ -187,6 +203,18 @@ export class AcpUpdateMapper {
     merge(state, toolCall);
     this.announce(state, out);
     return { name: acpToolName(state.kind), input: state.input };
+  }
+
+  /** True while chunks wait to be joined into a message. */
+  hasPendingText(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** The buffered chunks as a message now (the next chunk starts a new one). */
+  flushText(): Message[] {
+    const out: Message[] = [];
+    this.flush(out);
+    return out;
   }
 
   /** Whatever is still buffered (the end of a turn or of a load). */
@@ -311,7 +339,7 @@ export class AcpUpdateMapper {
         : { type: "thinking", thinking: pending.text, signature: "" };
     // Agents send empty chunks (claude-code-acp opens each reply with one): nothing to report.
     if (pending.text === "") return;
-    out.push(this.assistant([block], { chunks: pending.raw }));
+    out.push({ ...this.assistant([block], { chunks: pending.raw }), messageId: pending.key });
   }
 
   private flushReplayUser(out: Message[]): void {
@@ -339,11 +367,11 @@ export class AcpUpdateMapper {
     };
   }
 
-  private delta(kind: "text" | "thinking", text: string, raw: RawObject): Message {
+  private delta(kind: "text" | "thinking", text: string, key: string, raw: RawObject): Message {
     const delta = kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text };
     return {
       type: "stream_event",
-      event: { type: "content_block_delta", index: 0, delta },
+      event: { type: "content_block_delta", index: 0, item_id: key, delta },
       parentToolUseId: null,
       sessionId: this.ctx.sessionId(),
       raw,

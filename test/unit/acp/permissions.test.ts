@@ -66,8 +66,10 @@ describe("askCanUseTool", () => {
   const call = { name: "Bash", input: { command: "ls" }, toolUseId: "t1" };
   const never = new AbortController().signal;
 
-  it("no callback denies", async () => {
-    expect(await askCanUseTool(undefined, call, {}, never, 1000)).toMatchObject({ behavior: "deny" });
+  it("no callback denies (a policy, not a problem)", async () => {
+    expect(await askCanUseTool(undefined, call, {}, never, 1000)).toEqual({
+      decision: { behavior: "deny", message: "no canUseTool callback is set" },
+    });
   });
 
   it("a throw denies with its message; a bad answer denies", async () => {
@@ -81,9 +83,10 @@ describe("askCanUseTool", () => {
         never,
         1000,
       ),
-    ).toEqual({ behavior: "deny", message: "nope" });
+    ).toEqual({ decision: { behavior: "deny", message: "nope" }, problem: "nope" });
     expect(await askCanUseTool(() => ({}) as never, call, {}, never, 1000)).toMatchObject({
-      behavior: "deny",
+      decision: { behavior: "deny" },
+      problem: "canUseTool returned neither allow nor deny",
     });
   });
 
@@ -99,7 +102,10 @@ describe("askCanUseTool", () => {
       never,
       50,
     );
-    expect(decision).toMatchObject({ behavior: "deny", message: expect.stringContaining("50 ms") });
+    expect(decision).toMatchObject({
+      decision: { behavior: "deny" },
+      problem: expect.stringContaining("within 50 ms"),
+    });
     expect(seen?.aborted).toBe(true);
   });
 
@@ -115,6 +121,6 @@ describe("askCanUseTool", () => {
       never,
       1000,
     );
-    expect(decision.behavior).toBe("allow");
+    expect(decision).toEqual({ decision: { behavior: "allow", message: "" } });
   });
 });

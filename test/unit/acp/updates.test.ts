@@ -50,13 +50,33 @@ describe("AcpUpdateMapper", () => {
     });
   });
 
+  it("a new messageId starts a new message; flushText() delivers what is buffered now", () => {
+    const m = mapper();
+    m.beginTurn();
+    const withId = (text: string, messageId: string) =>
+      update({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } });
+    expect(m.map(withId("first", "m1"))).toEqual([]);
+    expect(m.map(withId("second", "m2"))).toEqual([
+      expect.objectContaining({ content: [{ type: "text", text: "first" }], messageId: "m1#1" }),
+    ]);
+    expect(m.hasPendingText()).toBe(true);
+    expect(m.flushText()).toEqual([expect.objectContaining({ content: [{ type: "text", text: "second" }] })]);
+    expect(m.hasPendingText()).toBe(false);
+    expect(m.result({ stopReason: "end_turn" }).result).toBe("firstsecond");
+  });
+
   it("with includePartialMessages every chunk is also a content_block_delta stream event", () => {
     const m = mapper(true);
     m.beginTurn();
     expect(m.map(chunk("agent_message_chunk", "a"))).toEqual([
       expect.objectContaining({
         type: "stream_event",
-        event: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "a" } },
+        event: {
+          type: "content_block_delta",
+          index: 0,
+          item_id: "acp-message#1",
+          delta: { type: "text_delta", text: "a" },
+        },
       }),
     ]);
     expect(m.map(chunk("agent_thought_chunk", "t"))[1]).toMatchObject({
