@@ -252,10 +252,10 @@ describe("code-agent with the other backends", () => {
     expect(code).toBe(0);
   });
 
-  it("--agent with a command that does not exist: exit 1, naming it", async () => {
+  it("--agent with a command that does not exist: exit 3, naming it", async () => {
     const { code, stderr } = await run(["--agent", "/nonexistent/acp-agent", "hi"]);
-    expect(stderr).toMatch(/^code-agent: .*\/nonexistent\/acp-agent/);
-    expect(code).toBe(1);
+    expect(stderr).toMatch(/^code-agent: acp-agent CLI not found\. Searched: \/nonexistent\/acp-agent\./);
+    expect(code).toBe(3);
   });
 
   it("--backend codex --demo without a terminal: the command is denied, and stderr says so", async () => {

@@ -98,7 +98,8 @@ export function resolveAcpCommand(
   const args = [...(acp.args ?? preset?.args ?? [])];
   const explicit = cliPath ?? acp.command;
   if (explicit !== undefined) {
-    return { command: explicit, args, name: acp.agent ?? baseName(explicit) };
+    const name = acp.agent ?? baseName(explicit);
+    return { command: explicitCommand(explicit, name, ctx.env), args, name };
   }
   if (!preset || acp.agent === undefined) {
     // Validation requires a preset or a command; this is a programming error if it happens.
@@ -123,6 +124,26 @@ export function resolveAcpCommand(
     acp.agent,
     search.searched,
     `Install it (npm install ${preset.packageName}), put '${preset.bin}' on PATH, or set acp.command / cliPath.`,
+  );
+}
+
+/**
+ * An explicit command: a path must be an executable file; a bare name is looked up on `PATH`.
+ *
+ * @throws CliNotFoundError naming the path, or every `PATH` entry looked at.
+ */
+function explicitCommand(command: string, name: string, env: Record<string, string | undefined>): string {
+  const search = new CliSearch();
+  if (/[\\/]/.test(command)) {
+    if (search.check(command)) return command;
+  } else {
+    const found = search.onPathThenCommon(env, command, []);
+    if (found) return found;
+  }
+  throw new CliNotFoundError(
+    name,
+    search.searched,
+    `acp.command / cliPath '${command}' is not an executable file${/[\\/]/.test(command) ? "" : " on PATH"}.`,
   );
 }
 

@@ -30,6 +30,7 @@ import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
+import { describeExit } from "../../process/child.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";
 import { SDK_VERSION } from "../../version.js";
@@ -364,6 +365,16 @@ export class AcpSession implements Session {
     return this.endError ?? new AbortError(`The ${this.agent} session has ended`);
   }
 
+  /** The agent exited (cleanly) while `method` waited for its answer. */
+  private async exitedDuring(method: string): Promise<ProcessError> {
+    const info = (await this.transport.exited) ?? { code: null, signal: null };
+    return new ProcessError(`${this.agent} exited before answering "${method}" (${describeExit(info)})`, {
+      exitCode: info.code,
+      signal: info.signal,
+      stderrTail: this.transport.stderrTail(),
+    });
+  }
+
   /** A handshake request, bounded by `controlTimeoutMs`; failures become typed errors. */
   private async request(method: string, params: unknown): Promise<RawObject> {
     const connection = this.connection;
@@ -377,7 +388,7 @@ export class AcpSession implements Session {
       return asObject(result);
     } catch (error) {
       if (timeout.aborted) throw new ControlTimeoutError(method, this.timeoutMs);
-      if (this.ended) throw this.endError ?? error;
+      if (this.ended) throw this.endError ?? (await this.exitedDuring(method));
       if (error instanceof RequestError) {
         throw new ControlRequestError(method, errorText(error), String(error.code));
       }
@@ -404,13 +415,14 @@ export class AcpSession implements Session {
 
   private onItem(item: RawObject | JsonDecodeError): void {
     if (item instanceof JsonDecodeError) {
+      this.deliverAll(this.mapper.flushText());
       this.emit(malformedLineMessage(item));
       return;
     }
     const method = item.method;
     if (typeof method === "string" && !("id" in item)) {
       if (method === "session/update") {
-        this.deliverAll(this.mapper.map(asObject(item.params)));
+        this.deliverAll(this.mapper.map(item));
         if (this.mapper.hasPendingText()) this.flushSoon();
       } else if (!method.startsWith("$/")) {
         // Extension notifications (qwen's `qwen/notify/session/*`, …): reported, not acted on.
@@ -429,7 +441,6 @@ export class AcpSession implements Session {
   }
 
   private onEnd(error: unknown): void {
-    const running = this.running !== undefined || this.pendingTurns > 0;
     this.ended = true;
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
@@ -442,16 +453,10 @@ export class AcpSession implements Session {
       // Already closed by the connection.
     }
     if (this.life.isClosing) return;
-    const failure =
-      error ??
-      (running || this.sessionId === undefined
-        ? new ProcessError(`${this.agent} exited before the session was done`, {
-            exitCode: 0,
-            stderrTail: this.transport.stderrTail(),
-          })
-        : undefined);
-    this.endError ??= failure;
-    this.life.finish(failure);
+    // A clean exit ends the session quietly, mid-turn too (the turn then has no result), as on the
+    // other backends; a failure (exit status, signal, overlong line) ends it with that error.
+    this.endError ??= error;
+    this.life.finish(error);
   }
 
   /** The client side: every request the agent can make of us. */
@@ -527,13 +532,17 @@ export class AcpSession implements Session {
       abort,
       this.options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
     );
+    // Cancelled by the agent, or the turn is being cancelled: the protocol's answer is `cancelled`.
     if (abort.aborted) return { outcome: { outcome: "cancelled" } };
     const { outcome, problem } = outcomeFor(decision, options);
-    if (problem !== undefined) {
+    // ACP's answer carries no message: why a decision could not be made is reported in-band.
+    for (const error of [callbackProblem, problem]) {
+      if (error === undefined) continue;
+      const answer = outcome.outcome === "selected" ? outcome.optionId : "cancelled";
       this.emit(
         this.mapper.system(
           "acp_permission_error",
-          { error: problem, tool_use_id: toolCall.toolCallId },
+          { tool_name: call.name, tool_use_id: toolCall.toolCallId, error, answer },
           params,
         ),
       );

@@ -115,7 +115,9 @@ export class AcpUpdateMapper {
     | undefined;
   private segments = 0;
   private readonly tools = new Map<string, ToolState>();
+  /** The text of the turn's last assistant message: the result's `result`. */
   private turnText = "";
+  private lastTextId: unknown;
   private turnStartedAt = 0;
   private replayUser: { text: string; raw: RawObject[] } | undefined;
   private readonly now: () => number;
@@ -127,12 +129,14 @@ export class AcpUpdateMapper {
   /** A prompt was sent: the result's text and duration count from here. */
   beginTurn(): void {
     this.turnText = "";
+    this.lastTextId = undefined;
     this.turnStartedAt = this.now();
     this.tools.clear();
   }
 
-  /** The messages for one `session/update` notification's params. */
-  map(params: RawObject): Message[] {
+  /** The messages for one `session/update` notification (the whole JSON-RPC message). */
+  map(notification: RawObject): Message[] {
+    const params = asObject(notification.params);
     const update = asObject(params.update);
     const kind = str(update.sessionUpdate) ?? "unknown";
     const out: Message[] = [];
@@ -144,7 +148,7 @@ export class AcpUpdateMapper {
         const text = typeof block.text === "string" ? block.text : undefined;
         if (text === undefined) {
           this.flush(out);
-          out.push(this.system(`acp_${kind}`, update, params));
+          out.push(this.system(`acp_${kind}`, update, notification));
           break;
         }
         const chunkKind = kind === "agent_message_chunk" ? "text" : "thinking";
@@ -159,10 +163,15 @@ export class AcpUpdateMapper {
           wireId,
         };
         this.pending.text += text;
-        this.pending.raw.push(params);
-        if (chunkKind === "text") this.turnText += text;
+        this.pending.raw.push(notification);
+        if (chunkKind === "text") {
+          // The result is the last message's text: a new message (by the agent's id) starts it over.
+          if (wireId !== this.lastTextId) this.turnText = "";
+          this.lastTextId = wireId;
+          this.turnText += text;
+        }
         if (this.ctx.includePartialMessages && text !== "") {
-          out.push(this.delta(chunkKind, text, this.pending.key, params));
+          out.push(this.delta(chunkKind, text, this.pending.key, notification));
         }
         break;
       }
@@ -171,23 +180,25 @@ export class AcpUpdateMapper {
         const text = str(asObject(update.content).text) ?? "";
         this.replayUser ??= { text: "", raw: [] };
         this.replayUser.text += text;
-        this.replayUser.raw.push(params);
+        this.replayUser.raw.push(notification);
         break;
       }
       case "tool_call":
       case "tool_call_update":
         this.flush(out);
         this.flushReplayUser(out);
-        this.onToolUpdate(kind, update, params, out);
+        // Text before a tool call is not the answer; what comes after it is.
+        this.turnText = "";
+        this.onToolUpdate(kind, update, notification, out);
         break;
       case "plan":
         this.flush(out);
-        out.push(this.system("todo_list", { items: update.entries ?? [], phase: "updated" }, params));
+        out.push(this.system("todo_list", { items: update.entries ?? [], phase: "updated" }, notification));
         break;
       default:
         this.flush(out);
         this.flushReplayUser(out);
-        out.push(this.system(`acp_${kind}`, update, params));
+        out.push(this.system(`acp_${kind}`, update, notification));
     }
     return out;
   }
@@ -226,7 +237,7 @@ export class AcpUpdateMapper {
     return out;
   }
 
-  /** The `result` of a finished `session/prompt`. */
+  /** The `result` of a finished `session/prompt` (`result`: the text of the turn's last message). */
   result(response: RawObject): ResultMessage {
     const stopReason = str(response.stopReason) ?? "end_turn";
     const usage = isObject(response.usage) ? response.usage : undefined;
@@ -339,7 +350,9 @@ export class AcpUpdateMapper {
         : { type: "thinking", thinking: pending.text, signature: "" };
     // Agents send empty chunks (claude-code-acp opens each reply with one): nothing to report.
     if (pending.text === "") return;
-    out.push({ ...this.assistant([block], { chunks: pending.raw }), messageId: pending.key });
+    // One chunk: its notification as it came; several: all of them.
+    const raw = pending.raw.length === 1 ? (pending.raw[0] as RawObject) : { chunks: pending.raw };
+    out.push({ ...this.assistant([block], raw), messageId: pending.key });
   }
 
   private flushReplayUser(out: Message[]): void {

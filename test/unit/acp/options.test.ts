@@ -79,17 +79,42 @@ describe("validateAcpOptions", () => {
 
 describe("resolveAcpCommand", () => {
   it("an explicit command (acp.command or cliPath) keeps the preset's args unless acp.args replaces them", () => {
-    expect(resolveAcpCommand({ agent: "gemini", command: "/opt/gemini" }, undefined, { env: {} })).toEqual({
-      command: "/opt/gemini",
-      args: ["--acp"],
-      name: "gemini",
-    });
-    expect(resolveAcpCommand({ command: "my-agent", args: ["serve"] }, undefined, { env: {} })).toEqual({
-      command: "my-agent",
+    expect(resolveAcpCommand({ agent: "gemini", command: process.execPath }, undefined, { env: {} })).toEqual(
+      {
+        command: process.execPath,
+        args: ["--acp"],
+        name: "gemini",
+      },
+    );
+    const bin = scratch();
+    writeFileSync(join(bin, "my-agent"), "#!/bin/sh\n", { mode: 0o755 });
+    expect(
+      resolveAcpCommand({ command: "my-agent", args: ["serve"] }, undefined, { env: { PATH: bin } }),
+    ).toEqual({
+      command: join(bin, "my-agent"),
       args: ["serve"],
       name: "my-agent",
     });
-    expect(resolveAcpCommand({ agent: "qwen" }, "/x/qwen", { env: {} }).command).toBe("/x/qwen");
+    expect(resolveAcpCommand({ agent: "qwen" }, process.execPath, { env: {} }).command).toBe(
+      process.execPath,
+    );
+  });
+
+  it("an explicit command that is not an executable file fails before anything runs, naming it", () => {
+    const dir = scratch();
+    const notExecutable = join(dir, "agent");
+    writeFileSync(notExecutable, "#!/bin/sh\n", { mode: 0o644 });
+    for (const command of [notExecutable, join(dir, "missing"), dir]) {
+      expect(() => resolveAcpCommand({ command }, undefined, { env: {} })).toThrow(CliNotFoundError);
+    }
+    const error = (() => {
+      try {
+        resolveAcpCommand({ command: "no-such-agent" }, undefined, { env: { PATH: dir } });
+      } catch (e) {
+        return e as CliNotFoundError;
+      }
+    })();
+    expect(error?.searched).toEqual([join(dir, "no-such-agent")]);
   });
 
   it("a preset's native platform binary wins over its npm launcher (codex-acp, installed here)", () => {

@@ -15,7 +15,11 @@ function mapper(includePartialMessages = false) {
     now: () => (t += 5),
   });
 }
-const update = (u: Record<string, unknown>) => ({ sessionId: "s-1", update: u });
+const update = (u: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  method: "session/update",
+  params: { sessionId: "s-1", update: u },
+});
 const chunk = (kind: string, text: string) =>
   update({ sessionUpdate: kind, content: { type: "text", text } });
 
@@ -62,7 +66,8 @@ describe("AcpUpdateMapper", () => {
     expect(m.hasPendingText()).toBe(true);
     expect(m.flushText()).toEqual([expect.objectContaining({ content: [{ type: "text", text: "second" }] })]);
     expect(m.hasPendingText()).toBe(false);
-    expect(m.result({ stopReason: "end_turn" }).result).toBe("firstsecond");
+    // The result is the last message's text.
+    expect(m.result({ stopReason: "end_turn" }).result).toBe("second");
   });
 
   it("with includePartialMessages every chunk is also a content_block_delta stream event", () => {
