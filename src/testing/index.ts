@@ -1,6 +1,7 @@
 /**
- * Test utilities shipped as `code-agent-sdk/testing`: a scripted fake Anthropic Messages API that the
- * real `claude` CLI can run against offline, and an isolated-environment helper.
+ * Test utilities shipped as `code-agent-sdk/testing`: scripted fake model APIs (Anthropic Messages,
+ * OpenAI Responses, OpenAI Chat Completions, Gemini) that the real CLIs run against offline, and
+ * helpers that point each CLI or ACP agent at them in an isolated environment.
  *
  * @example
  * ```ts
@@ -12,6 +13,24 @@
  * @module
  */
 
+export type {
+  AcpAgentCommand,
+  AcpAgentEnv,
+  AcpAgentEnvOptions,
+  AcpAgentModelApi,
+  AcpAgentName,
+  AcpAgentPreset,
+  AgentToolCall,
+} from "./acp-agents.js";
+export {
+  ACP_AGENT_NAMES,
+  ACP_AGENTS,
+  acpAgentUnavailableReason,
+  createAcpAgentEnv,
+  resolveAcpAgentCommand,
+} from "./acp-agents.js";
+export type { AgentModelOptions, AgentModelRequest, AgentModelServer, AgentTurn } from "./acp-model.js";
+export { startFakeModelForAgent, toAgentApiTurn, toolResultTexts } from "./acp-model.js";
 export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
 export type {
   FakeAnthropicOptions,
@@ -19,6 +38,15 @@ export type {
   WaitForRequestOptions,
 } from "./anthropic/server.js";
 export { startFakeAnthropic } from "./anthropic/server.js";
+export type {
+  ChatToolCall,
+  ChatToolResult,
+  ChatTurn,
+  ChatUsage,
+  RecordedChatRequest,
+} from "./chat/script.js";
+export type { ChatSideCall, FakeChatCompletionsOptions, FakeChatCompletionsServer } from "./chat/server.js";
+export { startFakeChatCompletions } from "./chat/server.js";
 export type { ClaudeTestEnv } from "./claude-env.js";
 export { createClaudeTestEnv, FAKE_ANTHROPIC_API_KEY } from "./claude-env.js";
 export type {
@@ -34,6 +62,15 @@ export {
   codexConfigToml,
   createCodexHome,
 } from "./codex-home.js";
+export type {
+  GeminiFunctionCall,
+  GeminiFunctionResponse,
+  GeminiTurn,
+  GeminiUsage,
+  RecordedGeminiRequest,
+} from "./gemini/script.js";
+export type { FakeGeminiOptions, FakeGeminiServer, GeminiSideCall } from "./gemini/server.js";
+export { startFakeGemini } from "./gemini/server.js";
 export type { ResponsesUsage, ResponsesWireItem } from "./openai/events.js";
 export type {
   ExecCommandArguments,
@@ -46,5 +83,7 @@ export type {
 export { mcpNamespace, toolOutputText } from "./openai/script.js";
 export type { FakeOpenAICodexHomeOptions, FakeOpenAIOptions, FakeOpenAIServer } from "./openai/server.js";
 export { startFakeOpenAI } from "./openai/server.js";
+export type { SideCall } from "./shared/side-calls.js";
+export { sampleFromJsonSchema } from "./shared/side-calls.js";
 export type { SseEvent } from "./shared/sse.js";
-export { parseSseEvents } from "./shared/sse.js";
+export { parseSseData, parseSseEvents } from "./shared/sse.js";

@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { randomId } from "./script.js";
-import { formatSseEvent, type SseEvent } from "./sse.js";
+import { formatSseData, formatSseEvent, type SseEvent } from "./sse.js";
 
 /**
  * Reads a request body completely. A client that goes away mid-body yields what arrived so far.
@@ -137,6 +137,20 @@ export function writeSseEvent(res: ServerResponse, event: SseEvent): boolean {
 }
 
 /**
+ * Writes one data-only SSE frame (`data: <json>\n\n`, or `data: [DONE]\n\n` for the string
+ * `"[DONE]"`), as the Chat Completions and Gemini streaming APIs frame their chunks.
+ *
+ * @param res - A started SSE response.
+ * @param data - The JSON payload, or `"[DONE]"`.
+ * @returns False when the response is gone (nothing was written).
+ */
+export function writeSseData(res: ServerResponse, data: unknown): boolean {
+  if (res.destroyed || res.writableEnded) return false;
+  res.write(formatSseData(data));
+  return true;
+}
+
+/**
  * Writes `events` with `delayMs` between them, then ends the response. Stops early when the
  * response is gone or `signal` aborts (the server is closing).
  *
@@ -146,10 +160,10 @@ export function writeSseEvent(res: ServerResponse, event: SseEvent): boolean {
  * @param delayMs - Pause between two events.
  * @param signal - Aborts the pauses.
  */
-export async function streamSseEvents(
+export async function streamSseEvents<E = SseEvent>(
   res: ServerResponse,
-  events: readonly SseEvent[],
-  write: (event: SseEvent) => boolean,
+  events: readonly E[],
+  write: (event: E) => boolean,
   delayMs: number,
   signal: AbortSignal,
 ): Promise<void> {

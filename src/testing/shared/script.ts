@@ -86,3 +86,24 @@ export function splitChunks(s: string, parts = 3): string[] {
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
   return out;
 }
+
+const LEADING_BLOCK = /^\s*<([A-Za-z_][\w-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>/;
+const TRAILING_BLOCK = /<([A-Za-z_][\w-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>\s*$/;
+
+/**
+ * Removes the `<tag>…</tag>` blocks an agent wraps around a user prompt (Copilot's leading
+ * `<current_datetime>`, Kilo's trailing `<environment_details>`, Gemini's `<session_context>`,
+ * Qwen's `<system-reminder>`) from the start and end of a text, and trims it.
+ *
+ * @param text - A user message text.
+ * @returns The text without leading and trailing tag blocks; `""` when it was only blocks.
+ */
+export function stripInjectedBlocks(text: string): string {
+  let s = text;
+  for (let i = 0; i < 32; i++) {
+    const next = s.replace(LEADING_BLOCK, "").replace(TRAILING_BLOCK, "");
+    if (next === s) break;
+    s = next;
+  }
+  return s.trim();
+}

@@ -50,3 +50,39 @@ export function parseSseEvents(body: string): SseEvent[] {
   }
   return out;
 }
+
+/**
+ * Frames a data-only SSE event, as the OpenAI Chat Completions and Gemini streaming APIs send them:
+ * `data: <json>\n\n`. The string `"[DONE]"` is written verbatim (Chat Completions' end marker).
+ *
+ * @param data - The JSON payload, or `"[DONE]"`.
+ * @returns The SSE text.
+ */
+export function formatSseData(data: unknown): string {
+  return `data: ${data === "[DONE]" ? "[DONE]" : JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * Parses a data-only SSE stream body (Chat Completions, Gemini `alt=sse`) into its JSON payloads,
+ * dropping the `[DONE]` marker and frames whose data is not JSON.
+ *
+ * @param body - The whole SSE response text.
+ * @returns The payloads in order.
+ */
+export function parseSseData(body: string): unknown[] {
+  const out: unknown[] = [];
+  for (const frame of body.split(/\r?\n\r?\n/)) {
+    const data = frame
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).replace(/^ /, ""))
+      .join("\n");
+    if (data === "" || data === "[DONE]") continue;
+    try {
+      out.push(JSON.parse(data));
+    } catch {
+      // Not JSON: not a payload.
+    }
+  }
+  return out;
+}

@@ -1,0 +1,551 @@
+/**
+ * What it takes to run each npm coding agent that speaks the Agent Client Protocol offline against
+ * the fake model servers of `code-agent-sdk/testing`: its package, how to start it (the native binary
+ * where the package has one, so no npm launcher sits between us and the process), its ACP and
+ * headless flags, the credentials, config files and switches that point it at a fake model with no
+ * telemetry or update checks, the tools its model is offered, and the side calls it makes on its own.
+ * Everything an agent preset needs lives here, in one place.
+ *
+ * Verified offline (loopback only) with the versions in {@link AcpAgentPreset.testedVersion}; the
+ * captures behind these settings are described in the project's ACP protocol notes.
+ *
+ * @module
+ */
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ChatSideCall } from "./chat/server.js";
+import type { GeminiSideCall } from "./gemini/server.js";
+import { sampleFromJsonSchema } from "./shared/side-calls.js";
+import { removeDirOnce } from "./shared/temp-dir.js";
+
+/** The ACP agents the testing kit knows. */
+export type AcpAgentName = "gemini" | "qwen" | "opencode" | "copilot" | "kilo";
+
+/** Every {@link AcpAgentName}, in the order of the README table. */
+export const ACP_AGENT_NAMES: readonly AcpAgentName[] = ["gemini", "qwen", "opencode", "copilot", "kilo"];
+
+/** The model API an agent calls: Gemini `generateContent`, or OpenAI Chat Completions. */
+export type AcpAgentModelApi = "gemini" | "chat-completions";
+
+/** A tool call of the agent's own tool vocabulary: the function name and its arguments. */
+export interface AgentToolCall {
+  /** Function name as the agent offers it to the model. */
+  name: string;
+  /** Arguments in the agent's schema. */
+  args: Record<string, unknown>;
+}
+
+/** Static knowledge about one ACP agent. */
+export interface AcpAgentPreset {
+  /** Short name, e.g. `"gemini"`. */
+  name: AcpAgentName;
+  /** Product name, e.g. `"Gemini CLI"`. */
+  displayName: string;
+  /** The npm package, e.g. `"@google/gemini-cli"`. */
+  packageName: string;
+  /** The version verified offline here. */
+  testedVersion: string;
+  /** The command it installs on `PATH` (used when the package is not found in `node_modules`). */
+  pathCommand: string;
+  /** Arguments that start the ACP server on stdio. */
+  acpArgs: readonly string[];
+  /** Arguments of one headless run that prints a JSON event stream, for `prompt`. */
+  headlessArgs(prompt: string): string[];
+  /** Which model API it calls (which fake server to start). */
+  api: AcpAgentModelApi;
+  /** The model's call of the agent's shell tool. */
+  shellCall(command: string): AgentToolCall;
+  /** The model's call of the agent's file-creating tool (absolute path). */
+  writeFileCall(path: string, content: string): AgentToolCall;
+  /**
+   * Its own model requests that should not consume scripted turns (title generation, memory and
+   * suggestion sub-agents). Gemini's JSON-mode router is answered by the Gemini fake by default.
+   */
+  chatSideCalls: readonly ChatSideCall[];
+  /** Side calls for the Gemini fake (none beyond its built-in JSON-mode answer). */
+  geminiSideCalls: readonly GeminiSideCall[];
+  /** Known limitations, verbatim enough to act on. */
+  notes: readonly string[];
+}
+
+/** The resolved executable of an installed agent. */
+export interface AcpAgentCommand {
+  /** The executable (`process.execPath` for a Node script, else the native binary). */
+  command: string;
+  /** Arguments before the agent's own (the script path for a Node script). */
+  prefixArgs: string[];
+  /** Where it was found. */
+  source: "node_modules" | "path";
+}
+
+const titleSideCall: ChatSideCall = {
+  name: "title",
+  match: (r) => r.systemText.startsWith("You are a title generator") && r.toolNames.length === 0,
+  turn: { text: "Fake title" },
+};
+
+const qwenSideCalls: ChatSideCall[] = [
+  {
+    name: "qwen-suggestion",
+    match: (r) => r.lastUserText.startsWith("[SUGGESTION MODE"),
+    turn: { text: "" },
+  },
+  {
+    name: "qwen-memory",
+    match: (r) => r.lastUserText.includes("Managed memory has TWO directories"),
+    turn: { text: "No memories to save." },
+  },
+  {
+    // The auto-mode security classifier (only in mode `auto`): answer through its schema tool.
+    name: "qwen-classifier",
+    match: (r) => r.toolNames.includes("respond_in_schema"),
+    turn: (r) => {
+      const tools = (r.body?.tools ?? []) as Array<{ function?: { name?: string; parameters?: unknown } }>;
+      const tool = tools.find((t) => t.function?.name === "respond_in_schema");
+      return { toolCall: { name: "respond_in_schema", arguments: sampleArgs(tool?.function?.parameters) } };
+    },
+  },
+];
+
+/** Filled-in arguments for a tool's parameter schema. */
+function sampleArgs(schema: unknown): Record<string, unknown> {
+  const value = sampleFromJsonSchema(schema);
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** The presets, keyed by name. */
+export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
+  gemini: {
+    name: "gemini",
+    displayName: "Gemini CLI",
+    packageName: "@google/gemini-cli",
+    testedVersion: "0.61.0",
+    pathCommand: "gemini",
+    acpArgs: ["--acp", "--skip-trust"],
+    headlessArgs: (prompt) => [
+      "-p",
+      prompt,
+      "--output-format",
+      "stream-json",
+      "--skip-trust",
+      "--approval-mode",
+      "yolo",
+    ],
+    api: "gemini",
+    shellCall: (command) => ({ name: "run_shell_command", args: { command, description: "run a command" } }),
+    writeFileCall: (path, content) => ({ name: "write_file", args: { file_path: path, content } }),
+    chatSideCalls: [],
+    geminiSideCalls: [],
+    notes: [
+      "session/load fails with -32603 'No previous sessions found for this project.' when it happens in the same wall-clock minute as the session's creation.",
+      "write_file through client fs/* fails for a new file: it reads the target first and gives up on 'Resource not found'.",
+      "Headless mode offers run_shell_command/write_file only with --approval-mode yolo.",
+    ],
+  },
+  qwen: {
+    name: "qwen",
+    displayName: "Qwen Code",
+    packageName: "@qwen-code/qwen-code",
+    testedVersion: "0.24.4",
+    pathCommand: "qwen",
+    acpArgs: ["--acp", "--auth-type", "openai"],
+    headlessArgs: (prompt) => [
+      "-p",
+      prompt,
+      "--output-format",
+      "stream-json",
+      "--auth-type",
+      "openai",
+      "--approval-mode",
+      "yolo",
+    ],
+    api: "chat-completions",
+    shellCall: (command) => ({ name: "run_shell_command", args: { command, description: "run a command" } }),
+    writeFileCall: (path, content) => ({ name: "write_file", args: { file_path: path, content } }),
+    chatSideCalls: qwenSideCalls,
+    geminiSideCalls: [],
+    notes: [
+      "ACP sessions start in mode 'auto' (an LLM classifier runs before tools); set mode 'default' for permission prompts.",
+      "Sends the non-standard request craft/drainMidTurnQueue (answer -32601) and qwen/notify/* notifications.",
+      "Wants node >= 22 (EBADENGINE) but runs on node 20.",
+    ],
+  },
+  opencode: {
+    name: "opencode",
+    displayName: "OpenCode",
+    packageName: "opencode-ai",
+    testedVersion: "1.18.33",
+    pathCommand: "opencode",
+    acpArgs: ["acp"],
+    headlessArgs: (prompt) => ["run", "--format", "json", "--auto", prompt],
+    api: "chat-completions",
+    shellCall: (command) => ({ name: "bash", args: { command, description: "run a command" } }),
+    writeFileCall: (path, content) => ({ name: "write", args: { filePath: path, content } }),
+    chatSideCalls: [titleSideCall],
+    geminiSideCalls: [],
+    notes: [
+      "Asks permission only when its config says so (createAcpAgentEnv writes permission bash/edit 'ask' unless askPermissions is false).",
+      "Looks up registry.npmjs.org at start (fails offline, harmless).",
+    ],
+  },
+  copilot: {
+    name: "copilot",
+    displayName: "GitHub Copilot CLI",
+    packageName: "@github/copilot",
+    testedVersion: "1.0.102",
+    pathCommand: "copilot",
+    acpArgs: ["--acp", "--no-auto-update"],
+    headlessArgs: (prompt) => [
+      "-p",
+      prompt,
+      "--output-format",
+      "json",
+      "--no-auto-update",
+      "--allow-all-tools",
+    ],
+    api: "chat-completions",
+    shellCall: (command) => ({ name: "bash", args: { command, description: "run a command" } }),
+    writeFileCall: (path, content) => ({ name: "create", args: { path, file_text: content } }),
+    chatSideCalls: [],
+    geminiSideCalls: [],
+    notes: [
+      "Writes files itself (tool 'create'), not through client fs/*.",
+      "Mode ids are URLs (https://agentclientprotocol.com/protocol/session-modes#agent).",
+    ],
+  },
+  kilo: {
+    name: "kilo",
+    displayName: "Kilo Code CLI",
+    packageName: "@kilocode/cli",
+    testedVersion: "7.7.7",
+    pathCommand: "kilo",
+    acpArgs: ["acp"],
+    headlessArgs: (prompt) => ["run", "--format", "json", "--auto", prompt],
+    api: "chat-completions",
+    shellCall: (command) => ({ name: "bash", args: { command, description: "run a command" } }),
+    writeFileCall: (path, content) => ({ name: "write", args: { filePath: path, content } }),
+    chatSideCalls: [titleSideCall],
+    geminiSideCalls: [],
+    notes: [
+      "7.8.1 does not install (its platform package is missing from the registry); 7.7.7 does.",
+      "An OpenCode fork: same config schema, permission 'ask' needed for prompts.",
+    ],
+  },
+};
+
+/** Options for {@link createAcpAgentEnv}. */
+export interface AcpAgentEnvOptions {
+  /**
+   * The fake model server's base URL, without `/v1` (a fake server's `url`): Gemini agents get it as
+   * `GOOGLE_GEMINI_BASE_URL`, Chat Completions agents as `<url>/v1`.
+   */
+  baseUrl: string;
+  /** The agent's working directory. Default: a new `work` directory inside the temp home. */
+  cwd?: string;
+  /** The model name sent to a Chat Completions server. Default `"fake-model"`. */
+  model?: string;
+  /**
+   * OpenCode and Kilo only: write `permission: { bash: "ask", edit: "ask" }` into their config so they
+   * send `session/request_permission` (they allow everything by default). Default true.
+   */
+  askPermissions?: boolean;
+  /** Extra environment, merged last. */
+  env?: Record<string, string>;
+}
+
+/** An isolated environment for one agent, from {@link createAcpAgentEnv}. */
+export interface AcpAgentEnv extends AsyncDisposable {
+  /** The agent. */
+  agent: AcpAgentPreset;
+  /** Executable to spawn. */
+  command: string;
+  /** Arguments that start its ACP server (prefix + `acpArgs`). */
+  args: string[];
+  /** The whole environment for the process (not merged with `process.env`). */
+  env: Record<string, string>;
+  /** Working directory for the process and the ACP session. */
+  cwd: string;
+  /** The temp `HOME` holding the agent's config files. */
+  home: string;
+  /** Arguments of a headless run of `prompt` (prefix + `headlessArgs`). */
+  headlessArgs(prompt: string): string[];
+  /** Removes the temp home. Idempotent. */
+  cleanup(): Promise<void>;
+}
+
+const FAKE_KEY = "sk-fake-acp-agent-key";
+
+/** Directories to search for `node_modules/<pkg>`: this module's ancestors, then the cwd's. */
+function searchRoots(): string[] {
+  const roots: string[] = [];
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    roots.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (let dir = resolve(process.cwd()); ; dir = dirname(dir)) {
+    if (!roots.includes(dir)) roots.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return roots;
+}
+
+function findPackageDir(pkg: string): string | undefined {
+  for (const root of searchRoots()) {
+    const dir = join(root, "node_modules", pkg);
+    if (existsSync(join(dir, "package.json"))) return dir;
+  }
+  return undefined;
+}
+
+function binOf(pkgDir: string, name: string): string | undefined {
+  try {
+    const json = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { bin?: unknown };
+    const bin =
+      typeof json.bin === "string" ? json.bin : (json.bin as Record<string, string> | undefined)?.[name];
+    return bin ? join(pkgDir, bin) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cpuHasAvx2(): boolean {
+  try {
+    return /\bavx2\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+/** The first existing native binary among `<pkg>/<rel>` candidates. */
+function nativeBinary(candidates: ReadonlyArray<[pkg: string, rel: string]>): string | undefined {
+  for (const [pkg, rel] of candidates) {
+    const dir = findPackageDir(pkg);
+    const file = dir && join(dir, rel);
+    if (file && existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * Finds an installed agent: the native binary of its platform package where it has one (OpenCode,
+ * Copilot, Kilo — their npm launchers run it with `spawnSync` and do not forward signals), the Node
+ * entry script otherwise (Gemini CLI's bundle; Qwen's `cli.js` under `--expose-gc`, as its launcher
+ * would), searched in `node_modules` of this package's and the working directory's ancestors.
+ *
+ * @param agent - The agent.
+ * @returns The command, or undefined when the package is not installed there.
+ */
+export function resolveAcpAgentCommand(agent: AcpAgentName): AcpAgentCommand | undefined {
+  const platform = `${process.platform}-${process.arch}`;
+  const fromModules = (command: string, prefixArgs: string[] = []): AcpAgentCommand => ({
+    command,
+    prefixArgs,
+    source: "node_modules",
+  });
+  switch (agent) {
+    case "gemini": {
+      const dir = findPackageDir("@google/gemini-cli");
+      const script = dir && binOf(dir, "gemini");
+      return script && existsSync(script) ? fromModules(process.execPath, [script]) : undefined;
+    }
+    case "qwen": {
+      const dir = findPackageDir("@qwen-code/qwen-code");
+      const script = dir && join(dir, "cli.js");
+      return script && existsSync(script)
+        ? fromModules(process.execPath, ["--expose-gc", script])
+        : undefined;
+    }
+    case "opencode": {
+      const variants = cpuHasAvx2() ? ["", "-baseline"] : ["-baseline", ""];
+      const bin = nativeBinary(
+        variants.map((v) => [`opencode-${platform}${v}`, "bin/opencode"] as [string, string]),
+      );
+      return bin ? fromModules(bin) : undefined;
+    }
+    case "copilot": {
+      const bin = nativeBinary([[`@github/copilot-${platform}`, "copilot"]]);
+      return bin ? fromModules(bin) : undefined;
+    }
+    case "kilo": {
+      const bin = nativeBinary([[`@kilocode/cli-${platform}`, "bin/kilo"]]);
+      return bin ? fromModules(bin) : undefined;
+    }
+  }
+}
+
+/**
+ * Why an agent cannot run here, or undefined when it can: for test `skipIf` messages.
+ *
+ * @param agent - The agent.
+ * @returns The reason, e.g. `"@kilocode/cli is not installed (npm i -D @kilocode/cli@7.7.7)"`.
+ */
+export function acpAgentUnavailableReason(agent: AcpAgentName): string | undefined {
+  if (resolveAcpAgentCommand(agent)) return undefined;
+  const p = ACP_AGENTS[agent];
+  return `${p.packageName} (or its platform binary) is not installed: npm i -D ${p.packageName}@${p.testedVersion}`;
+}
+
+function writeJson(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** opencode.json / kilo.json: one OpenAI-compatible provider `fake` pointing at the server. */
+function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<string, unknown> {
+  return {
+    $schema: "https://opencode.ai/config.json",
+    model: `fake/${model}`,
+    small_model: `fake/${model}`,
+    enabled_providers: ["fake"],
+    autoupdate: false,
+    share: "disabled",
+    provider: {
+      fake: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Fake",
+        options: { baseURL: baseUrlV1, apiKey: FAKE_KEY },
+        models: { [model]: { name: model, tool_call: true, limit: { context: 100_000, output: 4096 } } },
+      },
+    },
+    ...(ask ? { permission: { bash: "ask", edit: "ask" } } : {}),
+  };
+}
+
+/**
+ * Creates a temp `HOME` with the agent's config files and returns how to start it against a fake
+ * model server, offline:
+ *
+ * - **gemini**: `GEMINI_API_KEY`, `GOOGLE_GEMINI_BASE_URL`, `GEMINI_CLI_NO_RELAUNCH`, telemetry off;
+ *   `~/.gemini/settings.json` with `security.auth.selectedType: "gemini-api-key"`, folder trust,
+ *   auto-update and usage statistics off; `--skip-trust`.
+ * - **qwen**: `OPENAI_API_KEY`/`OPENAI_BASE_URL`/`OPENAI_MODEL`, `--auth-type openai`,
+ *   `QWEN_CODE_NO_RELAUNCH`; `~/.qwen/settings.json` with updates, statistics and telemetry off.
+ * - **opencode** / **kilo**: `~/.config/{opencode,kilo}/{opencode,kilo}.json` with an
+ *   `@ai-sdk/openai-compatible` provider `fake` (and `permission` ask, see
+ *   {@link AcpAgentEnvOptions.askPermissions}), XDG dirs in the home, the `*_DISABLE_*` switches for
+ *   updates, model fetches, sharing, LSP downloads and telemetry.
+ * - **copilot**: `COPILOT_OFFLINE=true`, `COPILOT_PROVIDER_*` (type openai, wire API completions),
+ *   `COPILOT_HOME`, auto-update off; no GitHub login.
+ *
+ * `PATH` comes from `process.env`; `TMPDIR` is inside the home.
+ *
+ * @param agent - The agent.
+ * @param options - Server URL, working directory, model, permissions, extra env.
+ * @returns The environment; dispose it (or call `cleanup`) to remove the home.
+ * @throws Error when the agent is not installed (see {@link acpAgentUnavailableReason}).
+ */
+export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptions): AcpAgentEnv {
+  const preset = ACP_AGENTS[agent];
+  const resolved = resolveAcpAgentCommand(agent);
+  if (!resolved) throw new Error(acpAgentUnavailableReason(agent));
+  const base = options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const baseV1 = `${base}/v1`;
+  const model = options.model ?? "fake-model";
+  const home = mkdtempSync(join(tmpdir(), `acp-${agent}-home-`));
+  const tmp = join(home, "tmp");
+  mkdirSync(tmp, { recursive: true });
+  const cwd = options.cwd ?? join(home, "work");
+  mkdirSync(cwd, { recursive: true });
+  const env: Record<string, string> = {
+    HOME: home,
+    TMPDIR: tmp,
+    DO_NOT_TRACK: "1",
+    NO_UPDATE_NOTIFIER: "1",
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+  };
+  if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
+  switch (agent) {
+    case "gemini":
+      Object.assign(env, {
+        GEMINI_API_KEY: FAKE_KEY,
+        GOOGLE_GEMINI_BASE_URL: base,
+        GEMINI_CLI_NO_RELAUNCH: "true",
+        GEMINI_TELEMETRY_ENABLED: "false",
+      });
+      writeJson(join(home, ".gemini", "settings.json"), {
+        security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
+        privacy: { usageStatisticsEnabled: false },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        telemetry: { enabled: false },
+      });
+      break;
+    case "qwen":
+      Object.assign(env, {
+        OPENAI_API_KEY: FAKE_KEY,
+        OPENAI_BASE_URL: baseV1,
+        OPENAI_MODEL: model,
+        QWEN_CODE_NO_RELAUNCH: "true",
+      });
+      writeJson(join(home, ".qwen", "settings.json"), {
+        general: { enableAutoUpdate: false, disableAutoUpdate: true },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+      });
+      break;
+    case "opencode":
+      Object.assign(env, {
+        OPENCODE_DISABLE_AUTOUPDATE: "1",
+        OPENCODE_DISABLE_MODELS_FETCH: "1",
+        OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+        OPENCODE_DISABLE_SHARE: "1",
+      });
+      writeJson(
+        join(home, ".config", "opencode", "opencode.json"),
+        openCodeConfig(baseV1, model, options.askPermissions ?? true),
+      );
+      break;
+    case "kilo":
+      Object.assign(env, {
+        KILO_DISABLE_AUTOUPDATE: "1",
+        KILO_DISABLE_MODELS_FETCH: "1",
+        KILO_DISABLE_SHARE: "1",
+        KILO_DISABLE_SESSION_INGEST: "1",
+        KILO_DISABLE_PRESENCE: "1",
+        KILO_DISABLE_CODEBASE_INDEXING: "1",
+        KILO_DISABLE_LSP_DOWNLOAD: "1",
+        KILO_DISABLE_DEFAULT_PLUGINS: "1",
+        KILO_NO_DAEMON: "1",
+        KILO_TELEMETRY_LEVEL: "off",
+      });
+      writeJson(
+        join(home, ".config", "kilo", "kilo.json"),
+        openCodeConfig(baseV1, model, options.askPermissions ?? true),
+      );
+      break;
+    case "copilot":
+      Object.assign(env, {
+        COPILOT_OFFLINE: "true",
+        COPILOT_PROVIDER_BASE_URL: baseV1,
+        COPILOT_PROVIDER_TYPE: "openai",
+        COPILOT_PROVIDER_API_KEY: FAKE_KEY,
+        COPILOT_PROVIDER_WIRE_API: "completions",
+        COPILOT_PROVIDER_WIRE_MODEL: model,
+        COPILOT_MODEL: "gpt-4.1",
+        COPILOT_HOME: join(home, ".copilot"),
+        COPILOT_AUTO_UPDATE: "false",
+      });
+      break;
+  }
+  Object.assign(env, options.env ?? {});
+  const cleanup = removeDirOnce(home);
+  return {
+    agent: preset,
+    command: resolved.command,
+    args: [...resolved.prefixArgs, ...preset.acpArgs],
+    env,
+    cwd,
+    home,
+    headlessArgs: (prompt) => [...resolved.prefixArgs, ...preset.headlessArgs(prompt)],
+    cleanup,
+    [Symbol.asyncDispose]: cleanup,
+  };
+}
