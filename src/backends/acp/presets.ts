@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
 import {
   CliSearch,
@@ -32,29 +32,59 @@ export interface AcpPreset {
    * the binary's path inside them; absent when the package runs on Node itself.
    */
   readonly native?: { readonly packages: (os: string, arch: string) => string[]; readonly path: string };
+  /**
+   * A script of the package to run on this Node instead of its `bin` entry, with Node flags: for a
+   * launcher that would start the real CLI as a child of its own with `spawnSync` (signals stop there).
+   */
+  readonly script?: { readonly path: string; readonly nodeArgs: readonly string[] };
+}
+
+/** The baseline (no AVX2) builds first on a CPU without AVX2, where the others crash. */
+function byCpu(regular: string, baseline: string): string[] {
+  return cpuHasAvx2() ? [regular, baseline] : [baseline, regular];
+}
+
+function cpuHasAvx2(): boolean {
+  if (process.arch !== "x64" || process.platform !== "linux") return true;
+  try {
+    return /\bavx2\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+  } catch {
+    return true;
+  }
 }
 
 /** Every preset, by the name `acp.agent` takes. */
 export const ACP_PRESETS: Readonly<Record<AcpAgentPreset, AcpPreset>> = Object.freeze({
   gemini: { packageName: "@google/gemini-cli", bin: "gemini", args: ["--acp"] },
-  qwen: { packageName: "@qwen-code/qwen-code", bin: "qwen", args: ["--acp"] },
+  // Its `bin` (cli-entry.js) relaunches cli.js with --expose-gc through spawnSync: run that directly.
+  qwen: {
+    packageName: "@qwen-code/qwen-code",
+    bin: "qwen",
+    args: ["--acp"],
+    script: { path: "cli.js", nodeArgs: ["--expose-gc"] },
+  },
   opencode: {
     packageName: "opencode-ai",
     bin: "opencode",
     args: ["acp"],
     native: {
-      packages: (os, arch) => [`opencode-${os}-${arch}`, `opencode-${os}-${arch}-baseline`],
+      packages: (os, arch) => byCpu(`opencode-${os}-${arch}`, `opencode-${os}-${arch}-baseline`),
       path: "bin/opencode",
     },
   },
   // `--no-auto-update`: a session must not download a new CLI behind the caller's back.
-  copilot: { packageName: "@github/copilot", bin: "copilot", args: ["--acp", "--no-auto-update"] },
+  copilot: {
+    packageName: "@github/copilot",
+    bin: "copilot",
+    args: ["--acp", "--no-auto-update"],
+    native: { packages: (os, arch) => [`@github/copilot-${os}-${arch}`], path: "copilot" },
+  },
   kilo: {
     packageName: "@kilocode/cli",
     bin: "kilo",
     args: ["acp"],
     native: {
-      packages: (os, arch) => [`@kilocode/cli-${os}-${arch}`, `@kilocode/cli-${os}-${arch}-baseline`],
+      packages: (os, arch) => byCpu(`@kilocode/cli-${os}-${arch}`, `@kilocode/cli-${os}-${arch}-baseline`),
       path: "bin/kilo",
     },
   },
@@ -110,6 +140,16 @@ export function resolveAcpCommand(
   for (const dir of resolvePackageDirs(requires, preset.packageName)) {
     const native = nativeBinary(preset, dir, search);
     if (native) return { command: native, args, name: acp.agent };
+    if (preset.script) {
+      const script = search.check(join(dir, preset.script.path), isFile);
+      if (script) {
+        return {
+          command: process.execPath,
+          args: [...preset.script.nodeArgs, script, ...args],
+          name: acp.agent,
+        };
+      }
+    }
     const entry = binEntry(dir, preset.bin);
     if (entry && search.check(entry, isFile)) {
       // A JavaScript entry runs on this very Node: no shebang or PATH lookup in between.
@@ -152,7 +192,7 @@ function nativeBinary(preset: AcpPreset, packageDir: string, search: CliSearch):
   const os = process.platform === "android" ? "linux" : process.platform;
   const fromPackage = createRequire(join(packageDir, "package.json"));
   for (const pkg of preset.native.packages(os, process.arch)) {
-    for (const dir of resolvePackageDirs([fromPackage], pkg)) {
+    for (const dir of platformPackageDirs(fromPackage, pkg)) {
       const path =
         process.platform === "win32" ? `${join(dir, preset.native.path)}.exe` : join(dir, preset.native.path);
       const found = search.check(path);
@@ -160,6 +200,31 @@ function nativeBinary(preset: AcpPreset, packageDir: string, search: CliSearch):
     }
   }
   return undefined;
+}
+
+/**
+ * Where platform package `pkg` is, as seen by `req`. Some (`@github/copilot-<os>-<arch>`) export
+ * only their binary, not `package.json`: then the directory is found from the export.
+ */
+function platformPackageDirs(req: NodeJS.Require, pkg: string): string[] {
+  const dirs = resolvePackageDirs([req], pkg);
+  if (dirs.length > 0) return dirs;
+  let file: string;
+  try {
+    file = req.resolve(pkg);
+  } catch {
+    return [];
+  }
+  for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name === pkg) {
+        return [dir];
+      }
+    } catch {
+      // not the package root yet
+    }
+  }
+  return [];
 }
 
 /** The file a package's `bin` entry named `name` points at (or its only one). */

@@ -1,0 +1,169 @@
+/**
+ * The ACP backend (`backend: "acp"`, presets found by the backend's own discovery) against the real
+ * agents installed as devDependencies (Gemini CLI, Qwen Code, OpenCode, Copilot CLI, Kilo Code),
+ * offline, each pointed at the testing kit's fake model server by `createAcpAgentEnv`. Per agent:
+ * one-shot text; one client session with a command allowed and one denied, a file write, and a
+ * cancel mid-turn; and resume through `session/load`. Known agent bugs are pinned as limitations.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type AgentOptions,
+  AgentSdkClient,
+  type CanUseTool,
+  ControlRequestError,
+  type Message,
+  query,
+  type ResultMessage,
+} from "../../src/index.js";
+import {
+  ACP_AGENT_NAMES,
+  ACP_AGENTS,
+  type AcpAgentEnv,
+  type AcpAgentName,
+  type AgentModelServer,
+  acpAgentUnavailableReason,
+  createAcpAgentEnv,
+  startFakeModelForAgent,
+} from "../../src/testing/index.js";
+import { assistantText, blocks, collect, results, runningAgents } from "./acp-support.js";
+
+afterEach(() => {
+  expect(runningAgents()).toBe(0);
+});
+
+/** Backend options for `agent` in `env`: the preset (found by the backend), the kit's ACP flags. */
+function options(agent: AcpAgentName, env: AcpAgentEnv, extra: AgentOptions = {}): AgentOptions {
+  return {
+    backend: "acp",
+    // Qwen starts sessions in mode `auto` (an LLM classifier instead of permission prompts).
+    acp: { agent, args: [...ACP_AGENTS[agent].acpArgs], ...(agent === "qwen" ? { mode: "default" } : {}) },
+    cwd: env.cwd,
+    env: env.env,
+    inheritEnv: false,
+    ...extra,
+  };
+}
+
+/** The minute of the wall clock: Gemini CLI finds a session to load only in a later minute. */
+const minute = () => Math.floor(Date.now() / 60_000);
+
+for (const agent of ACP_AGENT_NAMES) {
+  const reason = acpAgentUnavailableReason(agent);
+  const preset = ACP_AGENTS[agent];
+  describe.skipIf(reason !== undefined)(
+    `ACP backend against ${preset.displayName} ${preset.testedVersion}${reason ? ` (skipped: ${reason})` : ""}`,
+    () => {
+      async function bed(): Promise<{ model: AgentModelServer; env: AcpAgentEnv } & AsyncDisposable> {
+        const model = await startFakeModelForAgent(agent, { defaultTurn: { text: "OK" } });
+        const env = createAcpAgentEnv(agent, { baseUrl: model.url });
+        return {
+          model,
+          env,
+          async [Symbol.asyncDispose]() {
+            await model.close();
+            await env.cleanup();
+          },
+        };
+      }
+
+      it("one-shot query(): the reply, and a success result", async () => {
+        await using b = await bed();
+        b.model.push({ text: `Hello from the fake ${preset.api} model` });
+        const messages = await collect(query({ prompt: "say hello", options: options(agent, b.env) }));
+        expect(messages[0]).toMatchObject({ type: "system", subtype: "init" });
+        expect(assistantText(messages)).toContain(`Hello from the fake ${preset.api} model`);
+        expect(results(messages)[0]).toMatchObject({ isError: false, stopReason: "end_turn" });
+      });
+
+      it("one session: a command allowed, one denied, a file write, then a cancel mid-turn", async () => {
+        await using b = await bed();
+        const asked: string[] = [];
+        const canUseTool: CanUseTool = async (name, input) => {
+          asked.push(name);
+          return JSON.stringify(input).includes("denied")
+            ? { behavior: "deny", message: "no" }
+            : { behavior: "allow" };
+        };
+        await using client = new AgentSdkClient(
+          options(agent, b.env, { canUseTool, includePartialMessages: true }),
+        );
+        await client.connect();
+
+        const allowed = join(b.env.cwd, "allowed.txt");
+        b.model.push({ shell: `echo allow-ok > ${allowed}` }, { text: "Ran it." });
+        await client.query("RUN: allowed");
+        const first = await collect(client.receiveResponse());
+        expect(readFileSync(allowed, "utf8")).toBe("allow-ok\n");
+        expect(blocks(first).some((b) => b.type === "tool_use")).toBe(true);
+        expect(results(first)[0]?.isError).toBe(false);
+
+        const denied = join(b.env.cwd, "denied.txt");
+        b.model.push({ shell: `echo denied > ${denied}` });
+        await client.query("RUN: denied");
+        const second = await collect(client.receiveResponse());
+        expect(existsSync(denied)).toBe(false);
+        expect(results(second)).toHaveLength(1);
+        expect(asked.length).toBeGreaterThanOrEqual(2);
+
+        const written = join(b.env.cwd, "written.txt");
+        b.model.push({ writeFile: { path: written, content: "written-by-fake\n" } }, { text: "Wrote it." });
+        await client.query("WRITE: written.txt");
+        const third = await collect(client.receiveResponse());
+        if (agent === "gemini") {
+          // Known Gemini CLI 0.61.0 bug, pinned: through client fs it reads the new file first, gets
+          // "Resource not found", and gives up (no permission asked, no file).
+          expect(existsSync(written)).toBe(false);
+          expect(JSON.stringify(blocks(third))).toMatch(/Resource not found|not found/i);
+        } else {
+          expect(readFileSync(written, "utf8")).toBe("written-by-fake\n");
+        }
+
+        b.model.push({ stall: true, text: "thinking slowly" });
+        await client.query("SLOW");
+        const fourth: Message[] = [];
+        for await (const m of client.receiveResponse()) {
+          fourth.push(m);
+          if (m.type === "stream_event") await client.interrupt();
+        }
+        expect(fourth.at(-1) as ResultMessage).toMatchObject({
+          stopReason: "cancelled",
+          terminalReason: "interrupted",
+        });
+      });
+
+      it("resume: session/load in a new process, and the next model request carries the history", async () => {
+        await using b = await bed();
+        b.model.push({ text: "remember 42" });
+        let sessionId: string | undefined;
+        const created = minute();
+        {
+          await using client = new AgentSdkClient(options(agent, b.env));
+          await client.connect();
+          await client.query("remember a number");
+          sessionId = results(await collect(client.receiveResponse()))[0]?.sessionId;
+        }
+        expect(sessionId).toBeTruthy();
+        await using client = new AgentSdkClient(options(agent, b.env, { resume: sessionId }));
+        const connected = await client.connect().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        if (agent === "gemini" && minute() === created) {
+          // Known Gemini CLI 0.61.0 bug, pinned: a session/load in the minute the session was created
+          // finds nothing.
+          expect(connected).toBeInstanceOf(ControlRequestError);
+          expect(String(connected)).toContain("No previous sessions found");
+          return;
+        }
+        expect(connected).toBeUndefined();
+        b.model.push({ text: "it was 42" });
+        await client.query("which number?");
+        const turn = await collect(client.receiveResponse());
+        expect(results(turn)[0]?.result).toContain("it was 42");
+        expect(JSON.stringify(b.model.turnRequests.at(-1)?.body)).toContain("remember 42");
+      });
+    },
+  );
+}
