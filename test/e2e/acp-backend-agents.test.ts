@@ -49,6 +49,12 @@ function options(agent: AcpAgentName, env: AcpAgentEnv, extra: AgentOptions = {}
 /** The minute of the wall clock: Gemini CLI finds a session to load only in a later minute. */
 const minute = () => Math.floor(Date.now() / 60_000);
 
+/**
+ * OpenCode and Kilo take ~20 s per process start from a fresh home on two loaded cores (they build
+ * their databases and plugins first); the others a few seconds.
+ */
+const timeout = 240_000;
+
 for (const agent of ACP_AGENT_NAMES) {
   const reason = acpAgentUnavailableReason(agent);
   const preset = ACP_AGENTS[agent];
@@ -68,7 +74,7 @@ for (const agent of ACP_AGENT_NAMES) {
         };
       }
 
-      it("one-shot query(): the reply, and a success result", async () => {
+      it("one-shot query(): the reply, and a success result", { timeout }, async () => {
         await using b = await bed();
         b.model.push({ text: `Hello from the fake ${preset.api} model` });
         const messages = await collect(query({ prompt: "say hello", options: options(agent, b.env) }));
@@ -77,7 +83,9 @@ for (const agent of ACP_AGENT_NAMES) {
         expect(results(messages)[0]).toMatchObject({ isError: false, stopReason: "end_turn" });
       });
 
-      it("one session: a command allowed, one denied, a file write, then a cancel mid-turn", async () => {
+      it("one session: a command allowed, one denied, a file write, then a cancel mid-turn", {
+        timeout,
+      }, async () => {
         await using b = await bed();
         const asked: string[] = [];
         const canUseTool: CanUseTool = async (name, input) => {
@@ -112,13 +120,15 @@ for (const agent of ACP_AGENT_NAMES) {
         await client.query("WRITE: written.txt");
         const third = await collect(client.receiveResponse());
         if (agent === "gemini") {
-          // Known Gemini CLI 0.61.0 bug, pinned: through client fs it reads the new file first, gets
-          // "Resource not found", and gives up (no permission asked, no file).
+          // Known Gemini CLI 0.61.0 bug, pinned: through client fs it reads the new file first, takes
+          // the client's "Resource not found" (-32002) as a failure, and gives up: no permission is
+          // asked and no file is written. The turn itself ends normally.
           expect(existsSync(written)).toBe(false);
-          expect(JSON.stringify(blocks(third))).toMatch(/Resource not found|not found/i);
+          expect(JSON.stringify(third)).toMatch(/Resource not found/);
         } else {
           expect(readFileSync(written, "utf8")).toBe("written-by-fake\n");
         }
+        expect(results(third)).toHaveLength(1);
 
         b.model.push({ stall: true, text: "thinking slowly" });
         await client.query("SLOW");
@@ -133,7 +143,9 @@ for (const agent of ACP_AGENT_NAMES) {
         });
       });
 
-      it("resume: session/load in a new process, and the next model request carries the history", async () => {
+      it("resume: session/load in a new process, and the next model request carries the history", {
+        timeout,
+      }, async () => {
         await using b = await bed();
         b.model.push({ text: "remember 42" });
         let sessionId: string | undefined;

@@ -93,6 +93,8 @@ interface ToolState {
   kind: unknown;
   title: unknown;
   input: Record<string, unknown>;
+  /** The agent sent `rawInput`: that is the input, whatever else arrives. */
+  rawInput: boolean;
   announced: boolean;
   finished: boolean;
   raw: RawObject;
@@ -296,7 +298,7 @@ export class AcpUpdateMapper {
     // The first `tool_call` often comes before the input is known (pending, empty rawInput): the
     // tool_use waits for the input, or for anything else to happen.
     const inputUnknown =
-      kind === "tool_call" && status === "pending" && Object.keys(state.input).length === 0;
+      kind === "tool_call" && status === "pending" && !state.rawInput && isObject(update.rawInput);
     if (!inputUnknown) this.announce(state, out);
     if ((status === "completed" || status === "failed") && !state.finished) {
       state.finished = true;
@@ -322,7 +324,16 @@ export class AcpUpdateMapper {
   private toolState(id: string, raw: RawObject): ToolState {
     let state = this.tools.get(id);
     if (!state) {
-      state = { id, kind: undefined, title: undefined, input: {}, announced: false, finished: false, raw };
+      state = {
+        id,
+        kind: undefined,
+        title: undefined,
+        input: {},
+        rawInput: false,
+        announced: false,
+        finished: false,
+        raw,
+      };
       this.tools.set(id, state);
     }
     return state;
@@ -401,5 +412,28 @@ export class AcpUpdateMapper {
 function merge(state: ToolState, update: RawObject): void {
   if (update.kind !== undefined && update.kind !== null) state.kind = update.kind;
   if (update.title !== undefined && update.title !== null) state.title = update.title;
-  if (isObject(update.rawInput) && Object.keys(update.rawInput).length > 0) state.input = update.rawInput;
+  if (isObject(update.rawInput) && Object.keys(update.rawInput).length > 0) {
+    state.input = update.rawInput;
+    state.rawInput = true;
+  } else if (!state.rawInput) {
+    state.input = describedInput(state.title, update, state.input);
+  }
+}
+
+/**
+ * The input of a tool call whose agent sends no `rawInput` (Gemini CLI): what it shows instead, its
+ * `title` (for a command, the command line), the text of its `content` as `description`, and its
+ * `locations`. Nothing is made up: fields the agent did not send are absent.
+ */
+function describedInput(
+  title: unknown,
+  update: RawObject,
+  previous: Record<string, unknown>,
+): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...previous };
+  if (typeof title === "string") input.title = title;
+  const description = Array.isArray(update.content) ? toolContentText({ content: update.content }) : "";
+  if (description !== "") input.description = description;
+  if (Array.isArray(update.locations) && update.locations.length > 0) input.locations = update.locations;
+  return input;
 }

@@ -139,6 +139,28 @@ describe("AcpUpdateMapper", () => {
     ]);
   });
 
+  it("a tool call without rawInput (Gemini CLI) is described by its title, content and locations", () => {
+    const m = mapper();
+    m.beginTurn();
+    const out: Message[] = [];
+    const call = m.toolForPermission(
+      {
+        toolCallId: "g1",
+        status: "pending",
+        title: "echo hi > a.txt",
+        kind: "execute",
+        content: [{ type: "content", content: { type: "text", text: "[cwd /w] run it" } }],
+        locations: [],
+      },
+      out,
+    );
+    expect(call).toEqual({
+      name: "Bash",
+      input: { title: "echo hi > a.txt", description: "[cwd /w] run it" },
+    });
+    expect(out[0]).toMatchObject({ content: [{ type: "tool_use", id: "g1", name: "Bash" }] });
+  });
+
   it("a failed tool call is an error tool_result with the agent's text", () => {
     const m = mapper();
     m.beginTurn();
