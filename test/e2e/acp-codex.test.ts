@@ -4,7 +4,7 @@
  * commands itself (it asks before each, `approval_policy = "untrusted"`); there is no bubblewrap
  * here, so its sandbox is `danger-full-access`.
  */
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentSdkClient, type CanUseTool, type Message, query, type ResultMessage } from "../../src/index.js";
@@ -17,6 +17,39 @@ import {
   results,
   runningAgents,
 } from "./acp-support.js";
+
+/** Pids whose process group is `pgid` (Linux /proc). */
+function groupMembers(pgid: number): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === pgid;
+      } catch {
+        return false;
+      }
+    });
+}
+
+function exeOf(pid: number): string {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return "";
+  }
+}
+
+/** Alive and not a zombie. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
 
 afterEach(() => {
   expect(runningAgents()).toBe(0);
@@ -45,6 +78,26 @@ describe(`ACP backend against codex-acp ${CODEX_ACP_VERSION}`, () => {
       result: "hello from codex",
     });
   });
+
+  it.runIf(process.platform === "linux")(
+    "through codex-acp's npm launcher (which does not pass SIGTERM on), closing still ends the native agent: the whole group goes",
+    async () => {
+      await using bed = await codexAcpBed([{ stall: true, text: "working" }]);
+      const launcher = join(import.meta.dirname, "..", "..", "node_modules", ".bin", "codex-acp");
+      await using client = new AgentSdkClient(
+        bed.options({ acp: { command: launcher }, includePartialMessages: true }),
+      );
+      await client.connect();
+      await client.query("SLOW");
+      for await (const m of client.receiveResponse()) if (m.type === "stream_event") break;
+      const group = client.pid ?? 0;
+      const members = groupMembers(group);
+      // The launcher and the native binary it started with spawnSync.
+      expect(members.some((pid) => /codex-acp-linux-[^/]+\/bin\/codex-acp$/.test(exeOf(pid)))).toBe(true);
+      await client.disconnect();
+      expect(members.filter(isRunning)).toEqual([]);
+    },
+  );
 
   it("an allowed command runs; a denied one does not, and codex ends that turn as cancelled", async () => {
     await using bed = await codexAcpBed([
