@@ -42,6 +42,7 @@ const REFUSED: Omit<AgentOptions, "backend"> = {
   systemPrompt: "be brief",
   hooks: { PreToolUse: [{ hooks: [async () => ({})] }] },
   outputFormat: { type: "json_schema", schema: {} },
+  acp: { agent: "gemini" },
 };
 
 describe("validateCursorOptions", () => {
