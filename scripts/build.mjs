@@ -32,7 +32,7 @@ const types = spawnSync(
 if (types.status !== 0) process.exit(types.status ?? 1);
 
 /** Packages users share with us at runtime: imported, never copied into the bundle. */
-const external = /^(zod|@modelcontextprotocol\/sdk(\/.*)?)$/;
+const external = /^(zod|@modelcontextprotocol\/sdk(\/.*)?|@agentclientprotocol\/sdk(\/.*)?)$/;
 
 await build({
   absWorkingDir: root,
