@@ -55,8 +55,21 @@ const minute = () => Math.floor(Date.now() / 60_000);
  */
 const timeout = 240_000;
 
+/**
+ * Kilo Code (an OpenCode fork, not among the agents the issue requires) needs ~20 s per process start
+ * here; its three cases take ~2 minutes, so they run only with CODE_AGENT_SDK_SLOW_TESTS=1.
+ */
+function skipReason(agent: AcpAgentName): string | undefined {
+  const missing = acpAgentUnavailableReason(agent);
+  if (missing !== undefined) return missing;
+  if (agent === "kilo" && process.env.CODE_AGENT_SDK_SLOW_TESTS !== "1") {
+    return "Kilo Code takes ~2 minutes here: set CODE_AGENT_SDK_SLOW_TESTS=1 to run it";
+  }
+  return undefined;
+}
+
 for (const agent of ACP_AGENT_NAMES) {
-  const reason = acpAgentUnavailableReason(agent);
+  const reason = skipReason(agent);
   const preset = ACP_AGENTS[agent];
   describe.skipIf(reason !== undefined)(
     `ACP backend against ${preset.displayName} ${preset.testedVersion}${reason ? ` (skipped: ${reason})` : ""}`,
