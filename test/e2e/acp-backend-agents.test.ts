@@ -2,8 +2,9 @@
  * The ACP backend (`backend: "acp"`, presets found by the backend's own discovery) against the real
  * agents installed as devDependencies (Gemini CLI, Qwen Code, OpenCode, Copilot CLI, Kilo Code),
  * offline, each pointed at the testing kit's fake model server by `createAcpAgentEnv`. Per agent:
- * one-shot text; one client session with a command allowed and one denied, a file write, and a
- * cancel mid-turn; and resume through `session/load`. Known agent bugs are pinned as limitations.
+ * one client session with a command allowed and one denied, a file write, and a cancel mid-turn;
+ * a one-shot query() whose session a new process resumes through `session/load`. Known agent bugs
+ * are pinned as limitations.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,15 +88,6 @@ for (const agent of ACP_AGENT_NAMES) {
         };
       }
 
-      it("one-shot query(): the reply, and a success result", { timeout }, async () => {
-        await using b = await bed();
-        b.model.push({ text: `Hello from the fake ${preset.api} model` });
-        const messages = await collect(query({ prompt: "say hello", options: options(agent, b.env) }));
-        expect(messages[0]).toMatchObject({ type: "system", subtype: "init" });
-        expect(assistantText(messages)).toContain(`Hello from the fake ${preset.api} model`);
-        expect(results(messages)[0]).toMatchObject({ isError: false, stopReason: "end_turn" });
-      });
-
       it("one session: a command allowed, one denied, a file write, then a cancel mid-turn", {
         timeout,
       }, async () => {
@@ -156,19 +148,20 @@ for (const agent of ACP_AGENT_NAMES) {
         });
       });
 
-      it("resume: session/load in a new process, and the next model request carries the history", {
+      it("one-shot query(), then resume: session/load in a new process carries the history", {
         timeout,
       }, async () => {
         await using b = await bed();
         b.model.push({ text: "remember 42" });
-        let sessionId: string | undefined;
         const created = minute();
-        {
-          await using client = new AgentSdkClient(options(agent, b.env));
-          await client.connect();
-          await client.query("remember a number");
-          sessionId = results(await collect(client.receiveResponse()))[0]?.sessionId;
-        }
+        const messages = await collect(
+          query({ prompt: "remember a number", options: options(agent, b.env) }),
+        );
+        expect(messages[0]).toMatchObject({ type: "system", subtype: "init" });
+        expect(assistantText(messages)).toContain("remember 42");
+        const [result] = results(messages);
+        expect(result).toMatchObject({ isError: false, stopReason: "end_turn" });
+        const sessionId = result?.sessionId;
         expect(sessionId).toBeTruthy();
         await using client = new AgentSdkClient(options(agent, b.env, { resume: sessionId }));
         const connected = await client.connect().then(
