@@ -17,6 +17,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import {
   AbortError,
+  CliConnectionError,
   ControlRequestError,
   ControlTimeoutError,
   JsonDecodeError,
@@ -127,11 +128,6 @@ export class AcpSession implements Session {
     this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
   }
 
-  /** The ACP session id, once the session exists. */
-  get acpSessionId(): string | undefined {
-    return this.sessionId;
-  }
-
   /**
    * Spawns the agent, initializes, and creates the session (or loads `options.resume`). Emits the
    * `init` message.
@@ -222,8 +218,9 @@ export class AcpSession implements Session {
   /** Queues one turn; resolves once its `session/prompt` has been sent. */
   private async sendTurn(input: StreamedUserInput): Promise<void> {
     if (this.life.isClosing || this.ended) throw this.gone();
-    if (this.inputEnded)
-      throw new AbortError(`Cannot send to the ${this.agent} session: its input was ended`);
+    if (this.inputEnded) {
+      throw new CliConnectionError(`Cannot send to the ${this.agent} session: its input was ended`);
+    }
     const blocks = acpPromptBlocks(input, this.caps, this.agent);
     this.life.turnSent();
     this.pendingTurns += 1;
