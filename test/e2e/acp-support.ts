@@ -36,8 +36,11 @@ export interface ClaudeAcpBed extends AsyncDisposable {
   options(extra?: AgentOptions): AgentOptions;
 }
 
-export async function claudeAcpBed(turns: ScriptedTurn[] = []): Promise<ClaudeAcpBed> {
-  const model = await startFakeAnthropic({ turns });
+export async function claudeAcpBed(
+  turns: ScriptedTurn[] = [],
+  defaultTurn?: ScriptedTurn,
+): Promise<ClaudeAcpBed> {
+  const model = await startFakeAnthropic({ turns, ...(defaultTurn ? { defaultTurn } : {}) });
   const ws = workspace();
   return {
     model,

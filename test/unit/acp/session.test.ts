@@ -92,7 +92,7 @@ describe("ACP session against the stand-in agent", () => {
   });
 
   it("an agent that ignores session/cancel: interrupt() fails with ControlTimeoutError after controlTimeoutMs", async () => {
-    const { options } = fake("stall", { controlTimeoutMs: 300, closeGraceMs: 300 });
+    const { options } = fake("stall", { controlTimeoutMs: 2_000, closeGraceMs: 300 });
     await using client = new AgentSdkClient(options);
     await client.connect();
     await client.query("hi");
