@@ -30,7 +30,8 @@ import { asObject, isObject, str } from "../../internal/wire.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
-import { describeExit } from "../../process/child.js";
+import { DEFAULT_CLOSE_GRACE_MS, describeExit } from "../../process/child.js";
+import { signalGroup } from "../../process/group-registry.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";
@@ -352,7 +353,9 @@ export class AcpSession implements Session {
     try {
       await this.terminals.closeAll();
       this.connection?.close(error ?? new AbortError("The session was closed"));
+      const pid = this.transport.pid;
       await this.transport.close();
+      if (pid !== undefined) await groupGone(pid, this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
     } finally {
       this.life.end(error);
     }
@@ -565,6 +568,38 @@ export class AcpSession implements Session {
     this.life.resultSeen();
   }
 }
+
+/**
+ * Resolves once no process of group `pgid` is left: the agent's own children (claude-code-acp's
+ * Claude Code, a relaunched CLI) got the group's SIGTERM with it and may still be finishing their
+ * writes, which the next `session/load` of the same session needs complete. No event exists for
+ * processes that are not our children, so this polls, for at most `graceMs`, then SIGKILLs the group.
+ */
+async function groupGone(pgid: number, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (groupExists(pgid)) {
+    if (Date.now() >= deadline) {
+      signalGroup(pgid, "SIGKILL");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+  }
+}
+
+/** Whether any process of group `pgid` is left (signal 0 checks without signalling). */
+function groupExists(pgid: number): boolean {
+  if (process.platform === "win32") return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a member runs as another user now (it dropped privileges); it is there all the same.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** How often {@link groupGone} looks. */
+const GROUP_POLL_MS = 20;
 
 function errorText(error: unknown): string {
   if (error instanceof RequestError) {
