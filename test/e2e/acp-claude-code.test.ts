@@ -3,7 +3,7 @@
  * Code it bundles), offline, with the scripted Anthropic API. Its Bash tool runs through the
  * client's `terminal/*`, its Write tool through the client's `fs/write_text_file`.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -14,6 +14,7 @@ import {
   type ResultMessage,
   UnsupportedFeatureError,
 } from "../../src/index.js";
+import { eventually } from "../lifecycle/support/processes.js";
 import {
   assistantText,
   blocks,
@@ -23,6 +24,17 @@ import {
   results,
   runningAgents,
 } from "./acp-support.js";
+
+/** The text of the Claude Code transcript of `sessionId` under `configDir`, or "" while there is none. */
+function transcriptOf(configDir: string, sessionId: string): string {
+  const projects = join(configDir, "projects");
+  if (!existsSync(projects)) return "";
+  for (const project of readdirSync(projects)) {
+    const file = join(projects, project, `${sessionId}.jsonl`);
+    if (existsSync(file)) return readFileSync(file, "utf8");
+  }
+  return "";
+}
 
 afterEach(() => {
   expect(runningAgents()).toBe(0);
@@ -192,6 +204,10 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
       const turn = await collect(client.receiveResponse());
       expect(results(turn)[0]?.result).toBe("remember 42");
       sessionId = results(turn)[0]?.sessionId;
+      // Claude Code writes its transcript behind the turn's end: a load finds the session only once
+      // the transcript holds the answer (closing earlier can lose it: "Session not found").
+      const transcript = () => transcriptOf(bed.model.env().CLAUDE_CONFIG_DIR ?? "", sessionId ?? "");
+      expect(await eventually(() => transcript().includes("remember 42"), 30_000)).toBe(true);
     }
     expect(sessionId).toBeTruthy();
     await using client = new AgentSdkClient(bed.options({ resume: sessionId }));
