@@ -438,7 +438,8 @@ export function summarizeInput(name: string, input: Record<string, unknown>): st
           "query",
           "description",
         );
-  const text = preferred ?? (Object.keys(input).length > 0 ? JSON.stringify(input) : "");
+  // ACP agents that send no input (Gemini CLI) are described by the title they show: the command.
+  const text = preferred ?? pick("title") ?? (Object.keys(input).length > 0 ? JSON.stringify(input) : "");
   return oneLine(text, 200);
 }
 

@@ -7,7 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/index.js";
-import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
+import {
+  acpAgentUnavailableReason,
+  createAcpAgentEnv,
+  type FakeAnthropicServer,
+  type ScriptedTurn,
+  startFakeAnthropic,
+  startFakeModelForAgent,
+} from "../../src/testing/index.js";
 import { cliEnv, plain, ROOT, runPiped, startPiped, visible } from "./support/harness.js";
 
 const models: FakeAnthropicServer[] = [];
@@ -251,6 +258,26 @@ describe("code-agent with the other backends", () => {
     expect(stdout).toMatch(/ {2}✓ Bash ok/);
     expect(code).toBe(0);
   });
+
+  it.skipIf(acpAgentUnavailableReason("gemini") !== undefined)(
+    "--agent gemini: the real Gemini CLI over ACP against the fake Gemini API; --allow covers its command",
+    async () => {
+      await using model = await startFakeModelForAgent("gemini", {
+        turns: [{ shell: "echo hi > cli.txt" }, { text: "Wrote cli.txt." }],
+      });
+      await using agent = createAcpAgentEnv("gemini", { baseUrl: model.url });
+      const { code, stdout, stderr } = await runPiped(
+        ["--agent", "gemini", "--cwd", agent.cwd, "--allow", "Bash", "RUN: write cli.txt"],
+        { env: cliEnv(agent.env), input: "" },
+      );
+      expect(stderr).toBe("");
+      expect(plain(stdout)).toMatch(/→ Bash echo hi > cli\.txt\n {2}✓ Bash ok/);
+      expect(stdout).toContain("Wrote cli.txt.");
+      expect(stdout).toMatch(/✓ done · 1 turn · .* · resume: code-agent --agent gemini --resume \S+/);
+      expect(existsSync(join(agent.cwd, "cli.txt"))).toBe(true);
+      expect(code).toBe(0);
+    },
+  );
 
   it("--agent with a command that does not exist: exit 3, naming it", async () => {
     const { code, stderr } = await run(["--agent", "/nonexistent/acp-agent", "hi"]);
