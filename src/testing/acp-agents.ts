@@ -145,6 +145,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
       "session/load fails with -32603 'No previous sessions found for this project.' when it happens in the same wall-clock minute as the session's creation.",
       "write_file through client fs/* fails for a new file: it reads the target first and gives up on 'Resource not found'.",
       "Headless mode offers run_shell_command/write_file only with --approval-mode yolo.",
+      "A refused permission is reported to the model ('Tool \"run_shell_command\" was canceled by the user.'), which answers in the same turn.",
     ],
   },
   qwen: {
@@ -170,9 +171,10 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     chatSideCalls: qwenSideCalls,
     geminiSideCalls: [],
     notes: [
-      "ACP sessions start in mode 'auto' (an LLM classifier runs before tools); set mode 'default' for permission prompts.",
+      "ACP sessions start in mode 'auto' (an LLM classifier runs before tools) unless settings say tools.approvalMode 'default' (createAcpAgentEnv writes that).",
       "Sends the non-standard request craft/drainMidTurnQueue (answer -32601) and qwen/notify/* notifications.",
       "Wants node >= 22 (EBADENGINE) but runs on node 20.",
+      "A refused permission ends the turn (end_turn) without another model request.",
     ],
   },
   opencode: {
@@ -191,6 +193,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     notes: [
       "Asks permission only when its config says so (createAcpAgentEnv writes permission bash/edit 'ask' unless askPermissions is false).",
       "Looks up registry.npmjs.org at start (fails offline, harmless).",
+      "A refused permission ends the turn (end_turn) without another model request.",
     ],
   },
   copilot: {
@@ -216,6 +219,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     notes: [
       "Writes files itself (tool 'create'), not through client fs/*.",
       "Mode ids are URLs (https://agentclientprotocol.com/protocol/session-modes#agent).",
+      "A refused permission ends the turn (end_turn) without another model request.",
     ],
   },
   kilo: {
@@ -234,6 +238,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     notes: [
       "7.8.1 does not install (its platform package is missing from the registry); 7.7.7 does.",
       "An OpenCode fork: same config schema, permission 'ask' needed for prompts.",
+      "A refused permission ends the turn (end_turn) without another model request.",
     ],
   },
 };
@@ -424,7 +429,8 @@ function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<
  *   `~/.gemini/settings.json` with `security.auth.selectedType: "gemini-api-key"`, folder trust,
  *   auto-update and usage statistics off; `--skip-trust`.
  * - **qwen**: `OPENAI_API_KEY`/`OPENAI_BASE_URL`/`OPENAI_MODEL`, `--auth-type openai`,
- *   `QWEN_CODE_NO_RELAUNCH`; `~/.qwen/settings.json` with updates, statistics and telemetry off.
+ *   `QWEN_CODE_NO_RELAUNCH`; `~/.qwen/settings.json` with updates, statistics and telemetry off and
+ *   `tools.approvalMode: "default"` (sessions ask permission instead of starting in mode `auto`).
  * - **opencode** / **kilo**: `~/.config/{opencode,kilo}/{opencode,kilo}.json` with an
  *   `@ai-sdk/openai-compatible` provider `fake` (and `permission` ask, see
  *   {@link AcpAgentEnvOptions.askPermissions}), XDG dirs in the home, the `*_DISABLE_*` switches for
@@ -488,6 +494,8 @@ export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptio
         general: { enableAutoUpdate: false, disableAutoUpdate: true },
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
+        // Sessions otherwise start in mode `auto`, where an LLM classifier replaces permission prompts.
+        tools: { approvalMode: "default" },
       });
       break;
     case "opencode":

@@ -21,6 +21,9 @@ import type { WaitForRequestOptions } from "./shared/request-log.js";
  * - `{ stall: true, text? }` — one chunk, then the stream hangs until the client goes away (cancel tests).
  * - `{ error: { status, message? } }` — an HTTP error.
  * - `{ api }` — a turn of the underlying fake as is (a {@link ChatTurn} or {@link GeminiTurn}).
+ * - a function of the {@link AgentModelRequest} returning any of these — for stateless scripts that
+ *   answer by the prompt (`r.lastUserText`) and by whether the request carries a tool result
+ *   (`toolResultTexts(r)`), which keeps a script in step whatever number of requests an agent makes.
  */
 export type AgentTurn =
   | { text: string }
@@ -29,7 +32,8 @@ export type AgentTurn =
   | { tool: AgentToolCall; text?: string }
   | { stall: true; text?: string }
   | { error: { status: number; message?: string } }
-  | { api: ChatTurn | GeminiTurn };
+  | { api: ChatTurn | GeminiTurn }
+  | ((request: AgentModelRequest) => AgentTurn | Promise<AgentTurn>);
 
 /** A request seen by an agent's fake model server: Chat Completions or Gemini. */
 export type AgentModelRequest = RecordedChatRequest | RecordedGeminiRequest;
@@ -78,6 +82,17 @@ export function toolResultTexts(request: AgentModelRequest): string[] {
 }
 
 /**
+ * Whether a request continues a turn after a tool ran: its last message is a tool result (Chat
+ * `role: "tool"`, Gemini `functionResponse`).
+ *
+ * @param request - A recorded request.
+ * @returns True for a follow-up.
+ */
+export function isToolFollowUp(request: AgentModelRequest): boolean {
+  return "toolResults" in request ? request.isToolFollowUp : request.isFunctionResponseFollowUp;
+}
+
+/**
  * Translates an agent-neutral turn into the agent's API turn.
  *
  * @param agent - The agent.
@@ -86,6 +101,12 @@ export function toolResultTexts(request: AgentModelRequest): string[] {
  */
 export function toAgentApiTurn(agent: AcpAgentName, turn: AgentTurn): ChatTurn | GeminiTurn {
   const preset = ACP_AGENTS[agent];
+  if (typeof turn === "function") {
+    const fn = turn;
+    const dynamic = async (request: AgentModelRequest): Promise<ChatTurn | GeminiTurn> =>
+      toAgentApiTurn(agent, await fn(request));
+    return dynamic as ChatTurn & GeminiTurn;
+  }
   if ("api" in turn) return turn.api;
   if ("stall" in turn || "error" in turn) return turn;
   const text = "text" in turn && turn.text !== undefined ? { text: turn.text } : {};

@@ -30,7 +30,7 @@ export {
   resolveAcpAgentCommand,
 } from "./acp-agents.js";
 export type { AgentModelOptions, AgentModelRequest, AgentModelServer, AgentTurn } from "./acp-model.js";
-export { startFakeModelForAgent, toAgentApiTurn, toolResultTexts } from "./acp-model.js";
+export { isToolFollowUp, startFakeModelForAgent, toAgentApiTurn, toolResultTexts } from "./acp-model.js";
 export type { RecordedRequest, ScriptedBlock, ScriptedTurn } from "./anthropic/script.js";
 export type {
   FakeAnthropicOptions,

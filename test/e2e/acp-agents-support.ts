@@ -53,6 +53,12 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL
   }
 }
 
+/** Agents still running: killed on process exit too, so a worker torn down mid-test leaves none behind. */
+const live = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of live) killGroup(child);
+});
+
 function inside(cwd: string, path: string): boolean {
   const rel = relative(cwd, resolve(path));
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
@@ -75,8 +81,16 @@ export async function startAcpAgent(agentEnv: AcpAgentEnv): Promise<AcpAgentRun>
   child.stderr!.on("data", (d: string) => {
     stderr = (stderr + d).slice(-20_000);
   });
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  child.once("error", () => {});
+  live.add(child);
+  const exited = new Promise<void>((done) => {
+    const gone = (): void => {
+      live.delete(child);
+      done();
+    };
+    child.once("exit", gone);
+    // A failed spawn emits "error" and never "exit".
+    child.once("error", gone);
+  });
   const updates: SessionUpdate[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const writes: string[] = [];

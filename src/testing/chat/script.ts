@@ -65,7 +65,7 @@ export interface ChatToolResult {
 export interface RecordedChatRequest extends RecordedHttpRequest {
   /**
    * Text of the LAST `role: "user"` message (text parts joined with `"\n"`), with the tag blocks
-   * agents wrap around a prompt removed (see {@link stripInjectedBlocks}); messages that are only
+   * agents wrap around a prompt removed (leading and trailing `<tag>…</tag>` blocks); messages that are only
    * such blocks are skipped. The same in every request of a turn, including tool-result follow-ups.
    */
   lastUserText: string;

@@ -7,6 +7,7 @@ import {
   type AcpAgentName,
   acpAgentUnavailableReason,
   createAcpAgentEnv,
+  isToolFollowUp,
   type RecordedChatRequest,
   resolveAcpAgentCommand,
   startFakeModelForAgent,
@@ -85,7 +86,9 @@ describe("ACP agent presets", () => {
           case "qwen":
             expect(env.env).toMatchObject({ OPENAI_BASE_URL: `${BASE}/v1`, OPENAI_MODEL: "m-1" });
             expect(env.args).toContain("--auth-type");
-            expect(existsSync(join(env.home, ".qwen", "settings.json"))).toBe(true);
+            expect(JSON.parse(readFileSync(join(env.home, ".qwen", "settings.json"), "utf8")).tools).toEqual({
+              approvalMode: "default",
+            });
             break;
           case "opencode":
           case "kilo": {
@@ -174,6 +177,38 @@ describe("agent-neutral turns", () => {
     expect(toAgentApiTurn("copilot", { stall: true })).toEqual({ stall: true });
     expect(toAgentApiTurn("gemini", { text: "hi" })).toEqual({ text: "hi" });
     expect(toAgentApiTurn("gemini", { api: { json: { a: 1 } } })).toEqual({ json: { a: 1 } });
+  });
+
+  it("function turns answer by prompt and follow-up, on either API", async () => {
+    const script = (r: Parameters<typeof isToolFollowUp>[0]) =>
+      isToolFollowUp(r) ? { text: `done ${r.lastUserText}` } : { shell: "ls" };
+    await using chat = await startFakeModelForAgent("qwen", { defaultTurn: script });
+    const post = (messages: unknown[]) =>
+      fetch(`${chat.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ messages }) }).then(
+        (r) => r.json() as Promise<any>,
+      );
+    const first = await post([{ role: "user", content: "go" }]);
+    expect(first.choices[0].message.tool_calls[0].function.name).toBe("run_shell_command");
+    const second = await post([
+      { role: "user", content: "go" },
+      { role: "tool", tool_call_id: "c", content: "out" },
+    ]);
+    expect(second.choices[0].message.content).toBe("done go");
+
+    await using gemini = await startFakeModelForAgent("gemini", { defaultTurn: script });
+    const g = (contents: unknown[]) =>
+      fetch(`${gemini.url}/v1beta/models/m:generateContent`, {
+        method: "POST",
+        body: JSON.stringify({ contents }),
+      }).then((r) => r.json() as Promise<any>);
+    expect(
+      (await g([{ role: "user", parts: [{ text: "go" }] }])).candidates[0].content.parts[0].functionCall.name,
+    ).toBe("run_shell_command");
+    const followUp = await g([
+      { role: "user", parts: [{ text: "go" }] },
+      { role: "user", parts: [{ functionResponse: { name: "run_shell_command", response: {} } }] },
+    ]);
+    expect(followUp.candidates[0].content.parts[0].text).toBe("done go");
   });
 
   it("startFakeModelForAgent starts the agent's API with its side calls; toolResultTexts reads either API", async () => {
