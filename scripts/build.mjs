@@ -33,7 +33,7 @@ const types = spawnSync(
 if (types.status !== 0) process.exit(types.status ?? 1);
 
 /** Packages users share with us at runtime: imported, never copied into the bundle. */
-const external = /^(zod|@modelcontextprotocol\/sdk(\/.*)?|bullmq|ioredis)$/;
+const external = /^(zod|@modelcontextprotocol\/sdk(\/.*)?|@agentclientprotocol\/sdk(\/.*)?|bullmq|ioredis)$/;
 
 await build({
   absWorkingDir: root,

@@ -263,6 +263,18 @@ const cursorSchema = z.strictObject({
   partialOutput: z.optional(z.boolean()),
 });
 
+const acpSchema = z.strictObject({
+  agent: z.optional(
+    z.enum(["gemini", "qwen", "opencode", "copilot", "kilo", "claude-code-acp", "codex-acp"]),
+  ),
+  command: z.optional(nonEmpty()),
+  args: z.optional(z.array(z.string())),
+  clientFs: z.optional(z.boolean()),
+  terminal: z.optional(z.boolean()),
+  mode: z.optional(nonEmpty()),
+  authMethod: z.optional(nonEmpty()),
+});
+
 const transportSchema = z.custom<object>(
   (v) =>
     typeof v === "object" &&
@@ -280,9 +292,10 @@ const transportSchema = z.custom<object>(
  */
 export const agentOptionsSchema = z
   .strictObject({
-    backend: z.optional(z.enum(["claude", "codex", "cursor"])),
+    backend: z.optional(z.enum(["claude", "codex", "cursor", "acp"])),
     codex: z.optional(codexSchema),
     cursor: z.optional(cursorSchema),
+    acp: z.optional(acpSchema),
 
     cliPath: z.optional(nonEmpty()),
     autoInstallCli: z.optional(

@@ -11,7 +11,7 @@ import type { SpawnClaudeCodeProcess } from "./transport/spawned-process.js";
 import type { Transport } from "./transport/transport.js";
 
 /** Which agent CLI drives the session. */
-export type BackendKind = "claude" | "codex" | "cursor";
+export type BackendKind = "claude" | "codex" | "cursor" | "acp";
 
 /** Reasoning effort. */
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
@@ -300,15 +300,60 @@ export interface CursorOptions {
   partialOutput?: boolean;
 }
 
+/** The agents the ACP backend knows how to start (see `AcpOptions.agent`). */
+export type AcpAgentPreset =
+  | "gemini"
+  | "qwen"
+  | "opencode"
+  | "copilot"
+  | "kilo"
+  | "claude-code-acp"
+  | "codex-acp";
+
+/**
+ * ACP-only options (the `acp` backend drives any agent that speaks the Agent Client Protocol over
+ * stdio). Name a preset, or give the command; `cliPath` also sets the executable.
+ */
+export interface AcpOptions {
+  /**
+   * A known agent: the backend finds its executable (the native binary where the npm package has
+   * one, so signals reach it) and passes its ACP flags. Pointing the agent at a model is the
+   * agent's own configuration (environment, config files); see `code-agent-sdk/testing`.
+   */
+  agent?: AcpAgentPreset;
+  /** The agent's executable (path or name on `PATH`). Overrides the preset's; required without one. */
+  command?: string;
+  /** Arguments of the agent's ACP mode. Default: the preset's (e.g. `["--acp"]`); none without a preset. */
+  args?: string[];
+  /**
+   * Serve the agent's `fs/read_text_file` and `fs/write_text_file` requests, confined to the
+   * session's working directory (symlinks resolved). `false`: the capability is not advertised and
+   * such requests are refused. Default `true`.
+   */
+  clientFs?: boolean;
+  /**
+   * Serve the agent's `terminal/*` requests: commands run in the session's working directory (or
+   * below it), in their own process group, killed when released or when the session ends.
+   * `false`: the capability is not advertised and such requests are refused. Default `true`.
+   */
+  terminal?: boolean;
+  /** A session mode to switch to right after the session starts (`session/set_mode`), e.g. `"default"`. */
+  mode?: string;
+  /** An `authenticate` method id to call before the session starts (when the agent asks for one). */
+  authMethod?: string;
+}
+
 /** Options for `query()` and `AgentSdkClient`. Every field is optional. */
 export interface AgentOptions {
   // ── backend selection ──
-  /** Which CLI to drive. Default `"claude"`. */
+  /** Which CLI to drive. Default `"claude"`. `"acp"`: any Agent Client Protocol agent (see `acp`). */
   backend?: BackendKind;
   /** Codex-specific options. */
   codex?: CodexOptions;
   /** Cursor-specific options. */
   cursor?: CursorOptions;
+  /** ACP-specific options: which agent, and what the client side serves. */
+  acp?: AcpOptions;
 
   // ── execution environment ──
   /** Path to the CLI binary; skips discovery. Official SDK: `pathToClaudeCodeExecutable`. */

@@ -10,6 +10,8 @@ import type { PermissionMode } from "../permissions.js";
 import type { Prompt } from "../prompt.js";
 import type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./claude/control-types.js";
 
+export type { RewindFilesResult };
+
 /** What a backend can do. Client methods that need a missing capability throw `UnsupportedFeatureError`. */
 
 /**

@@ -44,3 +44,22 @@ export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
   modelSwitching: false,
   mcpStatus: false,
 });
+
+/**
+ * An Agent Client Protocol agent: one long-lived process and session, permission requests answered
+ * by `canUseTool`, `session/cancel` to interrupt. ACP has no hooks, no in-process MCP routing, and no
+ * model or permission-mode switch every agent offers. What a particular agent can do beyond this
+ * (`session/load`, image prompts, HTTP MCP servers) comes from its `initialize` answer; asking for
+ * what it did not declare throws `UnsupportedFeatureError`.
+ */
+export const ACP_CAPABILITIES: Capabilities = Object.freeze({
+  controlProtocol: false,
+  toolApproval: true,
+  hooks: false,
+  sdkMcpRouting: false,
+  persistentSession: true,
+  interrupt: true,
+  runtimeConfigChanges: false,
+  modelSwitching: false,
+  mcpStatus: false,
+});

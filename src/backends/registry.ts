@@ -9,7 +9,12 @@ import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { loadMcpServer } from "../mcp/tool.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "./backend.js";
-import { CLAUDE_CAPABILITIES, CODEX_CAPABILITIES, CURSOR_CAPABILITIES } from "./capabilities.js";
+import {
+  ACP_CAPABILITIES,
+  CLAUDE_CAPABILITIES,
+  CODEX_CAPABILITIES,
+  CURSOR_CAPABILITIES,
+} from "./capabilities.js";
 
 interface Entry {
   capabilities: Capabilities;
@@ -28,6 +33,10 @@ const entries: Record<BackendKind, Entry | undefined> = {
   cursor: {
     capabilities: CURSOR_CAPABILITIES,
     load: async () => new (await import("./cursor/backend.js")).CursorBackend(),
+  },
+  acp: {
+    capabilities: ACP_CAPABILITIES,
+    load: async () => new (await import("./acp/backend.js")).AcpBackend(),
   },
 };
 

@@ -18,6 +18,8 @@ export class UsageError extends Error {
 export interface RunArgs {
   command: "run";
   backend: BackendKind;
+  /** `--agent`: the ACP agent, a preset name or its command (`--backend acp` only). */
+  agent: string | undefined;
   model: string | undefined;
   cwd: string | undefined;
   allow: string[];
@@ -55,7 +57,18 @@ export interface InstallArgs {
 
 export type CliArgs = RunArgs | InstallArgs | { command: "help" } | { command: "version" };
 
-export const BACKENDS: readonly BackendKind[] = ["claude", "codex", "cursor"];
+export const BACKENDS: readonly BackendKind[] = ["claude", "codex", "cursor", "acp"];
+
+/** The ACP agents `--agent` knows by name (see the ACP backend's presets). */
+export const ACP_AGENTS = [
+  "gemini",
+  "qwen",
+  "opencode",
+  "copilot",
+  "kilo",
+  "claude-code-acp",
+  "codex-acp",
+] as const;
 export const PERMISSION_MODES: readonly PermissionMode[] = [
   "default",
   "acceptEdits",
@@ -70,10 +83,13 @@ export const USAGE = `Usage: code-agent [options] PROMPT          (or the prompt
        code-agent --demo [PROMPT]            offline, against the built-in scripted model
        code-agent install claude|codex [VERSION] [--cache-dir DIR] [--force]
 
-Runs a coding agent (Claude Code, Codex or Cursor Agent) on PROMPT and shows what it does.
+Runs a coding agent (Claude Code, Codex, Cursor Agent, or any ACP agent) on PROMPT and shows what
+it does.
 
 Options:
-  --backend claude|codex|cursor   which agent CLI to drive (default: claude)
+  --backend claude|codex|cursor|acp  which agent CLI to drive (default: claude)
+  --agent NAME|COMMAND            the ACP agent: ${ACP_AGENTS.join(", ")},
+                                  or its command (implies --backend acp)
   --model M                       model to use
   --cwd DIR                       working directory of the agent (default: the current one)
   --allow TOOL                    allow a tool without asking, e.g. Bash or "Bash(npm test)" (repeatable)
@@ -128,11 +144,20 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} only applies to \`code-agent install\``);
   }
 
-  const backend = values.backend ?? "claude";
+  const agent = values.agent;
+  const backend = values.backend ?? (agent !== undefined ? "acp" : "claude");
   if (!BACKENDS.includes(backend as BackendKind)) {
     throw new UsageError(
       `--backend must be one of ${BACKENDS.join(", ")} (got ${JSON.stringify(backend)})${didYouMean(backend, BACKENDS)}`,
     );
+  }
+  if (agent !== undefined && backend !== "acp") {
+    throw new UsageError(`--agent names an ACP agent; it does not apply to --backend ${backend}`);
+  }
+  if (agent !== undefined && agent.trim() === "")
+    throw new UsageError("--agent needs an agent name or command");
+  if (backend === "acp" && agent === undefined && !values.demo) {
+    throw new UsageError(`--backend acp needs --agent (${ACP_AGENTS.join(", ")}, or the agent's command)`);
   }
   const permissionMode = values["permission-mode"];
   if (permissionMode !== undefined && !PERMISSION_MODES.includes(permissionMode as PermissionMode)) {
@@ -170,6 +195,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   return {
     command: "run",
     backend: backend as BackendKind,
+    agent,
     model: values.model,
     cwd,
     allow: values.allow ?? [],
@@ -194,6 +220,7 @@ function parseInstall(
 ): InstallArgs {
   const runOnly = [
     "backend",
+    "agent",
     "model",
     "cwd",
     "allow",
@@ -258,6 +285,7 @@ function didYouMean(value: string, candidates: readonly string[]): string {
 
 const OPTIONS = {
   backend: { type: "string" },
+  agent: { type: "string" },
   model: { type: "string" },
   cwd: { type: "string" },
   allow: { type: "string", multiple: true },

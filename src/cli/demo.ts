@@ -28,6 +28,8 @@ export interface DemoHooks {
   note(text: string): void;
   /** The working directory asked for with --cwd; default a temporary directory. */
   cwd: string | undefined;
+  /** `--agent`, for the ACP backend (default: claude-code-acp). */
+  agent?: string | undefined;
 }
 
 /** The in-process MCP server of the demo: `mcp__demo__get_weather`. */
@@ -51,6 +53,8 @@ export async function startDemo(backend: BackendKind, hooks: DemoHooks): Promise
       return startClaudeDemo(hooks);
     case "codex":
       return startCodexDemo(hooks);
+    case "acp":
+      return startAcpDemo(hooks);
     default:
       throw new UsageError(
         `--demo is not available for the ${backend} backend (it has no scripted model yet)`,
@@ -174,6 +178,74 @@ async function startCodexDemo(hooks: DemoHooks): Promise<Demo> {
       codex: { approvalPolicy: "untrusted", skipGitRepoCheck: true },
     },
     banner: demoBanner("Codex", model.url, dir.cwd),
+    async close() {
+      await model.close();
+      dir.cleanup();
+    },
+  };
+}
+
+/** ACP agents with a demo: the adapters whose model APIs the testing kit fakes. */
+const ACP_DEMO_AGENTS = ["claude-code-acp", "codex-acp"] as const;
+
+/**
+ * The ACP demo: an ACP adapter (claude-code-acp by default, or codex-acp) against the scripted
+ * model. ACP cannot route in-process MCP tools, so the demo runs a command and answers.
+ */
+async function startAcpDemo(hooks: DemoHooks): Promise<Demo> {
+  const agent = hooks.agent ?? "claude-code-acp";
+  if (agent === "codex-acp") return startCodexAcpDemo(hooks);
+  if (agent !== "claude-code-acp") {
+    throw new UsageError(
+      `--demo with --backend acp is available for ${ACP_DEMO_AGENTS.join(" and ")} (got --agent ${agent})`,
+    );
+  }
+  const { startFakeAnthropic } = await import("../testing/index.js");
+  const model = await startFakeAnthropic({
+    turns: [
+      {
+        blocks: [
+          { type: "text", text: "I'll create the file." },
+          {
+            type: "tool_use",
+            // claude-code-acp's Bash, which runs through the client's terminal.
+            name: "mcp__acp__Bash",
+            input: { command: "touch hello.txt", timeout: 10_000, description: "Create hello.txt" },
+          },
+        ],
+      },
+      { text: "Done: hello.txt is there. (The weather tool needs in-process MCP, which ACP cannot route.)" },
+    ],
+  });
+  const dir = workdir(hooks);
+  return {
+    options: {
+      acp: { agent: "claude-code-acp" },
+      env: model.env(),
+      // Only the demo's environment: an inherited IS_SANDBOX would make the adapter offer a bypass
+      // mode that Claude Code refuses when run as root.
+      inheritEnv: false,
+      cwd: dir.cwd,
+    },
+    banner: `Demo: Claude Code through the claude-code-acp ACP adapter, offline, against a scripted model at ${model.url} (working directory ${dir.cwd})`,
+    async close() {
+      await model.close();
+      dir.cleanup();
+    },
+  };
+}
+
+async function startCodexAcpDemo(hooks: DemoHooks): Promise<Demo> {
+  const { startFakeOpenAI } = await import("../testing/index.js");
+  const model = await startFakeOpenAI({
+    turns: [{ execCommand: { cmd: "touch hello.txt" }, text: "I'll create the file." }, { text: "Done." }],
+  });
+  // Ask before each command; the sandbox needs bubblewrap, which a demo cannot count on.
+  const home = model.codexHome({ approvalPolicy: "untrusted", sandboxMode: "danger-full-access" });
+  const dir = workdir(hooks);
+  return {
+    options: { acp: { agent: "codex-acp" }, env: home.env, inheritEnv: false, cwd: dir.cwd },
+    banner: `Demo: Codex through the codex-acp ACP adapter, offline, against a scripted model at ${model.url} (working directory ${dir.cwd})`,
     async close() {
       await model.close();
       dir.cleanup();

@@ -40,6 +40,8 @@ export interface RendererOptions {
   /** Show thinking (dimmed). Default: hidden. */
   showThinking: boolean;
   backend: BackendKind;
+  /** The ACP agent (`--agent`), repeated in the resume hint. */
+  agent?: string | undefined;
   /**
    * Set in demo mode: the model is scripted (no real model name, no cost shown) and the session
    * cannot be resumed (no resume hint).
@@ -52,6 +54,7 @@ const LOGIN_HINT: Record<BackendKind, string> = {
   claude: "Not logged in: set ANTHROPIC_API_KEY, or run `claude` once in a terminal and log in with /login.",
   codex: "Not logged in: set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.",
   cursor: "Not logged in: set CURSOR_API_KEY, or run `cursor-agent login`.",
+  acp: "Not logged in: log the agent in with its own command (e.g. `gemini`, `copilot`), or set its API key variable.",
 };
 
 /**
@@ -153,7 +156,12 @@ export class Renderer {
     else if (message.totalCostUsd !== null) parts.push(`$${message.totalCostUsd.toFixed(4)}`);
     let session = "";
     if (message.sessionId) {
-      const backendFlag = this.options.backend === "claude" ? "" : `--backend ${this.options.backend} `;
+      const backendFlag =
+        this.options.backend === "acp" && this.options.agent !== undefined
+          ? `--agent ${quoteArg(this.options.agent)} `
+          : this.options.backend === "claude"
+            ? ""
+            : `--backend ${this.options.backend} `;
       session = this.options.demo
         ? `session ${message.sessionId}`
         : `resume: code-agent ${backendFlag}--resume ${message.sessionId}`;
@@ -452,7 +460,8 @@ export function summarizeInput(name: string, input: Record<string, unknown>): st
           "query",
           "description",
         );
-  const text = preferred ?? (Object.keys(input).length > 0 ? JSON.stringify(input) : "");
+  // ACP agents that send no input (Gemini CLI) are described by the title they show: the command.
+  const text = preferred ?? pick("title") ?? (Object.keys(input).length > 0 ? JSON.stringify(input) : "");
   return oneLine(text, 200);
 }
 
@@ -497,4 +506,9 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms % 60_000) / 1000);
   return `${minutes} min ${seconds} s`;
+}
+
+/** `arg` as one shell word: unchanged when it is plain, else single-quoted. */
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }

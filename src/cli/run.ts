@@ -17,7 +17,7 @@ import type { Message, ResultMessage } from "../messages.js";
 import type { AgentOptions } from "../options.js";
 import { query } from "../query.js";
 import { SDK_VERSION } from "../version.js";
-import { type CliArgs, parseCliArgs, type RunArgs, USAGE, UsageError } from "./args.js";
+import { ACP_AGENTS, type CliArgs, parseCliArgs, type RunArgs, USAGE, UsageError } from "./args.js";
 import type { Demo } from "./demo.js";
 import { ExitCode } from "./exit-codes.js";
 import { runInstall } from "./install-command.js";
@@ -91,6 +91,7 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
     screen,
     showThinking: args.thinking,
     backend: args.backend,
+    agent: args.agent,
     demo: args.demo,
   });
   const note = (text: string) => (human ? renderer.note(text) : io.stderr.write(`${text}\n`));
@@ -114,7 +115,7 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
     if (args.demo) {
       // Loaded only for --demo: it brings the scripted model servers and zod.
       const { startDemo } = await import("./demo.js");
-      demo = await startDemo(args.backend, { note, cwd: args.cwd });
+      demo = await startDemo(args.backend, { note, cwd: args.cwd, agent: args.agent });
       note(demo.banner);
     }
     const permissions = new PermissionHandler({
@@ -326,6 +327,7 @@ function buildOptions(
   if (live) options.includePartialMessages = true;
   if (args.model !== undefined) options.model = args.model;
   if (args.cwd !== undefined) options.cwd = args.cwd;
+  if (args.backend === "acp" && args.agent !== undefined) options.acp = acpOption(args.agent);
   // --allow/--deny are enforced by our canUseTool too, so a backend that asks for approval but has
   // no tool lists (Codex) still honours them; one that cannot ask at all (Cursor) must refuse them.
   const asks = getBackend(args.backend).capabilities.toolApproval;
@@ -347,6 +349,13 @@ function buildOptions(
   if (args.resume !== undefined) options.resume = args.resume;
   if (args.cliPath !== undefined) options.cliPath = args.cliPath;
   return { options, soft };
+}
+
+/** `--agent`: a preset by name, else the agent's command. */
+function acpOption(agent: string): AgentOptions["acp"] {
+  return (ACP_AGENTS as readonly string[]).includes(agent)
+    ? { agent: agent as (typeof ACP_AGENTS)[number] }
+    : { command: agent };
 }
 
 /** The command-line flag behind an option, for error messages. */

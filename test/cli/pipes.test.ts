@@ -7,7 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/index.js";
-import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
+import {
+  acpAgentUnavailableReason,
+  createAcpAgentEnv,
+  type FakeAnthropicServer,
+  type ScriptedTurn,
+  startFakeAnthropic,
+  startFakeModelForAgent,
+} from "../../src/testing/index.js";
 import { cliEnv, plain, ROOT, runPiped, startPiped, visible } from "./support/harness.js";
 
 const models: FakeAnthropicServer[] = [];
@@ -254,6 +261,63 @@ describe("code-agent with the other backends", () => {
     // Codex does not count round trips: no turn count, and no made-up one.
     expect(stdout).toMatch(/✓ done · [\d.]+ m?s · scripted, no cost · session /);
     expect(code).toBe(0);
+  });
+
+  it("--backend acp --demo: Claude Code through claude-code-acp; the command runs through the client's terminal", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "code-agent-cwd-"));
+    try {
+      const { code, stdout, stderr } = await run([
+        "--backend",
+        "acp",
+        "--demo",
+        "--allow",
+        "Bash",
+        "--cwd",
+        cwd,
+      ]);
+      expect(stderr).toBe("");
+      expect(stdout).toContain("Demo: Claude Code through the claude-code-acp ACP adapter");
+      expect(plain(stdout)).toMatch(/→ Bash touch hello\.txt\n {2}✓ Bash ok/);
+      expect(stdout).toMatch(/✓ done · 1 turn · .* · session /);
+      expect(existsSync(join(cwd, "hello.txt"))).toBe(true);
+      expect(code).toBe(0);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it("--agent codex-acp --demo: the native codex-acp against the scripted Responses API", async () => {
+    const { code, stdout, stderr } = await run(["--agent", "codex-acp", "--demo", "--allow", "Bash"]);
+    expect(stderr).toBe("");
+    expect(stdout).toContain("Demo: Codex through the codex-acp ACP adapter");
+    expect(stdout).toMatch(/ {2}✓ Bash ok/);
+    expect(code).toBe(0);
+  });
+
+  it.skipIf(acpAgentUnavailableReason("gemini") !== undefined)(
+    "--agent gemini: the real Gemini CLI over ACP against the fake Gemini API; --allow covers its command",
+    async () => {
+      await using model = await startFakeModelForAgent("gemini", {
+        turns: [{ shell: "echo hi > cli.txt" }, { text: "Wrote cli.txt." }],
+      });
+      await using agent = createAcpAgentEnv("gemini", { baseUrl: model.url });
+      const { code, stdout, stderr } = await runPiped(
+        ["--agent", "gemini", "--cwd", agent.cwd, "--allow", "Bash", "RUN: write cli.txt"],
+        { env: cliEnv(agent.env), input: "" },
+      );
+      expect(stderr).toBe("");
+      expect(plain(stdout)).toMatch(/→ Bash echo hi > cli\.txt\n {2}✓ Bash ok/);
+      expect(stdout).toContain("Wrote cli.txt.");
+      expect(stdout).toMatch(/✓ done · 1 turn · .* · resume: code-agent --agent gemini --resume \S+/);
+      expect(existsSync(join(agent.cwd, "cli.txt"))).toBe(true);
+      expect(code).toBe(0);
+    },
+  );
+
+  it("--agent with a command that does not exist: exit 3, naming it", async () => {
+    const { code, stderr } = await run(["--agent", "/nonexistent/acp-agent", "hi"]);
+    expect(stderr).toMatch(/^code-agent: acp-agent CLI not found\. Searched: \/nonexistent\/acp-agent\./);
+    expect(code).toBe(3);
   });
 
   it("--backend codex --demo without a terminal: the command is denied, and stderr says so", async () => {

@@ -222,4 +222,15 @@ describe("code-agent in a terminal", () => {
     expect(proc.text.split("I'll create the file first.").length - 1).toBe(1);
     expect(proc.text.split("Done.").length - 1).toBe(1);
   });
+
+  it("--backend acp --demo: claude-code-acp's permission request becomes the same prompt; streamed text is shown once", async () => {
+    const proc = terminal(["--backend", "acp", "--demo"]);
+    await proc.waitFor(/Bash wants permission: touch hello\.txt/);
+    proc.write("y\r");
+    await proc.waitFor(/✓ done · 1 turn/);
+    expect(await proc.exitCode()).toBe(0);
+    expect(proc.text).toMatch(/✓ Bash touch hello\.txt/);
+    expect(proc.text.split("I'll create the file.").length - 1).toBe(1);
+    expect(proc.text.split("Done: hello.txt is there.").length - 1).toBe(1);
+  });
 });

@@ -12,6 +12,25 @@ import { displayToolName, formatDuration, summarizeInput } from "../../src/cli/r
 import { colorEnabled, createStyle, Screen } from "../../src/cli/screen.js";
 
 describe("parseCliArgs", () => {
+  it("--agent picks an ACP agent and implies --backend acp; acp without an agent is a usage error", () => {
+    expect(parseCliArgs(["--agent", "gemini", "hi"])).toMatchObject({
+      backend: "acp",
+      agent: "gemini",
+      prompt: "hi",
+    });
+    expect(parseCliArgs(["--backend", "acp", "--agent", "./my-agent", "hi"])).toMatchObject({
+      backend: "acp",
+      agent: "./my-agent",
+    });
+    expect(() => parseCliArgs(["--backend", "acp", "hi"])).toThrow(/--backend acp needs --agent/);
+    expect(() => parseCliArgs(["--backend", "codex", "--agent", "gemini", "hi"])).toThrow(
+      /does not apply to --backend codex/,
+    );
+    expect(() => parseCliArgs(["install", "claude", "--agent", "gemini"])).toThrow(/--agent/);
+    // The demo picks its own agent (claude-code-acp) when none is named.
+    expect(parseCliArgs(["--backend", "acp", "--demo"])).toMatchObject({ backend: "acp", agent: undefined });
+  });
+
   it("joins prompt words and collects repeated flags", () => {
     const args = parseCliArgs([
       "--allow",

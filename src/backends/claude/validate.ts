@@ -10,7 +10,7 @@ import { claudeOptionConflicts, resolveClaudeSettings } from "./command.js";
 import { resolveUser } from "./env.js";
 
 /** Options that configure other backends; Claude would silently ignore them. */
-export const CLAUDE_FOREIGN_OPTIONS = ["codex", "cursor"] as const;
+export const CLAUDE_FOREIGN_OPTIONS = ["codex", "cursor", "acp"] as const;
 
 /**
  * Every reason `options` cannot run on Claude Code, as `path: message` strings: schema violations

@@ -13,6 +13,7 @@ import { CLAUDE_ONLY_OPTIONS } from "../claude-options.js";
  */
 export const CODEX_UNSUPPORTED_OPTIONS = [
   "cursor",
+  "acp",
   "user",
   "fallbackModel",
   "maxTurns",

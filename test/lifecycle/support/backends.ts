@@ -472,6 +472,80 @@ export const cursorBackend: LifecycleBackend = {
   },
 };
 
+// ── ACP ───────────────────────────────────────────────────────────────────────────────────────
+
+const FAKE_ACP = fileURLToPath(new URL("../../fixtures/acp/fake-acp-agent.mjs", import.meta.url));
+
+/**
+ * ACP: one agent process, JSON-RPC (`initialize` → `session/new` → `session/prompt` per turn). The
+ * stand-in speaks the captured shapes, with no ACP library of its own.
+ */
+export const acpBackend: LifecycleBackend = {
+  name: "acp",
+  fake(fault, run, knobs = {}, extra = {}) {
+    return {
+      ...extra,
+      backend: "acp",
+      acp: { ...extra.acp, command: launcher("fake-acp-agent", FAKE_ACP) },
+      env: {
+        FAKE_ACP_FAULT: fault,
+        FAKE_ACP_PIDS: run.pidsFile,
+        FAKE_ACP_RECORD: run.recordFile,
+        FAKE_ACP_GRANDCHILD: knobs.grandchild ?? "sleep",
+        ...(knobs.ignoreTerm ? { FAKE_ACP_IGNORE_TERM: "1" } : {}),
+        ...(knobs.lineBytes !== undefined ? { FAKE_ACP_LINE_BYTES: String(knobs.lineBytes) } : {}),
+        ...(knobs.unansweredStep !== undefined ? { FAKE_ACP_UNANSWERED: knobs.unansweredStep } : {}),
+        ...extra.env,
+      },
+    };
+  },
+  pathDependentFake: (dir) => pathDependentLauncher(dir, "fake-acp-agent", FAKE_ACP),
+  skip: {
+    "exit-after-handshake-stdin-closed":
+      "the ACP handshake ends with the session's init message, so the consumer has a message before the failed prompt write (the ProcessError itself is checked in the ACP unit tests)",
+    interrupt:
+      "interrupt() is session/cancel, a notification: nothing to leave unanswered (waiting for the cancelled turn's result is bounded by controlTimeoutMs, see the ACP unit tests)",
+    setModel: "ACP has no model switch every agent offers (setModel throws UnsupportedFeatureError)",
+    getMcpStatus: "ACP has no MCP status request (getMcpStatus throws UnsupportedFeatureError)",
+    hook: "ACP has no hooks (refused up front)",
+    mcpTool: "ACP cannot route in-process MCP servers (refused up front)",
+    concurrentRequests: "the client makes no requests of the agent that could be in flight together",
+  },
+  handshake: { steps: ["initialize", "session/new"], queryOptions: {} },
+  controlRequests: {},
+  callbacks: {
+    supported: ["canUseTool"],
+    // The fake asks session/request_permission for a tool call whose input names the subject.
+    trigger: (_kind, args) => JSON.stringify({ subject: args.toolName ?? "Bash", input: args.input ?? {} }),
+    answer(_kind, resultText, messages) {
+      const response = JSON.parse(resultText) as {
+        result?: { outcome?: { outcome?: string; optionId?: string } };
+        error?: { message?: string };
+      };
+      if (response.error) return { kind: "error", message: String(response.error.message) };
+      const outcome = response.result?.outcome;
+      if (outcome?.optionId === "proceed_once") return { kind: "ok", value: { behavior: "allow" } };
+      // The agent only hears which option; why reaches the caller in-band.
+      const problem = messages.find((m) => m.type === "system" && m.subtype === "acp_permission_error");
+      const why =
+        problem?.type === "system" ? String(problem.data.error) : `declined (${JSON.stringify(outcome)})`;
+      return { kind: "error", message: why };
+    },
+    subjectOf: (_toolName, input) => (typeof input.subject === "string" ? input.subject : "?"),
+  },
+  promptVia: "stdin",
+  argvOptions: (a, b) => ({ extraArgs: { first: a, second: b } }),
+  sdkEnvKeys: [],
+  permissions: {
+    neverByDefault: ["--yolo", "yolo", "--allow-all-tools", "--dangerously-skip-permissions", "--auto"],
+    bypass: { acp: { args: ["--yolo"] } },
+    bypassArgs: ["--yolo"],
+  },
+  fastCli: () => ({
+    skip: "no compiled ACP stand-in: a JSON-RPC handshake per session would need one; the node stand-in is too slow for 1 000 sessions",
+  }),
+};
+
 function findCompiler(): string | undefined {
   for (const cc of ["cc", "gcc", "clang"]) {
     try {
@@ -491,4 +565,9 @@ function findCompiler(): string | undefined {
 export const NOT_POSIX = process.platform === "win32";
 
 /** Every backend the lifecycle suite covers. */
-export const LIFECYCLE_BACKENDS: readonly LifecycleBackend[] = [claudeBackend, codexBackend, cursorBackend];
+export const LIFECYCLE_BACKENDS: readonly LifecycleBackend[] = [
+  claudeBackend,
+  codexBackend,
+  cursorBackend,
+  acpBackend,
+];

@@ -15,6 +15,7 @@ import {
 /** One valid value for every option Codex rejects. */
 const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)[number]>> = {
   cursor: { mode: "ask" },
+  acp: { agent: "gemini" },
   user: 1000,
   fallbackModel: "m",
   maxTurns: 3,

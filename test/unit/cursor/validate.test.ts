@@ -77,6 +77,7 @@ const REFUSED: Omit<AgentOptions, "backend"> = {
   sessionStore: {} as never,
   sessionStoreFlush: "eager" as never,
   loadTimeoutMs: 1000 as never,
+  acp: { agent: "gemini" },
 };
 
 describe("validateCursorOptions", () => {

@@ -1,0 +1,94 @@
+/**
+ * `session/request_permission` → `canUseTool`.
+ *
+ * Agents name their options differently (`proceed_once`, `once`, `allow`, `approved`, …), so the
+ * answer is chosen by the option's `kind`, never its id: allow → `allow_once` (else
+ * `allow_always`); deny → `reject_once` (else `reject_always`). An allow that returns
+ * `updatedPermissions` (asks to remember the decision) prefers `allow_always`. Without a
+ * `canUseTool`, every request is answered with the reject option: nothing runs that nobody allowed.
+ */
+import type { RawObject } from "../../messages.js";
+import type { CanUseTool, PermissionResult } from "../../permissions.js";
+
+/** What the agent offered for one request. */
+export interface PermissionOption {
+  optionId: string;
+  kind: string;
+  name?: string;
+}
+
+/** The answer sent back: an option, or `cancelled` (the turn is being cancelled). */
+export type PermissionOutcome = { outcome: "selected"; optionId: string } | { outcome: "cancelled" };
+
+/** The option of the first kind in `kinds` that the agent offered. */
+export function optionOfKind(
+  options: readonly PermissionOption[],
+  kinds: readonly string[],
+): PermissionOption | undefined {
+  for (const kind of kinds) {
+    const option = options.find((o) => o.kind === kind);
+    if (option) return option;
+  }
+  return undefined;
+}
+
+/**
+ * The outcome for a `canUseTool` decision. A deny with no reject option offered cancels (the one
+ * answer that never lets the tool run); an allow with no allow option is a protocol problem the
+ * caller reports, and it too cancels.
+ */
+export function outcomeFor(
+  decision: PermissionResult,
+  options: readonly PermissionOption[],
+): { outcome: PermissionOutcome; problem?: string } {
+  if (decision.behavior === "allow") {
+    const remember = (decision.updatedPermissions?.length ?? 0) > 0;
+    const option = optionOfKind(
+      options,
+      remember ? ["allow_always", "allow_once"] : ["allow_once", "allow_always"],
+    );
+    if (option) return { outcome: { outcome: "selected", optionId: option.optionId } };
+    return { outcome: { outcome: "cancelled" }, problem: "the agent offered no allow option" };
+  }
+  const option = optionOfKind(options, ["reject_once", "reject_always"]);
+  return { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } };
+}
+
+/**
+ * Asks `canUseTool` (bounded by `timeoutMs`). A throw, a timeout or an answer that is neither allow
+ * nor deny is a deny, with `problem` saying why (the session reports it in-band: ACP's answer to
+ * the agent carries no message).
+ */
+export async function askCanUseTool(
+  canUseTool: CanUseTool | undefined,
+  call: { name: string; input: Record<string, unknown>; toolUseId: string | undefined; title?: string },
+  raw: RawObject,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ decision: PermissionResult; problem?: string }> {
+  if (!canUseTool) return { decision: { behavior: "deny", message: "no canUseTool callback is set" } };
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const both = AbortSignal.any([signal, timeout]);
+  const deny = (problem: string) => ({ decision: { behavior: "deny" as const, message: problem }, problem });
+  try {
+    const decision = await new Promise<PermissionResult>((resolve, reject) => {
+      both.addEventListener("abort", () => reject(both.reason), { once: true });
+      Promise.resolve(
+        canUseTool(call.name, call.input, {
+          signal: both,
+          suggestions: [],
+          toolUseId: call.toolUseId,
+          ...(call.title !== undefined ? { description: call.title } : {}),
+          raw,
+        }),
+      ).then(resolve, reject);
+    });
+    if (decision?.behavior !== "allow" && decision?.behavior !== "deny") {
+      return deny("canUseTool returned neither allow nor deny");
+    }
+    return { decision };
+  } catch (error) {
+    if (timeout.aborted) return deny(`canUseTool did not answer within ${timeoutMs} ms`);
+    return deny(error instanceof Error ? error.message : String(error));
+  }
+}

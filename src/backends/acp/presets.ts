@@ -1,0 +1,245 @@
+/**
+ * The ACP agents this SDK knows by name: which npm package ships each, the flags of its ACP mode,
+ * and where its executable is. Where a package ships a native binary in a platform package, that
+ * binary is run directly: some npm launchers run it with `spawnSync` and do not pass SIGTERM on
+ * (codex-acp's left the native process orphaned), so signalling the launcher is not enough.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { CliNotFoundError } from "../../errors.js";
+import {
+  CliSearch,
+  defaultResolveRoots,
+  executableName,
+  isExecutableFile,
+  isFile,
+  packageResolvers,
+  resolvePackageDirs,
+} from "../../internal/cli-discovery.js";
+import type { AcpAgentPreset, AcpOptions } from "../../options.js";
+
+/** What the backend knows about one agent. */
+export interface AcpPreset {
+  /** The npm package that ships the agent. */
+  readonly packageName: string;
+  /** Its executable's name (npm `bin` entry, and the name looked up on `PATH`). */
+  readonly bin: string;
+  /** The arguments that start its ACP server on stdio. */
+  readonly args: readonly string[];
+  /**
+   * Platform packages holding the native binary (by `<os>-<arch>`, first that resolves wins) and
+   * the binary's path inside them; absent when the package runs on Node itself.
+   */
+  readonly native?: { readonly packages: (os: string, arch: string) => string[]; readonly path: string };
+  /**
+   * A script of the package to run on this Node instead of its `bin` entry, with Node flags: for a
+   * launcher that would start the real CLI as a child of its own with `spawnSync` (signals stop there).
+   */
+  readonly script?: { readonly path: string; readonly nodeArgs: readonly string[] };
+}
+
+/** The baseline (no AVX2) builds first on a CPU without AVX2, where the others crash. */
+function byCpu(regular: string, baseline: string): string[] {
+  return cpuHasAvx2() ? [regular, baseline] : [baseline, regular];
+}
+
+function cpuHasAvx2(): boolean {
+  if (process.arch !== "x64" || process.platform !== "linux") return true;
+  try {
+    return /\bavx2\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+/** Every preset, by the name `acp.agent` takes. */
+export const ACP_PRESETS: Readonly<Record<AcpAgentPreset, AcpPreset>> = Object.freeze({
+  gemini: { packageName: "@google/gemini-cli", bin: "gemini", args: ["--acp"] },
+  // Its `bin` (cli-entry.js) relaunches cli.js with --expose-gc through spawnSync: run that directly.
+  qwen: {
+    packageName: "@qwen-code/qwen-code",
+    bin: "qwen",
+    args: ["--acp"],
+    script: { path: "cli.js", nodeArgs: ["--expose-gc"] },
+  },
+  opencode: {
+    packageName: "opencode-ai",
+    bin: "opencode",
+    args: ["acp"],
+    native: {
+      packages: (os, arch) => byCpu(`opencode-${os}-${arch}`, `opencode-${os}-${arch}-baseline`),
+      path: "bin/opencode",
+    },
+  },
+  // `--no-auto-update`: a session must not download a new CLI behind the caller's back.
+  copilot: {
+    packageName: "@github/copilot",
+    bin: "copilot",
+    args: ["--acp", "--no-auto-update"],
+    native: { packages: (os, arch) => [`@github/copilot-${os}-${arch}`], path: "copilot" },
+  },
+  kilo: {
+    packageName: "@kilocode/cli",
+    bin: "kilo",
+    args: ["acp"],
+    native: {
+      packages: (os, arch) => byCpu(`@kilocode/cli-${os}-${arch}`, `@kilocode/cli-${os}-${arch}-baseline`),
+      path: "bin/kilo",
+    },
+  },
+  "claude-code-acp": { packageName: "@zed-industries/claude-code-acp", bin: "claude-code-acp", args: [] },
+  "codex-acp": {
+    packageName: "@zed-industries/codex-acp",
+    bin: "codex-acp",
+    args: [],
+    native: { packages: (os, arch) => [`@zed-industries/codex-acp-${os}-${arch}`], path: "bin/codex-acp" },
+  },
+});
+
+/** How to start an agent: the executable and every argument before the caller's `extraArgs`. */
+export interface AcpCommand {
+  command: string;
+  args: string[];
+  /** The agent's name in errors and `serverInfo()`: the preset, else the executable's base name. */
+  name: string;
+}
+
+/** Where package lookups start: this SDK's own dependencies, then the caller's project. */
+export interface AcpDiscoveryContext {
+  env: Record<string, string | undefined>;
+  /** Files or URLs to resolve packages from. Default: this module, then `./package.json`. */
+  resolveFrom?: string[];
+}
+
+/**
+ * Resolves the command that starts the agent of `acp`: `acp.command` (or `cliPath`) when given,
+ * with the preset's arguments unless `acp.args` replaces them; else the preset's native binary,
+ * its package's `bin` entry (a JavaScript entry runs on this Node), or its name on `PATH`.
+ *
+ * @throws CliNotFoundError when a preset's agent is nowhere to be found, listing where it looked.
+ */
+export function resolveAcpCommand(
+  acp: AcpOptions,
+  cliPath: string | undefined,
+  ctx: AcpDiscoveryContext,
+): AcpCommand {
+  const preset = acp.agent !== undefined ? ACP_PRESETS[acp.agent] : undefined;
+  const args = [...(acp.args ?? preset?.args ?? [])];
+  const explicit = cliPath ?? acp.command;
+  if (explicit !== undefined) {
+    const name = acp.agent ?? baseName(explicit);
+    return { command: explicitCommand(explicit, name, ctx.env), args, name };
+  }
+  if (!preset || acp.agent === undefined) {
+    // Validation requires a preset or a command; this is a programming error if it happens.
+    throw new CliNotFoundError("acp agent", [], "Set acp.agent (a preset) or acp.command.");
+  }
+  const search = new CliSearch();
+  const requires = packageResolvers(ctx.resolveFrom ?? defaultResolveRoots(import.meta.url));
+  for (const dir of resolvePackageDirs(requires, preset.packageName)) {
+    const native = nativeBinary(preset, dir, search);
+    if (native) return { command: native, args, name: acp.agent };
+    if (preset.script) {
+      const script = search.check(join(dir, preset.script.path), isFile);
+      if (script) {
+        return {
+          command: process.execPath,
+          args: [...preset.script.nodeArgs, script, ...args],
+          name: acp.agent,
+        };
+      }
+    }
+    const entry = binEntry(dir, preset.bin);
+    if (entry && search.check(entry, isFile)) {
+      // A JavaScript entry runs on this very Node: no shebang or PATH lookup in between.
+      if (/\.(c|m)?js$/.test(entry))
+        return { command: process.execPath, args: [entry, ...args], name: acp.agent };
+      if (isExecutableFile(entry)) return { command: entry, args, name: acp.agent };
+    }
+  }
+  const onPath = search.onPathThenCommon(ctx.env, executableName(preset.bin), []);
+  if (onPath) return { command: onPath, args, name: acp.agent };
+  throw new CliNotFoundError(
+    acp.agent,
+    search.searched,
+    `Install it (npm install ${preset.packageName}), put '${preset.bin}' on PATH, or set acp.command / cliPath.`,
+  );
+}
+
+/**
+ * An explicit command: a path must be an executable file; a bare name is looked up on `PATH`.
+ *
+ * @throws CliNotFoundError naming the path, or every `PATH` entry looked at.
+ */
+function explicitCommand(command: string, name: string, env: Record<string, string | undefined>): string {
+  const search = new CliSearch();
+  if (/[\\/]/.test(command)) {
+    if (search.check(command)) return command;
+  } else {
+    const found = search.onPathThenCommon(env, command, []);
+    if (found) return found;
+  }
+  throw new CliNotFoundError(
+    name,
+    search.searched,
+    `acp.command / cliPath '${command}' is not an executable file${/[\\/]/.test(command) ? "" : " on PATH"}.`,
+  );
+}
+
+function nativeBinary(preset: AcpPreset, packageDir: string, search: CliSearch): string | undefined {
+  if (!preset.native) return undefined;
+  const os = process.platform === "android" ? "linux" : process.platform;
+  const fromPackage = createRequire(join(packageDir, "package.json"));
+  for (const pkg of preset.native.packages(os, process.arch)) {
+    for (const dir of platformPackageDirs(fromPackage, pkg)) {
+      const path =
+        process.platform === "win32" ? `${join(dir, preset.native.path)}.exe` : join(dir, preset.native.path);
+      const found = search.check(path);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where platform package `pkg` is, as seen by `req`. Some (`@github/copilot-<os>-<arch>`) export
+ * only their binary, not `package.json`: then the directory is found from the export.
+ */
+function platformPackageDirs(req: NodeJS.Require, pkg: string): string[] {
+  const dirs = resolvePackageDirs([req], pkg);
+  if (dirs.length > 0) return dirs;
+  let file: string;
+  try {
+    file = req.resolve(pkg);
+  } catch {
+    return [];
+  }
+  for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name === pkg) {
+        return [dir];
+      }
+    } catch {
+      // not the package root yet
+    }
+  }
+  return [];
+}
+
+/** The file a package's `bin` entry named `name` points at (or its only one). */
+function binEntry(packageDir: string, name: string): string | undefined {
+  let manifest: { bin?: string | Record<string, string> };
+  try {
+    manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.[name];
+  return bin === undefined ? undefined : resolve(packageDir, bin);
+}
+
+function baseName(command: string): string {
+  const base = command.split(/[\\/]/).pop() ?? command;
+  return base.length > 0 ? base : command;
+}

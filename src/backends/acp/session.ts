@@ -1,0 +1,616 @@
+/**
+ * One ACP agent process driving one ACP session, over the official `@agentclientprotocol/sdk`
+ * client (JSON-RPC on the agent's stdio).
+ *
+ * The SDK's connection runs over the SDK's own transport (process group, bounded lines, stderr
+ * tail): its stream is fed from the transport's parsed lines, and every `session/update` is mapped
+ * the moment it is read, in order, before the connection sees it, so a turn's messages always come
+ * before its `result` (which the `session/prompt` response produces). Turns run one at a time.
+ */
+import {
+  type AnyMessage,
+  client as acpClient,
+  type ClientConnection,
+  PROTOCOL_VERSION,
+  RequestError,
+  type Stream,
+} from "@agentclientprotocol/sdk";
+import {
+  AbortError,
+  CliConnectionError,
+  ControlRequestError,
+  ControlTimeoutError,
+  JsonDecodeError,
+  ProcessError,
+  UnsupportedFeatureError,
+} from "../../errors.js";
+import { readTransport } from "../../internal/read-transport.js";
+import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
+import { asObject, isObject, str } from "../../internal/wire.js";
+import type { McpServerConfig } from "../../mcp/config.js";
+import type { Message, RawObject } from "../../messages.js";
+import type { AgentOptions } from "../../options.js";
+import { DEFAULT_CLOSE_GRACE_MS, describeExit } from "../../process/child.js";
+import { signalGroup } from "../../process/group-registry.js";
+import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
+import type { SubprocessTransport } from "../../transport/subprocess.js";
+import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";
+import { SDK_VERSION } from "../../version.js";
+import type { McpServerStatusEntry, RewindFilesResult, Session } from "../backend.js";
+import { acpMcpServers } from "./mcp-servers.js";
+import { askCanUseTool, outcomeFor, type PermissionOption, type PermissionOutcome } from "./permissions.js";
+import { acpPromptBlocks } from "./prompt-blocks.js";
+import { type CreateTerminalParams, Terminals } from "./terminals.js";
+import { AcpUpdateMapper } from "./updates.js";
+import { Workspace } from "./workspace.js";
+
+/** Default timeout of a handshake request (`initialize`, `session/new`, …): `controlTimeoutMs`. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** Default `callbackTimeoutMs`: how long `canUseTool` may take. */
+export const DEFAULT_CALLBACK_TIMEOUT_MS = 600_000;
+
+/**
+ * How long streamed text may wait to be joined with the chunks after it before it is delivered as
+ * an assistant message (text never waits on the agent's next update).
+ */
+export const TEXT_FLUSH_MS = 100;
+
+/** Client name sent in `initialize`. */
+export const ACP_CLIENT_NAME = "code-agent-sdk";
+
+/** What an ACP session is made of. */
+export interface AcpSessionParams {
+  options: AgentOptions;
+  /** Not yet connected. */
+  transport: SubprocessTransport;
+  /** The agent's name (preset or executable), for messages and errors. */
+  agent: string;
+  /** The environment the agent runs with; terminal commands inherit it. */
+  env: Record<string, string>;
+}
+
+interface RunningTurn {
+  /** Aborted by interrupt(): pending permission requests are answered `cancelled`. */
+  readonly cancel: AbortController;
+  /** Settles once the turn's result is delivered (or the session ended). */
+  readonly done: Promise<void>;
+}
+
+/** The agent's `initialize` answer, as far as this client reads it. */
+interface AgentCaps {
+  loadSession: boolean;
+  image: boolean;
+  mcp: { http: boolean; sse: boolean };
+}
+
+/** An ACP agent process and its session. */
+export class AcpSession implements Session {
+  private readonly life: SessionLifecycle;
+  private readonly options: AgentOptions;
+  private readonly transport: SubprocessTransport;
+  private readonly agent: string;
+  private readonly mapper: AcpUpdateMapper;
+  private readonly workspace: Workspace;
+  private readonly terminals: Terminals;
+  private readonly timeoutMs: number;
+  private connection: ClientConnection | undefined;
+  private controller: ReadableStreamDefaultController<AnyMessage> | undefined;
+  private sessionId: string | undefined;
+  private initResult: RawObject | undefined;
+  private sessionResult: RawObject | undefined;
+  private caps: AgentCaps = { loadSession: false, image: false, mcp: { http: false, sse: false } };
+  private running: RunningTurn | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private pendingTurns = 0;
+  private inputEnded = false;
+  /** Set when the agent's output ended: no more results will come. */
+  private ended = false;
+  private endError: unknown;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Messages read before the session exists wait here, so `init` is always the first message. */
+  private beforeInit: Message[] | undefined = [];
+
+  constructor(params: AcpSessionParams) {
+    this.options = params.options;
+    this.transport = params.transport;
+    this.agent = params.agent;
+    this.timeoutMs = params.options.controlTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.workspace = new Workspace(
+      params.options.cwd ?? process.cwd(),
+      params.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
+    );
+    this.terminals = new Terminals(this.workspace, params.env);
+    this.mapper = new AcpUpdateMapper({
+      sessionId: () => this.sessionId,
+      model: params.agent,
+      includePartialMessages: params.options.includePartialMessages ?? false,
+    });
+    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
+  }
+
+  /**
+   * Spawns the agent, initializes, and creates the session (or loads `options.resume`). Emits the
+   * `init` message.
+   *
+   * @throws UnsupportedFeatureError when resuming with an agent that has no `session/load`.
+   */
+  async start(): Promise<void> {
+    this.options.signal?.throwIfAborted();
+    await this.transport.connect();
+    this.connection = this.app().connect(this.stream());
+    const acp = this.options.acp ?? {};
+    const fs = acp.clientFs !== false;
+    const init = await this.request("initialize", {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: acp.terminal !== false },
+      clientInfo: { name: ACP_CLIENT_NAME, title: "code-agent-sdk", version: SDK_VERSION },
+    });
+    this.initResult = init;
+    const agentCaps = asObject(init.agentCapabilities);
+    const mcp = asObject(agentCaps.mcpCapabilities);
+    this.caps = {
+      loadSession: agentCaps.loadSession === true,
+      image: asObject(agentCaps.promptCapabilities).image === true,
+      mcp: { http: mcp.http === true, sse: mcp.sse === true },
+    };
+    if (acp.authMethod !== undefined) await this.request("authenticate", { methodId: acp.authMethod });
+    const mcpServers = acpMcpServers(
+      this.options.mcpServers as Record<string, McpServerConfig> | undefined,
+      this.caps.mcp,
+      this.agent,
+    );
+    const cwd = this.workspace.root;
+    const resume = this.options.resume;
+    if (resume !== undefined) {
+      if (!this.caps.loadSession) {
+        throw new UnsupportedFeatureError(
+          "resume (the agent does not declare loadSession)",
+          `acp (${this.agent})`,
+        );
+      }
+      this.sessionId = resume;
+      this.sessionResult = await this.request("session/load", { sessionId: resume, cwd, mcpServers });
+    } else {
+      this.sessionResult = await this.request("session/new", { cwd, mcpServers });
+      this.sessionId = str(this.sessionResult.sessionId);
+    }
+    if (acp.mode !== undefined) {
+      await this.request("session/set_mode", { sessionId: this.sessionId, modeId: acp.mode });
+    }
+    const raw = { ...this.sessionResult, agentCapabilities: agentCaps, agentInfo: init.agentInfo };
+    const early = [...(this.beforeInit ?? []), ...this.mapper.flushAll()];
+    this.beforeInit = undefined;
+    this.life.push(
+      this.mapper.system(
+        "init",
+        {
+          ...raw,
+          agent: this.agent,
+          cwd,
+          resumed: resume !== undefined,
+          protocolVersion: init.protocolVersion,
+        },
+        raw,
+      ),
+    );
+    for (const message of early) this.life.push(message);
+  }
+
+  serverInfo(): Record<string, unknown> | undefined {
+    if (!this.initResult) return undefined;
+    return {
+      backend: "acp",
+      agent: this.agent,
+      ...this.initResult,
+      session: this.sessionResult,
+      sessionId: this.sessionId,
+    };
+  }
+
+  async send(prompt: Prompt, _sessionId?: string): Promise<void> {
+    if (!isStreamedPrompt(prompt)) return this.sendTurn(prompt);
+    for await (const item of prompt) {
+      if (this.life.isClosing || this.ended) return;
+      await this.sendTurn(item);
+    }
+  }
+
+  /** Queues one turn; resolves once its `session/prompt` has been sent. */
+  private async sendTurn(input: StreamedUserInput): Promise<void> {
+    if (this.life.isClosing || this.ended) throw this.gone();
+    if (this.inputEnded) {
+      throw new CliConnectionError(`Cannot send to the ${this.agent} session: its input was ended`);
+    }
+    const blocks = acpPromptBlocks(input, this.caps, this.agent);
+    this.life.turnSent();
+    this.pendingTurns += 1;
+    const previous = this.queue;
+    let sent!: () => void;
+    let failed!: (error: unknown) => void;
+    const accepted = new Promise<void>((resolve, reject) => {
+      sent = resolve;
+      failed = reject;
+    });
+    const done = previous.then(() => this.runTurn(blocks, sent, failed));
+    this.queue = done;
+    return accepted;
+  }
+
+  private async runTurn(
+    blocks: unknown[],
+    sent: () => void,
+    failed: (error: unknown) => void,
+  ): Promise<void> {
+    const connection = this.connection;
+    if (this.life.isClosing || this.ended || !connection || this.sessionId === undefined) {
+      this.pendingTurns -= 1;
+      this.life.turnWithdrawn();
+      failed(this.gone());
+      return;
+    }
+    const cancel = new AbortController();
+    let finish!: () => void;
+    const turn: RunningTurn = { cancel, done: new Promise((resolve) => (finish = resolve)) };
+    this.running = turn;
+    this.mapper.beginTurn();
+    const response = connection.agent.request<RawObject>("session/prompt", {
+      sessionId: this.sessionId,
+      prompt: blocks,
+    });
+    sent();
+    try {
+      const result = await response;
+      this.deliverAll(this.mapper.flushAll());
+      this.deliverResult(this.mapper.result(asObject(result)));
+    } catch (error) {
+      if (!this.ended && !this.life.isClosing) {
+        this.deliverAll(this.mapper.flushAll());
+        this.deliverResult(this.mapper.errorResult(errorText(error), errorRaw(error)));
+      }
+    } finally {
+      this.running = undefined;
+      this.pendingTurns -= 1;
+      finish();
+      if (this.inputEnded && this.pendingTurns === 0) this.life.finish();
+    }
+  }
+
+  idle(): Promise<void> {
+    return this.life.idle();
+  }
+
+  /** No more turns: once the running and queued turns have their results, the agent is stopped. */
+  async endInput(): Promise<void> {
+    this.inputEnded = true;
+    if (this.pendingTurns === 0) this.life.finish();
+  }
+
+  subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
+    return this.life.subscribe(opts);
+  }
+
+  retainTurns(): void {
+    this.life.retainTurns();
+  }
+
+  /**
+   * `session/cancel` for the running turn; resolves once its result (`stopReason: "cancelled"`,
+   * `terminalReason: "interrupted"`) is delivered. Pending permission requests are answered
+   * `cancelled`, as the protocol asks. Does nothing when no turn runs.
+   */
+  async interrupt(): Promise<void> {
+    const turn = this.running;
+    if (!turn || !this.connection || this.sessionId === undefined) return;
+    turn.cancel.abort(new AbortError("The turn was interrupted"));
+    await this.connection.agent.notify("session/cancel", { sessionId: this.sessionId });
+    // A notification has no answer: the turn's result is the sign it was heard, within the bound.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ControlTimeoutError("session/cancel", this.timeoutMs)),
+        this.timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([turn.done, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async setPermissionMode(): Promise<void> {
+    throw new UnsupportedFeatureError("setPermissionMode (use acp.mode)", "acp");
+  }
+  async setModel(): Promise<void> {
+    throw new UnsupportedFeatureError("setModel", "acp");
+  }
+  async setMaxThinkingTokens(): Promise<void> {
+    throw new UnsupportedFeatureError("setMaxThinkingTokens", "acp");
+  }
+  async rewindFiles(): Promise<RewindFilesResult> {
+    throw new UnsupportedFeatureError("rewindFiles", "acp");
+  }
+  async mcpServerStatus(): Promise<McpServerStatusEntry[]> {
+    throw new UnsupportedFeatureError("mcpServerStatus", "acp");
+  }
+  async controlRequest(): Promise<Record<string, unknown>> {
+    throw new UnsupportedFeatureError("controlRequest", "acp");
+  }
+
+  pid(): number | undefined {
+    return this.transport.pid;
+  }
+
+  close(reason?: unknown): Promise<void> {
+    return this.life.close(reason);
+  }
+
+  private async shutdown(error: unknown): Promise<void> {
+    this.ended = true;
+    clearTimeout(this.flushTimer);
+    this.endError ??= error;
+    try {
+      await this.terminals.closeAll();
+      this.connection?.close(error ?? new AbortError("The session was closed"));
+      const pid = this.transport.pid;
+      await this.transport.close();
+      if (pid !== undefined) await groupGone(pid, this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
+    } finally {
+      this.life.end(error);
+    }
+  }
+
+  private gone(): unknown {
+    return this.endError ?? new AbortError(`The ${this.agent} session has ended`);
+  }
+
+  /** The agent exited (cleanly) while `method` waited for its answer. */
+  private async exitedDuring(method: string): Promise<ProcessError> {
+    const info = (await this.transport.exited) ?? { code: null, signal: null };
+    return new ProcessError(`${this.agent} exited before answering "${method}" (${describeExit(info)})`, {
+      exitCode: info.code,
+      signal: info.signal,
+      stderrTail: this.transport.stderrTail(),
+    });
+  }
+
+  /** A handshake request, bounded by `controlTimeoutMs`; failures become typed errors. */
+  private async request(method: string, params: unknown): Promise<RawObject> {
+    const connection = this.connection;
+    if (!connection) throw this.gone();
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const result = await connection.agent.request<unknown>(method, params, {
+        cancellationSignal: timeout,
+        stopWaitingOnCancel: true,
+      });
+      return asObject(result);
+    } catch (error) {
+      if (timeout.aborted) throw new ControlTimeoutError(method, this.timeoutMs);
+      if (this.ended) throw this.endError ?? (await this.exitedDuring(method));
+      if (error instanceof RequestError) {
+        throw new ControlRequestError(method, errorText(error), String(error.code));
+      }
+      throw error;
+    }
+  }
+
+  /** The SDK stream over the transport: what the agent writes is read here, mapped, then passed on. */
+  private stream(): Stream {
+    const readable = new ReadableStream<AnyMessage>({
+      start: (controller) => {
+        this.controller = controller;
+      },
+    });
+    const writable = new WritableStream<AnyMessage>({
+      write: (message) => this.transport.write(JSON.stringify(message)),
+    });
+    readTransport(this.transport, (item) => this.onItem(item)).then(
+      () => this.onEnd(undefined),
+      (error: unknown) => this.onEnd(error),
+    );
+    return { readable, writable };
+  }
+
+  private onItem(item: RawObject | JsonDecodeError): void {
+    if (item instanceof JsonDecodeError) {
+      this.deliverAll(this.mapper.flushText());
+      this.emit(malformedLineMessage(item));
+      return;
+    }
+    const method = item.method;
+    if (typeof method === "string" && !("id" in item)) {
+      if (method === "session/update") {
+        this.deliverAll(this.mapper.map(item));
+        if (this.mapper.hasPendingText()) this.flushSoon();
+      } else if (!method.startsWith("$/")) {
+        // Extension notifications (qwen's `qwen/notify/session/*`, …): reported, not acted on.
+        this.emit(this.mapper.system("acp_notification", { method, params: item.params }, item));
+      }
+    }
+    this.controller?.enqueue(item as AnyMessage);
+  }
+
+  /** Delivers buffered text after {@link TEXT_FLUSH_MS}, unless something else flushes it first. */
+  private flushSoon(): void {
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.deliverAll(this.mapper.flushText());
+    }, TEXT_FLUSH_MS);
+  }
+
+  private onEnd(error: unknown): void {
+    this.ended = true;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    // What the agent said before it went away is delivered before the end.
+    if (!this.life.isClosing) this.deliverAll(this.mapper.flushAll());
+    try {
+      if (error === undefined) this.controller?.close();
+      else this.controller?.error(error);
+    } catch {
+      // Already closed by the connection.
+    }
+    if (this.life.isClosing) return;
+    // A clean exit ends the session quietly, mid-turn too (the turn then has no result), as on the
+    // other backends; a failure (exit status, signal, overlong line) ends it with that error.
+    this.endError ??= error;
+    this.life.finish(error);
+  }
+
+  /** The client side: every request the agent can make of us. */
+  private app() {
+    const acp = this.options.acp ?? {};
+    const app = acpClient({ name: ACP_CLIENT_NAME }).onRequest("session/request_permission", async (ctx) =>
+      this.onPermission(ctx.params as unknown as RawObject, ctx.signal),
+    );
+    if (acp.clientFs !== false) {
+      app
+        .onRequest("fs/read_text_file", async (ctx) => ({
+          content: await this.workspace.readTextFile(ctx.params),
+        }))
+        .onRequest("fs/write_text_file", async (ctx) => {
+          await this.workspace.writeTextFile(ctx.params);
+          return {};
+        });
+    }
+    if (acp.terminal !== false) {
+      app
+        .onRequest("terminal/create", async (ctx) => ({
+          terminalId: await this.terminals.create(ctx.params as CreateTerminalParams),
+        }))
+        .onRequest("terminal/output", async (ctx) => this.terminals.output(ctx.params.terminalId))
+        .onRequest("terminal/wait_for_exit", async (ctx) => this.terminals.waitForExit(ctx.params.terminalId))
+        .onRequest("terminal/kill", async (ctx) => {
+          await this.terminals.kill(ctx.params.terminalId);
+          return {};
+        })
+        .onRequest("terminal/release", async (ctx) => {
+          await this.terminals.release(ctx.params.terminalId);
+          return {};
+        });
+    }
+    return app.onRequest("*", async (ctx) => {
+      // Requests this client does not serve (qwen's `craft/drainMidTurnQueue`, fs or terminal when
+      // declined): "method not found", reported in-band, and the session goes on.
+      this.emit(
+        this.mapper.system(
+          "acp_unhandled_request",
+          { method: ctx.method, answer: "method not found" },
+          {
+            method: ctx.method,
+            params: ctx.params as RawObject,
+          },
+        ),
+      );
+      throw RequestError.methodNotFound(ctx.method);
+    });
+  }
+
+  private async onPermission(
+    params: RawObject,
+    signal: AbortSignal,
+  ): Promise<{ outcome: PermissionOutcome }> {
+    const toolCall = asObject(params.toolCall);
+    const options = (Array.isArray(params.options) ? params.options : []).filter(
+      isObject,
+    ) as unknown as PermissionOption[];
+    const announced: Message[] = [];
+    const call = this.mapper.toolForPermission(toolCall, announced);
+    this.deliverAll(announced);
+    const turnCancel = this.running?.cancel.signal;
+    const abort = turnCancel ? AbortSignal.any([signal, turnCancel]) : signal;
+    const { decision, problem: callbackProblem } = await askCanUseTool(
+      this.options.canUseTool,
+      {
+        ...call,
+        toolUseId: str(toolCall.toolCallId),
+        ...(typeof toolCall.title === "string" ? { title: toolCall.title } : {}),
+      },
+      params,
+      abort,
+      this.options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
+    );
+    // Cancelled by the agent, or the turn is being cancelled: the protocol's answer is `cancelled`.
+    if (abort.aborted) return { outcome: { outcome: "cancelled" } };
+    const { outcome, problem } = outcomeFor(decision, options);
+    // ACP's answer carries no message: why a decision could not be made is reported in-band.
+    for (const error of [callbackProblem, problem]) {
+      if (error === undefined) continue;
+      const answer = outcome.outcome === "selected" ? outcome.optionId : "cancelled";
+      this.emit(
+        this.mapper.system(
+          "acp_permission_error",
+          { tool_name: call.name, tool_use_id: toolCall.toolCallId, error, answer },
+          params,
+        ),
+      );
+    }
+    if (decision.behavior === "deny" && decision.interrupt) {
+      // The answer goes out first; the cancel follows it.
+      setImmediate(() => void this.interrupt().catch(() => undefined));
+    }
+    return { outcome };
+  }
+
+  private emit(message: Message): void {
+    if (this.beforeInit) this.beforeInit.push(message);
+    else this.life.push(message);
+  }
+
+  private deliverAll(messages: Message[]): void {
+    for (const message of messages) this.emit(message);
+  }
+
+  private deliverResult(result: Message): void {
+    this.emit(result);
+    this.life.resultSeen();
+  }
+}
+
+/**
+ * Resolves once no process of group `pgid` is left: the agent's own children (claude-code-acp's
+ * Claude Code, a relaunched CLI) got the group's SIGTERM with it and may still be finishing their
+ * writes, which the next `session/load` of the same session needs complete. No event exists for
+ * processes that are not our children, so this polls, for at most `graceMs`, then SIGKILLs the group.
+ */
+async function groupGone(pgid: number, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (groupExists(pgid)) {
+    if (Date.now() >= deadline) {
+      signalGroup(pgid, "SIGKILL");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+  }
+}
+
+/** Whether any process of group `pgid` is left (signal 0 checks without signalling). */
+function groupExists(pgid: number): boolean {
+  if (process.platform === "win32") return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a member runs as another user now (it dropped privileges); it is there all the same.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** How often {@link groupGone} looks. */
+const GROUP_POLL_MS = 20;
+
+function errorText(error: unknown): string {
+  if (error instanceof RequestError) {
+    const data = error.data;
+    const details = isObject(data) && typeof data.details === "string" ? `: ${data.details}` : "";
+    return `${error.message}${details}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function errorRaw(error: unknown): RawObject {
+  if (error instanceof RequestError) return { code: error.code, message: error.message, data: error.data };
+  return { message: errorText(error) };
+}

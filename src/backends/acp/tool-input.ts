@@ -1,0 +1,80 @@
+/**
+ * ACP tool inputs in the SDK's tool vocabulary (`src/tools.ts`). Every agent sends its own
+ * `rawInput` (Claude Code's adapter `{ command }`, codex-acp an argv, Gemini CLI none at all, only
+ * a title and locations): the canonical fields are added beside the agent's own, so a
+ * `canUseTool` rule or a message consumer reads `input.command` / `input.file_path` on every agent.
+ * Nothing is made up: a field the agent gave no source for stays absent.
+ */
+import { unwrapShellCommand } from "../../internal/shell-command.js";
+import { asObject, isObject, str } from "../../internal/wire.js";
+
+/** The input of a call named `name` (see `acpToolName`), with the canonical fields added. */
+export function unifiedAcpInput(
+  name: string,
+  input: Record<string, unknown>,
+  title: unknown,
+  update: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...input };
+  const set = (key: string, value: unknown) => {
+    if (value !== undefined && out[key] === undefined) out[key] = value;
+  };
+  switch (name) {
+    case "Bash": {
+      const raw = input.command ?? input.cmd ?? input.argv;
+      const source =
+        typeof raw === "string" || (Array.isArray(raw) && raw.every((a) => typeof a === "string"))
+          ? (raw as string | string[])
+          : typeof title === "string" && title !== ""
+            ? title
+            : undefined;
+      if (source !== undefined) {
+        const unwrapped = unwrapShellCommand(source);
+        out.command = unwrapped.command;
+        if (unwrapped.argv && out.argv === undefined) out.argv = unwrapped.argv;
+      }
+      set("cwd", str(input.cwd) ?? str(input.workdir) ?? str(input.directory));
+      break;
+    }
+    case "Read":
+    case "Edit": {
+      const diff = firstDiff(update);
+      set("file_path", filePath(input) ?? str(diff?.path) ?? firstLocation(update));
+      if (name === "Edit") {
+        set("old_string", str(input.oldText) ?? str(input.old_str) ?? str(diff?.oldText));
+        set("new_string", str(input.newText) ?? str(input.new_str) ?? str(diff?.newText));
+      }
+      break;
+    }
+    case "Grep":
+      set("pattern", str(input.query) ?? str(input.regex));
+      set("path", filePath(input) ?? firstLocation(update));
+      break;
+    case "WebFetch":
+      set("url", str(input.uri) ?? str(input.href));
+      break;
+  }
+  return out;
+}
+
+function filePath(input: Record<string, unknown>): string | undefined {
+  return (
+    str(input.file_path) ??
+    str(input.filePath) ??
+    str(input.absolute_path) ??
+    str(input.abs_path) ??
+    str(input.path) ??
+    str(input.file)
+  );
+}
+
+function firstLocation(update: Record<string, unknown>): string | undefined {
+  const locations = Array.isArray(update.locations) ? update.locations : [];
+  return str(asObject(locations[0]).path);
+}
+
+function firstDiff(update: Record<string, unknown>): Record<string, unknown> | undefined {
+  const content = Array.isArray(update.content) ? update.content : [];
+  const diff = content.find((item) => isObject(item) && item.type === "diff");
+  return isObject(diff) ? diff : undefined;
+}

@@ -1,0 +1,449 @@
+/**
+ * `session/update` notifications → the unified message model.
+ *
+ * | ACP update                          | message                                                         |
+ * |-------------------------------------|-----------------------------------------------------------------|
+ * | `agent_message_chunk` (text)        | assistant `text` block (consecutive chunks joined into one)      |
+ * | `agent_thought_chunk` (text)        | assistant `thinking` block (likewise)                            |
+ * | `tool_call`                         | assistant `tool_use` (name from `kind`, see {@link acpToolName}) |
+ * | `tool_call_update` completed/failed | user `tool_result` (`isError` when failed)                       |
+ * | `user_message_chunk`                | user message, `isReplay` (a `session/load` replays history)      |
+ * | `plan`                              | system `todo_list`                                               |
+ * | `available_commands_update`, `current_mode_update`, `config_option_update`, `session_info_update`, `usage_update`, others | system `acp_<sessionUpdate>` |
+ * | the `session/prompt` response       | `result` (`stopReason`, `usage` when the agent gives them)       |
+ *
+ * Chunks are joined into one assistant message until something else arrives, the agent's
+ * `messageId` changes, or the session flushes them ({@link AcpUpdateMapper.flushText}, which it does
+ * shortly after the first chunk, so text never waits on the next update): a reply is a few assistant
+ * messages rather than one per token. With `includePartialMessages` every chunk is also a
+ * `stream_event` (`content_block_delta` with a `text_delta` or `thinking_delta`) whose `item_id` is
+ * the `messageId` of the assistant message that will hold it.
+ */
+import { tokenUsage } from "../../internal/token-usage.js";
+import { asObject, isObject, str } from "../../internal/wire.js";
+import type {
+  AssistantMessage,
+  ContentBlock,
+  Message,
+  RawObject,
+  ResultMessage,
+  SystemMessage,
+} from "../../messages.js";
+import { unifiedAcpInput } from "./tool-input.js";
+
+/**
+ * The SDK's tool name for an ACP tool kind: the names the other backends use where one fits
+ * (`execute` → `Bash`, `edit` → `Edit`, `read` → `Read`, `search` → `Grep`, `fetch` → `WebFetch`),
+ * else the kind in PascalCase (`delete` → `Delete`, `move` → `Move`, `think` → `Think`,
+ * `switch_mode` → `SwitchMode`); `other` or none: `Tool`. The input is the agent's own `rawInput`,
+ * whose fields differ per agent.
+ */
+export function acpToolName(kind: unknown): string {
+  switch (kind) {
+    case "execute":
+      return "Bash";
+    case "edit":
+      return "Edit";
+    case "read":
+      return "Read";
+    case "search":
+      return "Grep";
+    case "fetch":
+      return "WebFetch";
+    case undefined:
+    case null:
+    case "other":
+      return "Tool";
+    default:
+      return typeof kind === "string" && kind.length > 0
+        ? kind.replace(/(^|_)([a-z])/g, (_m, _sep, c: string) => c.toUpperCase())
+        : "Tool";
+  }
+}
+
+/** The readable text of ACP tool-call content (`content` blocks, `diff`s, `terminal`s) or `rawOutput`. */
+export function toolContentText(update: RawObject): string {
+  const parts: string[] = [];
+  const content = Array.isArray(update.content) ? update.content : [];
+  for (const item of content) {
+    const entry = asObject(item);
+    if (entry.type === "content") {
+      const block = asObject(entry.content);
+      if (typeof block.text === "string") parts.push(block.text);
+    } else if (entry.type === "diff") {
+      parts.push(`diff ${String(entry.path)}`);
+    }
+  }
+  if (parts.length > 0) return parts.join("\n");
+  const raw = update.rawOutput;
+  if (typeof raw === "string") return raw;
+  if (Array.isArray(raw)) {
+    const texts = raw.map((b) => asObject(b).text).filter((t): t is string => typeof t === "string");
+    if (texts.length > 0) return texts.join("\n");
+  }
+  if (isObject(raw)) {
+    for (const key of ["output", "stdout", "content", "message", "error"]) {
+      if (typeof raw[key] === "string") return raw[key] as string;
+    }
+    return JSON.stringify(raw);
+  }
+  return "";
+}
+
+interface ToolState {
+  id: string;
+  kind: unknown;
+  title: unknown;
+  input: Record<string, unknown>;
+  /** The agent sent `rawInput`: that is the input, whatever else arrives. */
+  rawInput: boolean;
+  announced: boolean;
+  finished: boolean;
+  raw: RawObject;
+}
+
+/** What the mapper needs from its session. */
+export interface AcpMapperContext {
+  /** The ACP session id (known once `session/new` or `session/load` answered). */
+  sessionId(): string | undefined;
+  /** The agent's name, reported as the assistant messages' `model`. */
+  model: string;
+  includePartialMessages: boolean;
+  now?: () => number;
+}
+
+/** Turns one session's updates into messages; one instance per session, {@link beginTurn} per prompt. */
+export class AcpUpdateMapper {
+  private pending:
+    | { kind: "text" | "thinking"; text: string; raw: RawObject[]; key: string; wireId: unknown }
+    | undefined;
+  private segments = 0;
+  private readonly tools = new Map<string, ToolState>();
+  /** The text of the turn's last assistant message: the result's `result`. */
+  private turnText = "";
+  private lastTextId: unknown;
+  private turnStartedAt = 0;
+  private replayUser: { text: string; raw: RawObject[] } | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly ctx: AcpMapperContext) {
+    this.now = ctx.now ?? Date.now;
+  }
+
+  /** A prompt was sent: the result's text and duration count from here. */
+  beginTurn(): void {
+    this.turnText = "";
+    this.lastTextId = undefined;
+    this.turnStartedAt = this.now();
+    this.tools.clear();
+  }
+
+  /** The messages for one `session/update` notification (the whole JSON-RPC message). */
+  map(notification: RawObject): Message[] {
+    const params = asObject(notification.params);
+    const update = asObject(params.update);
+    const kind = str(update.sessionUpdate) ?? "unknown";
+    const out: Message[] = [];
+    switch (kind) {
+      case "agent_message_chunk":
+      case "agent_thought_chunk": {
+        this.flushReplayUser(out);
+        const block = asObject(update.content);
+        const text = typeof block.text === "string" ? block.text : undefined;
+        if (text === undefined) {
+          this.flush(out);
+          out.push(this.system(`acp_${kind}`, update, notification));
+          break;
+        }
+        const chunkKind = kind === "agent_message_chunk" ? "text" : "thinking";
+        const wireId = update.messageId ?? undefined;
+        if (this.pending && (this.pending.kind !== chunkKind || this.pending.wireId !== wireId))
+          this.flush(out);
+        this.pending ??= {
+          kind: chunkKind,
+          text: "",
+          raw: [],
+          key: `${typeof wireId === "string" ? wireId : "acp-message"}#${++this.segments}`,
+          wireId,
+        };
+        this.pending.text += text;
+        this.pending.raw.push(notification);
+        if (chunkKind === "text") {
+          // The result is the last message's text: a new message (by the agent's id) starts it over.
+          if (wireId !== this.lastTextId) this.turnText = "";
+          this.lastTextId = wireId;
+          this.turnText += text;
+        }
+        if (this.ctx.includePartialMessages && text !== "") {
+          out.push(this.delta(chunkKind, text, this.pending.key, notification));
+        }
+        break;
+      }
+      case "user_message_chunk": {
+        this.flush(out);
+        const text = str(asObject(update.content).text) ?? "";
+        this.replayUser ??= { text: "", raw: [] };
+        this.replayUser.text += text;
+        this.replayUser.raw.push(notification);
+        break;
+      }
+      case "tool_call":
+      case "tool_call_update":
+        this.flush(out);
+        this.flushReplayUser(out);
+        // Text before a tool call is not the answer; what comes after it is.
+        this.turnText = "";
+        this.onToolUpdate(kind, update, notification, out);
+        break;
+      case "plan":
+        this.flush(out);
+        out.push(this.system("todo_list", { items: update.entries ?? [], phase: "updated" }, notification));
+        break;
+      default:
+        this.flush(out);
+        this.flushReplayUser(out);
+        out.push(this.system(`acp_${kind}`, update, notification));
+    }
+    return out;
+  }
+
+  /**
+   * Announces a tool call before a permission is asked for it, so the caller sees the `tool_use`
+   * before the decision. Returns the SDK tool name and input of the call.
+   */
+  toolForPermission(toolCall: RawObject, out: Message[]): { name: string; input: Record<string, unknown> } {
+    this.flush(out);
+    const id = str(toolCall.toolCallId) ?? "";
+    const state = this.toolState(id, toolCall);
+    merge(state, toolCall);
+    this.announce(state, out);
+    return { name: acpToolName(state.kind), input: this.inputOf(state) };
+  }
+
+  /** The call's input in the SDK's tool vocabulary (see `unifiedAcpInput`). */
+  private inputOf(state: ToolState): Record<string, unknown> {
+    return unifiedAcpInput(acpToolName(state.kind), state.input, state.title, state.raw);
+  }
+
+  /** True while chunks wait to be joined into a message. */
+  hasPendingText(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** The buffered chunks as a message now (the next chunk starts a new one). */
+  flushText(): Message[] {
+    const out: Message[] = [];
+    this.flush(out);
+    return out;
+  }
+
+  /** Whatever is still buffered (the end of a turn or of a load). */
+  flushAll(): Message[] {
+    const out: Message[] = [];
+    this.flush(out);
+    this.flushReplayUser(out);
+    for (const state of this.tools.values()) this.announce(state, out);
+    return out;
+  }
+
+  /** The `result` of a finished `session/prompt` (`result`: the text of the turn's last message). */
+  result(response: RawObject): ResultMessage {
+    const stopReason = str(response.stopReason) ?? "end_turn";
+    const usage = isObject(response.usage) ? response.usage : undefined;
+    const cancelled = stopReason === "cancelled";
+    const isError = cancelled || stopReason === "refusal";
+    const subtype =
+      stopReason === "max_turn_requests"
+        ? "error_max_turns"
+        : stopReason === "max_tokens"
+          ? "error_max_tokens"
+          : isError
+            ? "error_during_execution"
+            : "success";
+    return this.resultMessage({
+      subtype,
+      isError: isError || subtype !== "success",
+      stopReason,
+      ...(cancelled ? { terminalReason: "interrupted" } : {}),
+      ...(usage ? { usage } : {}),
+      raw: { type: "result", ...response },
+    });
+  }
+
+  /** The `result` of a `session/prompt` the agent answered with an error. */
+  errorResult(message: string, raw: RawObject): ResultMessage {
+    return this.resultMessage({
+      subtype: "error_during_execution",
+      isError: true,
+      errors: [message],
+      result: message,
+      raw: { type: "result", error: raw },
+    });
+  }
+
+  private resultMessage(
+    fields: Partial<ResultMessage> & { subtype: string; isError: boolean; raw: RawObject },
+  ): ResultMessage {
+    const sessionId = this.ctx.sessionId() ?? "";
+    const message: ResultMessage = {
+      type: "result",
+      durationMs: Math.max(0, this.now() - this.turnStartedAt),
+      // ACP reports no API time, round trips or cost: null, never a made-up number.
+      durationApiMs: null,
+      numTurns: null,
+      sessionId,
+      totalCostUsd: null,
+      tokenUsage: tokenUsage(fields.usage),
+      result: this.turnText,
+      ...fields,
+    };
+    return message;
+  }
+
+  private onToolUpdate(kind: string, update: RawObject, params: RawObject, out: Message[]): void {
+    const id = str(update.toolCallId) ?? "";
+    const state = this.toolState(id, params);
+    merge(state, update);
+    const status = update.status;
+    // The first `tool_call` often comes before the input is known (pending, empty rawInput): the
+    // tool_use waits for the input, or for anything else to happen.
+    const inputUnknown =
+      kind === "tool_call" && status === "pending" && !state.rawInput && isObject(update.rawInput);
+    if (!inputUnknown) this.announce(state, out);
+    if ((status === "completed" || status === "failed") && !state.finished) {
+      state.finished = true;
+      this.announce(state, out);
+      out.push({
+        type: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: id,
+            content: toolContentText(update),
+            isError: status === "failed",
+          },
+        ],
+        parentToolUseId: null,
+        sessionId: this.ctx.sessionId(),
+        toolUseResult: update.rawOutput ?? update.content,
+        raw: params,
+      });
+    }
+  }
+
+  private toolState(id: string, raw: RawObject): ToolState {
+    let state = this.tools.get(id);
+    if (!state) {
+      state = {
+        id,
+        kind: undefined,
+        title: undefined,
+        input: {},
+        rawInput: false,
+        announced: false,
+        finished: false,
+        raw,
+      };
+      this.tools.set(id, state);
+    }
+    return state;
+  }
+
+  private announce(state: ToolState, out: Message[]): void {
+    if (state.announced) return;
+    state.announced = true;
+    const block: ContentBlock = {
+      type: "tool_use",
+      id: state.id,
+      name: acpToolName(state.kind),
+      input: this.inputOf(state),
+    };
+    out.push(this.assistant([block], { ...state.raw, title: state.title }));
+  }
+
+  private flush(out: Message[]): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    const block: ContentBlock =
+      pending.kind === "text"
+        ? { type: "text", text: pending.text }
+        : { type: "thinking", thinking: pending.text, signature: "" };
+    // Agents send empty chunks (claude-code-acp opens each reply with one): nothing to report.
+    if (pending.text === "") return;
+    // One chunk: its notification as it came; several: all of them.
+    const raw = pending.raw.length === 1 ? (pending.raw[0] as RawObject) : { chunks: pending.raw };
+    out.push({ ...this.assistant([block], raw), messageId: pending.key });
+  }
+
+  private flushReplayUser(out: Message[]): void {
+    const replay = this.replayUser;
+    if (!replay) return;
+    this.replayUser = undefined;
+    out.push({
+      type: "user",
+      content: replay.text,
+      parentToolUseId: null,
+      isReplay: true,
+      sessionId: this.ctx.sessionId(),
+      raw: { chunks: replay.raw },
+    });
+  }
+
+  private assistant(content: ContentBlock[], raw: RawObject): AssistantMessage {
+    return {
+      type: "assistant",
+      content,
+      model: this.ctx.model,
+      parentToolUseId: null,
+      sessionId: this.ctx.sessionId(),
+      raw,
+    };
+  }
+
+  private delta(kind: "text" | "thinking", text: string, key: string, raw: RawObject): Message {
+    const delta = kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text };
+    return {
+      type: "stream_event",
+      event: { type: "content_block_delta", index: 0, item_id: key, delta },
+      parentToolUseId: null,
+      sessionId: this.ctx.sessionId(),
+      raw,
+    };
+  }
+
+  /** A system message whose `data` is `data` plus the session id. */
+  system(subtype: string, data: RawObject, raw: RawObject): SystemMessage {
+    const sessionId = this.ctx.sessionId();
+    return { type: "system", subtype, data: { ...data, session_id: sessionId }, sessionId, raw };
+  }
+}
+
+function merge(state: ToolState, update: RawObject): void {
+  if (update.kind !== undefined && update.kind !== null) state.kind = update.kind;
+  if (update.title !== undefined && update.title !== null) state.title = update.title;
+  if (isObject(update.rawInput) && Object.keys(update.rawInput).length > 0) {
+    state.input = update.rawInput;
+    state.rawInput = true;
+  } else if (!state.rawInput) {
+    state.input = describedInput(state.title, update, state.input);
+  }
+}
+
+/**
+ * The input of a tool call whose agent sends no `rawInput` (Gemini CLI): what it shows instead, its
+ * `title` (for a command, the command line), the text of its `content` as `description`, and its
+ * `locations`. Nothing is made up: fields the agent did not send are absent.
+ */
+function describedInput(
+  title: unknown,
+  update: RawObject,
+  previous: Record<string, unknown>,
+): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...previous };
+  if (typeof title === "string") input.title = title;
+  const description = Array.isArray(update.content) ? toolContentText({ content: update.content }) : "";
+  if (description !== "") input.description = description;
+  if (Array.isArray(update.locations) && update.locations.length > 0) input.locations = update.locations;
+  return input;
+}

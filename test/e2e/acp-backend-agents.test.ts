@@ -1,0 +1,187 @@
+/**
+ * The ACP backend (`backend: "acp"`, presets found by the backend's own discovery) against the real
+ * agents installed as devDependencies (Gemini CLI, Qwen Code, OpenCode, Copilot CLI, Kilo Code),
+ * offline, each pointed at the testing kit's fake model server by `createAcpAgentEnv`. Per agent:
+ * one client session with a command allowed and one denied, a file write, and a cancel mid-turn;
+ * a one-shot query() whose session a new process resumes through `session/load`. Known agent bugs
+ * are pinned as limitations.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type AgentOptions,
+  AgentSdkClient,
+  type CanUseTool,
+  ControlRequestError,
+  type Message,
+  query,
+  type ResultMessage,
+} from "../../src/index.js";
+import {
+  ACP_AGENT_NAMES,
+  ACP_AGENTS,
+  type AcpAgentEnv,
+  type AcpAgentName,
+  type AgentModelServer,
+  acpAgentUnavailableReason,
+  createAcpAgentEnv,
+  startFakeModelForAgent,
+} from "../../src/testing/index.js";
+import { assistantText, blocks, collect, results, runningAgents } from "./acp-support.js";
+
+afterEach(() => {
+  expect(runningAgents()).toBe(0);
+});
+
+/** Backend options for `agent` in `env`: the preset (found by the backend), the kit's ACP flags. */
+function options(agent: AcpAgentName, env: AcpAgentEnv, extra: AgentOptions = {}): AgentOptions {
+  return {
+    backend: "acp",
+    // Qwen starts sessions in mode `auto` (an LLM classifier instead of permission prompts).
+    acp: { agent, args: [...ACP_AGENTS[agent].acpArgs], ...(agent === "qwen" ? { mode: "default" } : {}) },
+    cwd: env.cwd,
+    env: env.env,
+    inheritEnv: false,
+    ...extra,
+  };
+}
+
+/** The minute of the wall clock: Gemini CLI finds a session to load only in a later minute. */
+const minute = () => Math.floor(Date.now() / 60_000);
+
+/**
+ * OpenCode and Kilo take ~20 s per process start from a fresh home on two loaded cores (they build
+ * their databases and plugins first); the others a few seconds.
+ */
+const timeout = 240_000;
+
+/**
+ * Kilo Code (an OpenCode fork, not among the agents the issue requires) needs ~20 s per process start
+ * here; its three cases take ~2 minutes, so they run only with CODE_AGENT_SDK_SLOW_TESTS=1.
+ */
+function skipReason(agent: AcpAgentName): string | undefined {
+  const missing = acpAgentUnavailableReason(agent);
+  if (missing !== undefined) return missing;
+  if (agent === "kilo" && process.env.CODE_AGENT_SDK_SLOW_TESTS !== "1") {
+    return "Kilo Code takes ~2 minutes here: set CODE_AGENT_SDK_SLOW_TESTS=1 to run it";
+  }
+  return undefined;
+}
+
+for (const agent of ACP_AGENT_NAMES) {
+  const reason = skipReason(agent);
+  const preset = ACP_AGENTS[agent];
+  describe.skipIf(reason !== undefined)(
+    `ACP backend against ${preset.displayName} ${preset.testedVersion}${reason ? ` (skipped: ${reason})` : ""}`,
+    () => {
+      async function bed(): Promise<{ model: AgentModelServer; env: AcpAgentEnv } & AsyncDisposable> {
+        const model = await startFakeModelForAgent(agent, { defaultTurn: { text: "OK" } });
+        const env = createAcpAgentEnv(agent, { baseUrl: model.url });
+        return {
+          model,
+          env,
+          async [Symbol.asyncDispose]() {
+            await model.close();
+            await env.cleanup();
+          },
+        };
+      }
+
+      it("one session: a command allowed, one denied, a file write, then a cancel mid-turn", {
+        timeout,
+      }, async () => {
+        await using b = await bed();
+        const asked: string[] = [];
+        const canUseTool: CanUseTool = async (name, input) => {
+          asked.push(name);
+          return JSON.stringify(input).includes("denied")
+            ? { behavior: "deny", message: "no" }
+            : { behavior: "allow" };
+        };
+        await using client = new AgentSdkClient(
+          options(agent, b.env, { canUseTool, includePartialMessages: true }),
+        );
+        await client.connect();
+
+        const allowed = join(b.env.cwd, "allowed.txt");
+        b.model.push({ shell: `echo allow-ok > ${allowed}` }, { text: "Ran it." });
+        await client.query("RUN: allowed");
+        const first = await collect(client.receiveResponse());
+        expect(readFileSync(allowed, "utf8")).toBe("allow-ok\n");
+        expect(blocks(first).some((b) => b.type === "tool_use")).toBe(true);
+        expect(results(first)[0]?.isError).toBe(false);
+
+        const denied = join(b.env.cwd, "denied.txt");
+        b.model.push({ shell: `echo denied > ${denied}` });
+        await client.query("RUN: denied");
+        const second = await collect(client.receiveResponse());
+        expect(existsSync(denied)).toBe(false);
+        expect(results(second)).toHaveLength(1);
+        expect(asked.length).toBeGreaterThanOrEqual(2);
+
+        const written = join(b.env.cwd, "written.txt");
+        b.model.push({ writeFile: { path: written, content: "written-by-fake\n" } }, { text: "Wrote it." });
+        await client.query("WRITE: written.txt");
+        const third = await collect(client.receiveResponse());
+        if (agent === "gemini") {
+          // Known Gemini CLI 0.61.0 bug, pinned: through client fs it reads the new file first, takes
+          // the client's "Resource not found" (-32002) as a failure, and gives up: no permission is
+          // asked and no file is written. The turn itself ends normally.
+          expect(existsSync(written)).toBe(false);
+          expect(JSON.stringify(third)).toMatch(/Resource not found/);
+        } else {
+          expect(readFileSync(written, "utf8")).toBe("written-by-fake\n");
+        }
+        expect(results(third)).toHaveLength(1);
+
+        b.model.push({ stall: true, text: "thinking slowly" });
+        await client.query("SLOW");
+        const fourth: Message[] = [];
+        for await (const m of client.receiveResponse()) {
+          fourth.push(m);
+          if (m.type === "stream_event") await client.interrupt();
+        }
+        expect(fourth.at(-1) as ResultMessage).toMatchObject({
+          stopReason: "cancelled",
+          terminalReason: "interrupted",
+        });
+      });
+
+      it("one-shot query(), then resume: session/load in a new process carries the history", {
+        timeout,
+      }, async () => {
+        await using b = await bed();
+        b.model.push({ text: "remember 42" });
+        const created = minute();
+        const messages = await collect(
+          query({ prompt: "remember a number", options: options(agent, b.env) }),
+        );
+        expect(messages[0]).toMatchObject({ type: "system", subtype: "init" });
+        expect(assistantText(messages)).toContain("remember 42");
+        const [result] = results(messages);
+        expect(result).toMatchObject({ isError: false, stopReason: "end_turn" });
+        const sessionId = result?.sessionId;
+        expect(sessionId).toBeTruthy();
+        await using client = new AgentSdkClient(options(agent, b.env, { resume: sessionId }));
+        const connected = await client.connect().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        if (agent === "gemini" && minute() === created) {
+          // Known Gemini CLI 0.61.0 bug, pinned: a session/load in the minute the session was created
+          // finds nothing.
+          expect(connected).toBeInstanceOf(ControlRequestError);
+          expect(String(connected)).toContain("No previous sessions found");
+          return;
+        }
+        expect(connected).toBeUndefined();
+        b.model.push({ text: "it was 42" });
+        await client.query("which number?");
+        const turn = await collect(client.receiveResponse());
+        expect(results(turn)[0]?.result).toContain("it was 42");
+        expect(JSON.stringify(b.model.turnRequests.at(-1)?.body)).toContain("remember 42");
+      });
+    },
+  );
+}

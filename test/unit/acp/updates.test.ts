@@ -1,0 +1,303 @@
+/**
+ * session/update → messages, on shapes taken from the captured transcripts
+ * (../shared/protocol/acp/<agent>/acp/transcript.jsonl).
+ */
+import { describe, expect, it } from "vitest";
+import { AcpUpdateMapper, acpToolName, toolContentText } from "../../../src/backends/acp/updates.js";
+import type { Message } from "../../../src/index.js";
+
+function mapper(includePartialMessages = false) {
+  let t = 1000;
+  return new AcpUpdateMapper({
+    sessionId: () => "s-1",
+    model: "agent-x",
+    includePartialMessages,
+    now: () => (t += 5),
+  });
+}
+const update = (u: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  method: "session/update",
+  params: { sessionId: "s-1", update: u },
+});
+const chunk = (kind: string, text: string) =>
+  update({ sessionUpdate: kind, content: { type: "text", text } });
+
+describe("AcpUpdateMapper", () => {
+  it("joins consecutive text chunks into one assistant message, flushed by the next kind of update", () => {
+    const m = mapper();
+    m.beginTurn();
+    expect(m.map(chunk("agent_message_chunk", ""))).toEqual([]);
+    expect(m.map(chunk("agent_message_chunk", "Hello, "))).toEqual([]);
+    expect(m.map(chunk("agent_message_chunk", "world"))).toEqual([]);
+    const out = m.map(chunk("agent_thought_chunk", "hmm"));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({
+      type: "assistant",
+      model: "agent-x",
+      sessionId: "s-1",
+      content: [{ type: "text", text: "Hello, world" }],
+    });
+    const rest = m.flushAll();
+    expect(rest[0]).toMatchObject({
+      type: "assistant",
+      content: [{ type: "thinking", thinking: "hmm", signature: "" }],
+    });
+    const result = m.result({ stopReason: "end_turn" });
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "success",
+      isError: false,
+      result: "Hello, world",
+      sessionId: "s-1",
+      stopReason: "end_turn",
+    });
+  });
+
+  it("a new messageId starts a new message; flushText() delivers what is buffered now", () => {
+    const m = mapper();
+    m.beginTurn();
+    const withId = (text: string, messageId: string) =>
+      update({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } });
+    expect(m.map(withId("first", "m1"))).toEqual([]);
+    expect(m.map(withId("second", "m2"))).toEqual([
+      expect.objectContaining({ content: [{ type: "text", text: "first" }], messageId: "m1#1" }),
+    ]);
+    expect(m.hasPendingText()).toBe(true);
+    expect(m.flushText()).toEqual([expect.objectContaining({ content: [{ type: "text", text: "second" }] })]);
+    expect(m.hasPendingText()).toBe(false);
+    // The result is the last message's text.
+    expect(m.result({ stopReason: "end_turn" }).result).toBe("second");
+  });
+
+  it("with includePartialMessages every chunk is also a content_block_delta stream event", () => {
+    const m = mapper(true);
+    m.beginTurn();
+    expect(m.map(chunk("agent_message_chunk", "a"))).toEqual([
+      expect.objectContaining({
+        type: "stream_event",
+        event: {
+          type: "content_block_delta",
+          index: 0,
+          item_id: "acp-message#1",
+          delta: { type: "text_delta", text: "a" },
+        },
+      }),
+    ]);
+    expect(m.map(chunk("agent_thought_chunk", "t"))[1]).toMatchObject({
+      type: "stream_event",
+      event: { delta: { type: "thinking_delta", thinking: "t" } },
+    });
+  });
+
+  it("a tool call announced before its input waits for it; completion is a tool_result (claude-code-acp shapes)", () => {
+    const m = mapper();
+    m.beginTurn();
+    const id = "toolu_1";
+    const pending = {
+      toolCallId: id,
+      sessionUpdate: "tool_call",
+      rawInput: {},
+      status: "pending",
+      title: "Terminal",
+      kind: "execute",
+      content: [],
+    };
+    expect(m.map(update(pending))).toEqual([]);
+    const full = m.map(
+      update({ ...pending, rawInput: { command: "echo hi", timeout: 10000 }, title: "`echo hi`" }),
+    );
+    expect(full).toEqual([
+      expect.objectContaining({
+        type: "assistant",
+        content: [{ type: "tool_use", id, name: "Bash", input: { command: "echo hi", timeout: 10000 } }],
+      }),
+    ]);
+    expect(
+      m.map(
+        update({
+          sessionUpdate: "tool_call_update",
+          toolCallId: id,
+          status: "in_progress",
+          content: [{ type: "terminal", terminalId: "term-1" }],
+        }),
+      ),
+    ).toEqual([]);
+    const done = m.map(
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: id,
+        status: "completed",
+        rawOutput: [{ type: "text", text: "ran-allow\n" }],
+      }),
+    );
+    expect(done).toEqual([
+      expect.objectContaining({
+        type: "user",
+        content: [{ type: "tool_result", toolUseId: id, content: "ran-allow\n", isError: false }],
+      }),
+    ]);
+  });
+
+  it("a tool call without rawInput (Gemini CLI) is described by its title, content and locations", () => {
+    const m = mapper();
+    m.beginTurn();
+    const out: Message[] = [];
+    const call = m.toolForPermission(
+      {
+        toolCallId: "g1",
+        status: "pending",
+        title: "echo hi > a.txt",
+        kind: "execute",
+        content: [{ type: "content", content: { type: "text", text: "[cwd /w] run it" } }],
+        locations: [],
+      },
+      out,
+    );
+    // The title is the command line; it is the unified `command` (the vocabulary every backend shares).
+    expect(call).toEqual({
+      name: "Bash",
+      input: { title: "echo hi > a.txt", description: "[cwd /w] run it", command: "echo hi > a.txt" },
+    });
+    expect(out[0]).toMatchObject({ content: [{ type: "tool_use", id: "g1", name: "Bash" }] });
+  });
+
+  it("a failed tool call is an error tool_result with the agent's text", () => {
+    const m = mapper();
+    m.beginTurn();
+    m.map(
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "t",
+        kind: "edit",
+        status: "pending",
+        rawInput: { path: "/w/a" },
+      }),
+    );
+    const out = m.map(
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        status: "failed",
+        content: [
+          { type: "content", content: { type: "text", text: "User refused permission to run tool" } },
+        ],
+      }),
+    );
+    expect(out.at(-1)).toMatchObject({
+      content: [{ type: "tool_result", isError: true, content: "User refused permission to run tool" }],
+    });
+  });
+
+  it("a permission request announces its tool call first (once)", () => {
+    const m = mapper();
+    m.beginTurn();
+    const out: Message[] = [];
+    const call = m.toolForPermission(
+      { toolCallId: "c", kind: "execute", rawInput: { command: "ls" }, title: "ls" },
+      out,
+    );
+    expect(call).toEqual({ name: "Bash", input: { command: "ls" } });
+    expect(out).toHaveLength(1);
+    expect(
+      m.map(update({ sessionUpdate: "tool_call_update", toolCallId: "c", status: "in_progress" })),
+    ).toEqual([]);
+  });
+
+  it("plan → todo_list; other updates → system acp_<kind>; user chunks (a load's replay) → one replayed user message", () => {
+    const m = mapper();
+    expect(
+      m.map(
+        update({
+          sessionUpdate: "plan",
+          entries: [{ content: "step", status: "pending", priority: "high" }],
+        }),
+      )[0],
+    ).toMatchObject({
+      type: "system",
+      subtype: "todo_list",
+      data: { items: [{ content: "step" }], session_id: "s-1" },
+    });
+    expect(m.map(update({ sessionUpdate: "current_mode_update", currentModeId: "plan" }))[0]).toMatchObject({
+      subtype: "acp_current_mode_update",
+      data: { currentModeId: "plan" },
+    });
+    expect(m.map(chunk("user_message_chunk", "remember "))).toEqual([]);
+    expect(m.map(chunk("user_message_chunk", "this"))).toEqual([]);
+    expect(m.map(chunk("agent_message_chunk", "ok"))[0]).toMatchObject({
+      type: "user",
+      content: "remember this",
+      isReplay: true,
+    });
+  });
+
+  it("stop reasons: cancelled is an interrupted error; max_turn_requests and refusal are errors", () => {
+    const m = mapper();
+    m.beginTurn();
+    expect(m.result({ stopReason: "cancelled" })).toMatchObject({
+      isError: true,
+      terminalReason: "interrupted",
+      stopReason: "cancelled",
+    });
+    expect(m.result({ stopReason: "max_turn_requests" })).toMatchObject({
+      isError: true,
+      subtype: "error_max_turns",
+    });
+    expect(m.result({ stopReason: "refusal" })).toMatchObject({ isError: true });
+    expect(m.result({ stopReason: "end_turn", usage: { totalTokens: 12 } })).toMatchObject({
+      usage: { totalTokens: 12 },
+    });
+    expect(m.errorResult("boom", { code: -32603 })).toMatchObject({
+      isError: true,
+      errors: ["boom"],
+      subtype: "error_during_execution",
+    });
+  });
+});
+
+describe("acpToolName / toolContentText", () => {
+  it("maps ACP kinds to the SDK's tool vocabulary", () => {
+    expect(
+      ["execute", "edit", "read", "search", "fetch", "delete", "switch_mode", "other", undefined].map(
+        acpToolName,
+      ),
+    ).toEqual(["Bash", "Edit", "Read", "Grep", "WebFetch", "Delete", "SwitchMode", "Tool", "Tool"]);
+  });
+
+  it("reads content blocks, diffs, then rawOutput strings, text arrays and objects", () => {
+    expect(toolContentText({ content: [{ type: "diff", path: "/w/a" }] })).toBe("diff /w/a");
+    expect(toolContentText({ rawOutput: "x" })).toBe("x");
+    expect(toolContentText({ rawOutput: { stdout: "out" } })).toBe("out");
+    expect(toolContentText({})).toBe("");
+  });
+
+  it("inputs get the unified vocabulary's fields beside the agent's own (command, file_path, old/new text)", () => {
+    const m = mapper();
+    m.beginTurn();
+    const out: Message[] = [];
+    expect(
+      m.toolForPermission(
+        {
+          toolCallId: "c1",
+          kind: "execute",
+          rawInput: { command: ["/bin/bash", "-lc", "npm test"], workdir: "/w" },
+        },
+        out,
+      ).input,
+    ).toEqual({ command: "npm test", argv: ["/bin/bash", "-lc", "npm test"], workdir: "/w", cwd: "/w" });
+    expect(
+      m.toolForPermission(
+        {
+          toolCallId: "e1",
+          kind: "edit",
+          rawInput: { path: "/w/a.ts" },
+          content: [{ type: "diff", path: "/w/a.ts", oldText: "a", newText: "b" }],
+        },
+        out,
+      ).input,
+    ).toEqual({ path: "/w/a.ts", file_path: "/w/a.ts", old_string: "a", new_string: "b" });
+    expect(
+      m.toolForPermission({ toolCallId: "r1", kind: "read", rawInput: { abs_path: "/w/b.ts" } }, out).input,
+    ).toEqual({ abs_path: "/w/b.ts", file_path: "/w/b.ts" });
+  });
+});
