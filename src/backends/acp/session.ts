@@ -26,6 +26,7 @@ import {
 } from "../../errors.js";
 import { readTransport } from "../../internal/read-transport.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
+import { missingResultError } from "../../internal/missing-result.js";
 import { asObject, isObject, str } from "../../internal/wire.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -453,10 +454,12 @@ export class AcpSession implements Session {
       // Already closed by the connection.
     }
     if (this.life.isClosing) return;
-    // A clean exit ends the session quietly, mid-turn too (the turn then has no result), as on the
-    // other backends; a failure (exit status, signal, overlong line) ends it with that error.
-    this.endError ??= error;
-    this.life.finish(error);
+    // A failure (exit status, signal, overlong line) ends the session with that error; a clean exit
+    // in the middle of a turn is one too, as on every backend: the turn never got its result.
+    const failure =
+      error ?? (this.pendingTurns > 0 ? missingResultError(this.agent, this.transport) : undefined);
+    this.endError ??= failure;
+    this.life.finish(failure);
   }
 
   /** The client side: every request the agent can make of us. */
