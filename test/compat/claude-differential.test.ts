@@ -601,6 +601,88 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     dump("options", pair);
     expectSame(pair);
   });
+
+  it("options the initialize request carries (title, aliases, dialogs, prompts, thinking display, …)", async () => {
+    const pair = await sideBySide([{ text: "ok" }], ({ sdk, base }, y) =>
+      drain(
+        sdk.query({
+          prompt: "initialize options",
+          options: {
+            ...base,
+            title: "A title",
+            toolAliases: { Shell: "Bash" },
+            planModeInstructions: "Plan carefully.",
+            agentProgressSummaries: true,
+            forwardSubagentText: true,
+            perTaskStopAffordance: true,
+            supportedDialogKinds: ["confirm"],
+            onUserDialog: async () => ({ behavior: "cancelled" as const }),
+            onElicitation: async () => ({ action: "decline" as const }),
+            systemPrompt: ["You are terse.", "Answer in one word."],
+            thinking: { type: "adaptive", display: "summarized" },
+            toolConfig: { askUserQuestion: { previewFormat: "html" } },
+            skills: ["pdf"],
+            verbatimPrompts: true,
+            managedSettings: { permissions: { deny: ["WebFetch"] } },
+            settingSources: [],
+          },
+        }),
+        y,
+      ),
+    );
+    dump("initialize-options", pair);
+    expectSame(pair);
+    expect(initializeOf(pair.compat.stdin)).toMatchObject({
+      title: "A title",
+      systemPrompt: ["You are terse.", "Answer in one word."],
+    });
+  });
+
+  it("setMcpServers() then streamInput() on a streaming query", async () => {
+    const pair = await sideBySide(
+      [{ text: "first answer" }, { text: "second answer" }],
+      async ({ sdk, base }, y) => {
+        let release!: () => void;
+        const done = new Promise<void>((r) => {
+          release = r;
+        });
+        const user = (text: string) => ({
+          type: "user" as const,
+          message: { role: "user" as const, content: text },
+          parent_tool_use_id: null,
+          session_id: "",
+        });
+        async function* first() {
+          yield user("one");
+          await done;
+        }
+        async function* second() {
+          yield user("two");
+        }
+        const add = sdk.tool("add", "Add", { a: z.number() }, async ({ a }) => ({
+          content: [{ type: "text", text: String(a) }],
+        }));
+        const calc = sdk.createSdkMcpServer({ name: "calc", version: "1.0.0", tools: [add] });
+        const q = sdk.query({ prompt: first(), options: { ...base } });
+        let changed: unknown;
+        let results = 0;
+        for await (const m of q) {
+          y.push(m);
+          if (m.type !== "result") continue;
+          results++;
+          if (results === 1) {
+            changed = await q.setMcpServers({ calc });
+            await q.streamInput(second());
+          } else release();
+        }
+        return changed;
+      },
+    );
+    dump("set-mcp-stream-input", pair);
+    expectSame(pair);
+    expect(pair.compat.extra).toEqual({ added: ["calc"], removed: [], errors: {} });
+    expect(types(pair.compat).filter((t) => t === "result/success")).toHaveLength(2);
+  });
 });
 
 describe("compat/claude-agent-sdk: deliberate differences and refusals", () => {
