@@ -568,7 +568,7 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(pair.compat.yielded.at(-1)).toMatchObject({ name: "AbortError" });
   });
 
-  it("options: each reaches the CLI with the same effect (argv up to documented differences; same model requests)", async () => {
+  it("options: each reaches the CLI with the same effect (the same argv, initialize request and model requests)", async () => {
     const pair = await sideBySide([{ text: "ok" }], ({ sdk, base }, y) =>
       drain(
         sdk.query({
