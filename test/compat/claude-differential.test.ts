@@ -158,18 +158,8 @@ function dump(label: string, pair: Record<string, Run>) {
   writeFileSync(join(dir, `${label}.json`), JSON.stringify(normalise(pair), null, 1));
 }
 
-/**
- * The documented argv differences: this engine passes the system prompt (`--system-prompt`,
- * `--append-system-prompt`) where the official SDK puts it in the initialize request, and the CLI's
- * default setting sources where the official SDK passes none. The model requests (compared too)
- * show the effect is the same.
- */
-const ARGV_EXTRA = ["--system-prompt ", "--setting-sources user,project,local"];
-
 function withoutKnownArgvDifferences(argv: string[]): string[] {
-  return argv.filter(
-    (a) => !ARGV_EXTRA.includes(a) && !isSdkOnlyMcpConfig(a) && !a.startsWith("--append-system-prompt "),
-  );
+  return argv.filter((a) => !isSdkOnlyMcpConfig(a));
 }
 
 /** This engine names in-process servers in `--mcp-config`; the official SDK only in the initialize request. */
@@ -244,6 +234,16 @@ function expectSame(pair: Record<"official" | "compat", Run>) {
   expect(c.env).toEqual(o.env);
   expect(c.argv.map((a) => withoutKnownArgvDifferences(canonicalArgv(a)))).toEqual(o.argv.map(canonicalArgv));
   expect(afterInitialize(c.stdin)).toEqual(afterInitialize(o.stdin));
+  expect(withoutManifests(initializeOf(c.stdin))).toEqual(withoutManifests(initializeOf(o.stdin)));
+}
+
+/**
+ * The initialize request without `sdkMcpServerManifests`: the official SDK runs in-process servers'
+ * MCP handshake ahead of time and sends the answers there; this engine answers when the CLI asks.
+ */
+function withoutManifests(request: unknown): unknown {
+  const { sdkMcpServerManifests: _m, ...rest } = (request ?? {}) as Record<string, unknown>;
+  return rest;
 }
 
 function types(run: Run): string[] {
@@ -268,7 +268,7 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(types(pair.compat)).toEqual(["system/init", "assistant", "result/success"]);
     expect(pair.compat.env).toEqual([["sdk-ts", "unset", "unset"]]);
     expect(initializeOf(pair.official.stdin)).toEqual({ subtype: "initialize", systemPrompt: [""] });
-    expect(initializeOf(pair.compat.stdin)).toEqual({ subtype: "initialize", hooks: null });
+    expect(initializeOf(pair.compat.stdin)).toEqual({ subtype: "initialize", systemPrompt: [""] });
   });
 
   it("canUseTool allow: the callback's arguments, the control answer, the tool run", async () => {
@@ -568,7 +568,7 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(pair.compat.yielded.at(-1)).toMatchObject({ name: "AbortError" });
   });
 
-  it("options: each reaches the CLI with the same effect (argv up to documented differences; same model requests)", async () => {
+  it("options: each reaches the CLI with the same effect (the same argv, initialize request and model requests)", async () => {
     const pair = await sideBySide([{ text: "ok" }], ({ sdk, base }, y) =>
       drain(
         sdk.query({
@@ -601,6 +601,88 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     dump("options", pair);
     expectSame(pair);
   });
+
+  it("options the initialize request carries (title, aliases, dialogs, prompts, thinking display, …)", async () => {
+    const pair = await sideBySide([{ text: "ok" }], ({ sdk, base }, y) =>
+      drain(
+        sdk.query({
+          prompt: "initialize options",
+          options: {
+            ...base,
+            title: "A title",
+            toolAliases: { Shell: "Bash" },
+            planModeInstructions: "Plan carefully.",
+            agentProgressSummaries: true,
+            forwardSubagentText: true,
+            perTaskStopAffordance: true,
+            supportedDialogKinds: ["confirm"],
+            onUserDialog: async () => ({ behavior: "cancelled" as const }),
+            onElicitation: async () => ({ action: "decline" as const }),
+            systemPrompt: ["You are terse.", "Answer in one word."],
+            thinking: { type: "adaptive", display: "summarized" },
+            toolConfig: { askUserQuestion: { previewFormat: "html" } },
+            skills: ["pdf"],
+            verbatimPrompts: true,
+            managedSettings: { permissions: { deny: ["WebFetch"] } },
+            settingSources: [],
+          },
+        }),
+        y,
+      ),
+    );
+    dump("initialize-options", pair);
+    expectSame(pair);
+    expect(initializeOf(pair.compat.stdin)).toMatchObject({
+      title: "A title",
+      systemPrompt: ["You are terse.", "Answer in one word."],
+    });
+  });
+
+  it("setMcpServers() then streamInput() on a streaming query", async () => {
+    const pair = await sideBySide(
+      [{ text: "first answer" }, { text: "second answer" }],
+      async ({ sdk, base }, y) => {
+        let release!: () => void;
+        const done = new Promise<void>((r) => {
+          release = r;
+        });
+        const user = (text: string) => ({
+          type: "user" as const,
+          message: { role: "user" as const, content: text },
+          parent_tool_use_id: null,
+          session_id: "",
+        });
+        async function* first() {
+          yield user("one");
+          await done;
+        }
+        async function* second() {
+          yield user("two");
+        }
+        const add = sdk.tool("add", "Add", { a: z.number() }, async ({ a }) => ({
+          content: [{ type: "text", text: String(a) }],
+        }));
+        const calc = sdk.createSdkMcpServer({ name: "calc", version: "1.0.0", tools: [add] });
+        const q = sdk.query({ prompt: first(), options: { ...base } });
+        let changed: unknown;
+        let results = 0;
+        for await (const m of q) {
+          y.push(m);
+          if (m.type !== "result") continue;
+          results++;
+          if (results === 1) {
+            changed = await q.setMcpServers({ calc });
+            await q.streamInput(second());
+          } else release();
+        }
+        return changed;
+      },
+    );
+    dump("set-mcp-stream-input", pair);
+    expectSame(pair);
+    expect(pair.compat.extra).toEqual({ added: ["calc"], removed: [], errors: {} });
+    expect(types(pair.compat).filter((t) => t === "result/success")).toHaveLength(2);
+  });
 });
 
 describe("compat/claude-agent-sdk: deliberate differences and refusals", () => {
@@ -626,13 +708,12 @@ describe("compat/claude-agent-sdk: deliberate differences and refusals", () => {
         prompt: "x",
         options: {
           executable: "bun",
-          onElicitation: async () => ({ action: "decline" }),
-          toolConfig: {},
+          sessionStore: {},
           noSuchOption: 1,
         } as never,
       });
     expect(call).toThrow(/executable: .*native binary/);
-    expect(call).toThrow(/onElicitation: elicitation callbacks are not implemented/);
+    expect(call).toThrow(/sessionStore: .*not implemented/);
     expect(call).toThrow(/noSuchOption: not an option of @anthropic-ai\/claude-agent-sdk 0\.3\.330/);
     expect(call).toThrow(compat.UnsupportedOptionsError);
     expect(liveGroupCount()).toBe(0);

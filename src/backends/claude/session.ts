@@ -105,7 +105,8 @@ export class ClaudeSession implements Session {
     this.initResponse = (await this.protocol.request(
       {
         subtype: "initialize",
-        hooks: this.hooks.config,
+        // No hooks: the field is left out, as the official SDK does (not `null`).
+        hooks: this.hooks.config ?? undefined,
         ...(this.bridge.names.length ? { sdkMcpServers: this.bridge.names } : {}),
         ...buildClaudeInitialize(this.options),
         ...this.initializeExtras,

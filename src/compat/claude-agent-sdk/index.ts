@@ -10,6 +10,18 @@
  * official SDKs").
  * @packageDocumentation
  */
+
+export {
+  deleteSession,
+  forkSession,
+  getSessionInfo,
+  getSessionMessages,
+  getSubagentMessages,
+  listSessions,
+  listSubagents,
+  renameSession,
+  tagSession,
+} from "../../backends/claude/sessions/index.js";
 export { AbortError, UnsupportedOptionsError } from "../../errors.js";
 export { HOOK_EVENTS } from "../../hooks.js";
 export { createSdkMcpServer, tool } from "./mcp.js";

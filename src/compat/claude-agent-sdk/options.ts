@@ -2,80 +2,59 @@
  * The official `Options` mapped onto this SDK's `AgentOptions`. Options the engine cannot honour are
  * rejected by name (never dropped), before any process is spawned.
  */
+
+import { CLAUDE_REJECTED_OPTIONS, OFFICIAL_CLAUDE_OPTIONS } from "../../backends/claude-options.js";
 import { UnsupportedOptionsError } from "../../errors.js";
 import type { HookCallback as CoreHookCallback, HookMap } from "../../hooks.js";
 import type { McpServerConfig as CoreMcpServerConfig } from "../../mcp/config.js";
-import type { AgentOptions, ThinkingConfig as CoreThinking, SystemPromptConfig } from "../../options.js";
+import type {
+  AgentOptions,
+  OnElicitation as CoreOnElicitation,
+  OnUserDialog as CoreOnUserDialog,
+} from "../../options.js";
 import type {
   CanUseTool as CoreCanUseTool,
   PermissionResult as CorePermissionResult,
 } from "../../permissions.js";
-import type { CanUseTool, HookCallbackMatcher, McpServerConfig, Options, PermissionUpdate } from "./types.js";
+import type {
+  CanUseTool,
+  HookCallbackMatcher,
+  McpServerConfig,
+  OnElicitation,
+  OnUserDialog,
+  Options,
+  PermissionUpdate,
+} from "./types.js";
 
 /**
- * Official options with no equivalent in this SDK's engine yet, and why each is refused. An option
- * listed here makes `query()` fail before anything is spawned.
+ * Official options this SDK's engine refuses, and why (the core's own list, `CLAUDE_REJECTED_OPTIONS`).
+ * An option listed here makes `query()` fail before anything is spawned.
  */
-export const REJECTED_OPTIONS: Readonly<Record<string, string>> = {
-  executable: "the CLI is spawned directly as a native binary; there is no JavaScript runtime to choose",
-  executableArgs: "the CLI is spawned directly as a native binary; there are no runtime arguments",
-  spawnClaudeCodeProcess: "use code-agent-sdk's `transport` option instead (core API)",
-  sessionStore: "session stores are not implemented",
-  sessionStoreFlush: "session stores are not implemented",
-  onElicitation: "elicitation callbacks are not implemented",
-  onUserDialog: "user dialog callbacks are not implemented",
-  supportedDialogKinds: "user dialog callbacks are not implemented",
-  toolConfig: "sent in the initialize request, which this engine does not let callers extend",
-  toolAliases: "sent in the initialize request, which this engine does not let callers extend",
-  planModeInstructions: "sent in the initialize request, which this engine does not let callers extend",
-  promptSuggestions: "sent in the initialize request, which this engine does not let callers extend",
-  agentProgressSummaries: "sent in the initialize request, which this engine does not let callers extend",
-  forwardSubagentText: "sent in the initialize request, which this engine does not let callers extend",
-  perTaskStopAffordance: "sent in the initialize request, which this engine does not let callers extend",
-  title: "sent in the initialize request, which this engine does not let callers extend",
-  skills: "sent in the initialize request, which this engine does not let callers extend",
-  managedSettings: "managed settings need the CLI's --managed-settings plumbing, not implemented",
-  mcpServersDelivery: "MCP servers always reach the CLI in argv (--mcp-config)",
-  pluginDelivery: "plugins always reach the CLI in argv (--plugin-dir)",
-  verbatimPrompts: "not implemented",
-  loadTimeoutMs: "use code-agent-sdk's controlTimeoutMs (core API)",
-  taskBudget: "not implemented",
-  resumeDropsTurn: "not implemented",
-  permissionPrompts: "not implemented",
-  projectConfigRoot: "not implemented",
-};
+export const REJECTED_OPTIONS: Readonly<Record<string, string>> = CLAUDE_REJECTED_OPTIONS;
 
-/** Official option names this module maps; anything else is rejected as unknown. */
-const KNOWN = new Set<string>([
-  "abortController",
-  "additionalDirectories",
+/** Official option names (all of 0.3.330's); anything else is rejected as unknown. */
+const KNOWN = new Set<string>(Object.keys(OFFICIAL_CLAUDE_OPTIONS));
+
+/** Official options with the same name and meaning in `AgentOptions`: copied unchanged. */
+const SAME = [
   "agent",
   "agents",
   "allowedTools",
-  "canUseTool",
-  "continue",
-  "cwd",
   "disallowedTools",
   "tools",
-  "env",
-  "extraArgs",
   "fallbackModel",
   "enableFileCheckpointing",
   "forkSession",
   "betas",
-  "hooks",
   "persistSession",
   "includeHookEvents",
   "includePartialMessages",
   "thinking",
   "effort",
   "maxThinkingTokens",
-  "maxTurns",
   "maxBudgetUsd",
-  "mcpServers",
   "model",
   "outputFormat",
-  "pathToClaudeCodeExecutable",
   "permissionMode",
   "allowDangerouslySkipPermissions",
   "permissionPromptToolName",
@@ -88,13 +67,34 @@ const KNOWN = new Set<string>([
   "settingSources",
   "debug",
   "debugFile",
-  "stderr",
   "strictMcpConfig",
   "systemPrompt",
-]);
+  "supportedDialogKinds",
+  "toolConfig",
+  "toolAliases",
+  "planModeInstructions",
+  "promptSuggestions",
+  "agentProgressSummaries",
+  "forwardSubagentText",
+  "perTaskStopAffordance",
+  "title",
+  "skills",
+  "managedSettings",
+  "mcpServersDelivery",
+  "pluginDelivery",
+  "verbatimPrompts",
+  "taskBudget",
+  "resumeDropsTurn",
+  "permissionPrompts",
+  "projectConfigRoot",
+  "spawnClaudeCodeProcess",
+  "extraArgs",
+] as const satisfies readonly (keyof Options & keyof AgentOptions)[];
 
-/** What the CLI loads when the official SDK passes no `--setting-sources`: every source. */
-const CLI_DEFAULT_SETTING_SOURCES = ["user", "project", "local"] as const;
+/** Official hook-matcher fields (0.3.330's `HookCallbackMatcher`). */
+const HOOK_MATCHER_FIELDS = ["matcher", "hooks", "timeout", "onFailure"];
+/** Official plugin fields (0.3.330's `SdkPluginConfig`). */
+const PLUGIN_FIELDS = ["type", "path", "skipMcpDiscovery"];
 
 /**
  * Maps official options onto `AgentOptions`. Throws `UnsupportedOptionsError` naming every option
@@ -107,50 +107,29 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
     if (key in REJECTED_OPTIONS) issues.push(`${key}: ${REJECTED_OPTIONS[key]}`);
     else if (!KNOWN.has(key)) issues.push(`${key}: not an option of @anthropic-ai/claude-agent-sdk 0.3.330`);
   }
-  const extraArgs: Record<string, string | null> = {};
-  const flag = (name: string, value: string | null) => {
-    extraArgs[name] = value;
-  };
-  if (options.agent !== undefined) flag("agent", options.agent);
-  if (options.sessionId !== undefined) flag("session-id", options.sessionId);
-  if (options.persistSession === false) flag("no-session-persistence", null);
-  if (options.includeHookEvents) flag("include-hook-events", null);
-  if (options.strictMcpConfig) flag("strict-mcp-config", null);
-  if (options.debugFile !== undefined) flag("debug-file", options.debugFile);
-  else if (options.debug) flag("debug", null);
   for (const [event, matchers] of Object.entries(options.hooks ?? {})) {
     for (const matcher of matchers ?? []) {
-      const extra = Object.keys(matcher).filter((k) => !["matcher", "hooks", "timeout"].includes(k));
-      if (extra.length > 0) issues.push(`hooks.${event}: ${extra.join(", ")} not implemented`);
+      const extra = Object.keys(matcher).filter((k) => !HOOK_MATCHER_FIELDS.includes(k));
+      if (extra.length > 0) issues.push(`hooks.${event}: ${extra.join(", ")} not an option of 0.3.330`);
     }
   }
   for (const plugin of options.plugins ?? []) {
-    const extra = Object.keys(plugin).filter((k) => !["type", "path"].includes(k));
+    const extra = Object.keys(plugin).filter((k) => !PLUGIN_FIELDS.includes(k));
     if (plugin.type !== "local") issues.push(`plugins: type "${String(plugin.type)}" is not supported`);
-    if (extra.length > 0) issues.push(`plugins: ${extra.join(", ")} not implemented`);
+    if (extra.length > 0) issues.push(`plugins: ${extra.join(", ")} not an option of 0.3.330`);
   }
-  const thinking = mapThinking(options, issues);
-  const systemPrompt = mapSystemPrompt(options, issues);
   if (options.fallbackModel !== undefined && options.fallbackModel === options.model) {
     issues.push("fallbackModel: cannot be the same as the main model");
   }
   if (issues.length > 0) throw new UnsupportedOptionsError("claude", issues);
 
-  const out: AgentOptions = {
-    backend: "claude",
-    // Official default: every setting source (it passes no --setting-sources).
-    settingSources: [...(options.settingSources ?? CLI_DEFAULT_SETTING_SOURCES)],
-    extraArgs: { ...extraArgs, ...options.extraArgs },
-  };
+  const out: AgentOptions = { backend: "claude" };
   const copy = <K extends keyof AgentOptions>(key: K, value: AgentOptions[K] | undefined) => {
     if (value !== undefined) out[key] = value;
   };
+  for (const key of SAME) copy(key, options[key] as AgentOptions[typeof key]);
   copy("signal", options.abortController?.signal);
   copy("addDirs", options.additionalDirectories);
-  copy("agents", options.agents as AgentOptions["agents"]);
-  copy("allowedTools", options.allowedTools);
-  copy("disallowedTools", options.disallowedTools);
-  copy("tools", options.tools);
   copy("continueConversation", options.continue);
   copy("cwd", options.cwd);
   // Official semantics: `env` is the whole environment of the CLI, not a layer over process.env;
@@ -162,32 +141,20 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
     ...(source.DEBUG_CLAUDE_AGENT_SDK ? { DEBUG: "1" } : { DEBUG: undefined }),
   };
   if (options.env !== undefined) out.inheritEnv = false;
-  copy("fallbackModel", options.fallbackModel);
-  copy("enableFileCheckpointing", options.enableFileCheckpointing);
-  copy("forkSession", options.forkSession);
-  copy("betas", options.betas);
   copy("hooks", options.hooks === undefined ? undefined : mapHooks(options.hooks));
-  copy("includePartialMessages", options.includePartialMessages);
-  copy("thinking", thinking);
-  copy("effort", options.effort);
-  copy("maxThinkingTokens", options.maxThinkingTokens);
   // The official SDK passes --max-turns only for a non-zero value.
   copy("maxTurns", options.maxTurns ? options.maxTurns : undefined);
-  copy("maxBudgetUsd", options.maxBudgetUsd);
   copy("mcpServers", options.mcpServers === undefined ? undefined : mapMcpServers(options.mcpServers));
-  copy("model", options.model);
-  copy("outputFormat", options.outputFormat);
   copy("cliPath", options.pathToClaudeCodeExecutable);
-  copy("permissionMode", options.permissionMode);
-  copy("allowDangerouslySkipPermissions", options.allowDangerouslySkipPermissions);
-  copy("permissionPromptToolName", options.permissionPromptToolName);
   copy("canUseTool", options.canUseTool === undefined ? undefined : mapCanUseTool(options.canUseTool));
-  copy("plugins", options.plugins);
-  copy("resume", options.resume);
-  copy("resumeSessionAt", options.resumeSessionAt);
-  copy("sandbox", options.sandbox as AgentOptions["sandbox"]);
-  copy("settings", options.settings);
-  copy("systemPrompt", systemPrompt);
+  copy(
+    "onElicitation",
+    options.onElicitation === undefined ? undefined : mapOnElicitation(options.onElicitation),
+  );
+  copy(
+    "onUserDialog",
+    options.onUserDialog === undefined ? undefined : mapOnUserDialog(options.onUserDialog),
+  );
   if (options.stderr) {
     const sink = options.stderr;
     // The official callback receives stderr chunks; this engine delivers whole lines.
@@ -196,40 +163,15 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
   return out;
 }
 
-function mapThinking(options: Options, issues: string[]): CoreThinking | undefined {
-  const thinking = options.thinking;
-  if (thinking === undefined) return undefined;
-  if (thinking.type !== "disabled" && thinking.display !== undefined) {
-    issues.push("thinking.display: --thinking-display is not implemented");
-  }
-  if (thinking.type === "enabled" && thinking.budgetTokens !== undefined) {
-    return { type: "enabled", budgetTokens: thinking.budgetTokens };
-  }
-  // The official SDK sends `enabled` without a budget as adaptive thinking.
-  return thinking.type === "disabled" ? { type: "disabled" } : { type: "adaptive" };
+/** The official callback gets the request without this SDK's `raw` field. */
+function mapOnElicitation(callback: OnElicitation): CoreOnElicitation {
+  return ({ raw: _raw, ...request }, context) => callback(request, context);
 }
 
-function mapSystemPrompt(options: Options, issues: string[]): SystemPromptConfig | undefined {
-  const sp = options.systemPrompt as unknown;
-  if (sp === undefined || typeof sp === "string") return sp;
-  if (Array.isArray(sp)) {
-    issues.push("systemPrompt: the string[] form is sent in the initialize request; pass one string");
-    return undefined;
-  }
-  const preset = sp as { type?: string; preset?: string; append?: string; [key: string]: unknown };
-  if (preset.type !== "preset") {
-    issues.push(
-      `systemPrompt: the "${String(preset.type)}" form is not implemented; use a string or the preset`,
-    );
-    return undefined;
-  }
-  const extra = Object.keys(preset).filter((k) => !["type", "preset", "append"].includes(k));
-  if (extra.length > 0) issues.push(`systemPrompt: ${extra.join(", ")} not implemented`);
-  return {
-    type: "preset",
-    preset: "claude_code",
-    ...(preset.append !== undefined ? { append: preset.append } : {}),
-  };
+/** The official callback names the tool use `toolUseID`. */
+function mapOnUserDialog(callback: OnUserDialog): CoreOnUserDialog {
+  return ({ dialogKind, payload, toolUseId }, context) =>
+    callback({ dialogKind, payload, ...(toolUseId !== undefined ? { toolUseID: toolUseId } : {}) }, context);
 }
 
 function mapHooks(hooks: NonNullable<Options["hooks"]>): HookMap {
@@ -239,6 +181,7 @@ function mapHooks(hooks: NonNullable<Options["hooks"]>): HookMap {
     out[event] = matchers.map((m) => ({
       ...(m.matcher !== undefined ? { matcher: m.matcher } : {}),
       ...(m.timeout !== undefined ? { timeout: m.timeout } : {}),
+      ...(m.onFailure !== undefined ? { onFailure: m.onFailure } : {}),
       // Same arguments, same return shape: the official hook input is the CLI's object as sent.
       hooks: m.hooks as unknown as CoreHookCallback[],
     }));
@@ -246,7 +189,8 @@ function mapHooks(hooks: NonNullable<Options["hooks"]>): HookMap {
   return out;
 }
 
-function mapMcpServers(servers: Record<string, McpServerConfig>): Record<string, CoreMcpServerConfig> {
+/** Official MCP server configs as this SDK's (in-process servers by their instance). */
+export function mapMcpServers(servers: Record<string, McpServerConfig>): Record<string, CoreMcpServerConfig> {
   const out: Record<string, CoreMcpServerConfig> = {};
   for (const [name, config] of Object.entries(servers)) {
     out[name] =

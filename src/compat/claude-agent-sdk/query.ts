@@ -5,11 +5,13 @@
 import type { Message } from "../../messages.js";
 import type { StreamedUserInput, WireUserMessage } from "../../prompt.js";
 import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
-import { toAgentOptions } from "./options.js";
+import { mapMcpServers, toAgentOptions } from "./options.js";
 import type {
   AccountInfo,
   AgentInfo,
+  McpServerConfig,
   McpServerStatus,
+  McpSetServersResult,
   ModelInfo,
   Options,
   Query,
@@ -314,5 +316,30 @@ class CompatQuery implements Query {
 
   async seedReadState(path: string, mtime: number): Promise<void> {
     await this.request("seed_read_state", { path, mtime });
+  }
+
+  async reinitialize(): Promise<SDKControlInitializeResponse> {
+    return (await this.core.reinitialize()) as SDKControlInitializeResponse;
+  }
+
+  usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(opts?: {
+    skipBehaviors?: boolean;
+  }): Promise<SDKControlResponsePayload> {
+    return this.core.getUsage(opts) as unknown as Promise<SDKControlResponsePayload>;
+  }
+
+  readFile(
+    path: string,
+    options?: { maxBytes?: number; encoding?: "utf-8" | "base64" },
+  ): Promise<SDKControlResponsePayload | null> {
+    return this.core.readFile(path, options) as unknown as Promise<SDKControlResponsePayload | null>;
+  }
+
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult> {
+    return this.core.setMcpServers(mapMcpServers(servers));
+  }
+
+  streamInput(stream: AsyncIterable<SDKUserMessage>): Promise<void> {
+    return this.core.streamInput(stream as AsyncIterable<StreamedUserInput>);
   }
 }

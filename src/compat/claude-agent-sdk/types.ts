@@ -6,6 +6,26 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import type { ClaudeSettings, ToolConfig as CoreToolConfig, SystemPromptConfig } from "../../options.js";
+import type {
+  SpawnedProcess as CoreSpawnedProcess,
+  SpawnOptions as CoreSpawnOptions,
+} from "../../transport/spawned-process.js";
+
+export type {
+  ForkSessionOptions,
+  ForkSessionResult,
+  GetSessionMessagesOptions,
+  ListSessionsOptions,
+  /** A stored session's summary (official name of `SessionInfo`). */
+  SessionInfo as SDKSessionInfo,
+  /** Where a session helper looks (official name of `SessionLocationOptions`). */
+  SessionLocationOptions as SessionMutationOptions,
+  SessionLocationOptions as GetSessionInfoOptions,
+  SessionLocationOptions as ListSubagentsOptions,
+  SessionLocationOptions as GetSubagentMessagesOptions,
+  SessionMessage,
+} from "../../backends/claude/sessions/index.js";
 
 /** A UUID string. */
 export type UUID = `${string}-${string}-${string}-${string}-${string}`;
@@ -181,6 +201,7 @@ export interface HookCallbackMatcher {
   matcher?: string;
   hooks: HookCallback[];
   timeout?: number;
+  onFailure?: "continue" | "block";
 }
 
 /** An MCP server the CLI starts. */
@@ -237,8 +258,53 @@ export type AgentDefinition = {
   [key: string]: unknown;
 };
 
-/** A local plugin. */
-export type SdkPluginConfig = { type: "local"; path: string };
+/** What `setMcpServers()` changed. */
+export type McpSetServersResult = { added: string[]; removed: string[]; errors: Record<string, string> };
+
+/** A local plugin; `skipMcpDiscovery` loads it without its MCP servers. */
+export type SdkPluginConfig = { type: "local"; path: string; skipMcpDiscovery?: boolean };
+
+/** Per-tool configuration of built-in tools. */
+export type ToolConfig = CoreToolConfig;
+/** Claude Code settings (as in a settings file). */
+export type Settings = ClaudeSettings;
+/** How `spawnClaudeCodeProcess` is asked to start the CLI. */
+export type SpawnOptions = CoreSpawnOptions;
+/** What `spawnClaudeCodeProcess` returns (a `ChildProcess` is one). */
+export type SpawnedProcess = CoreSpawnedProcess;
+
+/** An MCP elicitation the CLI forwards. */
+export type ElicitationRequest = {
+  serverName: string;
+  message: string;
+  mode?: "form" | "url";
+  url?: string;
+  elicitationId?: string;
+  requestedSchema?: Record<string, unknown>;
+  title?: string;
+  displayName?: string;
+  description?: string;
+};
+/** The answer to an elicitation (MCP `ElicitResult`). */
+export type ElicitationResult = {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean | string[]>;
+  [key: string]: unknown;
+};
+/** Answers MCP elicitations; `null` lets the CLI apply its default. */
+export type OnElicitation = (
+  request: ElicitationRequest,
+  options: { signal: AbortSignal; requestId: string },
+) => Promise<ElicitationResult | null>;
+/** A blocking dialog the CLI asks the host to render. */
+export type UserDialogRequest = { dialogKind: string; payload: Record<string, unknown>; toolUseID?: string };
+/** The answer to a dialog. */
+export type UserDialogResult = { behavior: "completed"; result: unknown } | { behavior: "cancelled" };
+/** Renders the dialogs of `supportedDialogKinds`. */
+export type OnUserDialog = (
+  request: UserDialogRequest,
+  options: { signal: AbortSignal; requestId: string },
+) => Promise<UserDialogResult | null>;
 
 /** Structured output. */
 export type JsonSchemaOutputFormat = { type: "json_schema"; schema: Record<string, unknown> };
@@ -301,7 +367,31 @@ export type Options = {
   debugFile?: string;
   stderr?: (data: string) => void;
   strictMcpConfig?: boolean;
-  systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
+  systemPrompt?: SystemPromptConfig;
+  onElicitation?: OnElicitation;
+  onUserDialog?: OnUserDialog;
+  supportedDialogKinds?: string[];
+  toolConfig?: ToolConfig;
+  toolAliases?: Record<string, string>;
+  planModeInstructions?: string;
+  promptSuggestions?: boolean;
+  agentProgressSummaries?: boolean;
+  forwardSubagentText?: boolean;
+  perTaskStopAffordance?: boolean;
+  title?: string;
+  skills?: string[] | "all";
+  managedSettings?: Settings;
+  mcpServersDelivery?: "argv" | "initialize";
+  pluginDelivery?: "argv" | "initialize";
+  verbatimPrompts?: boolean;
+  loadTimeoutMs?: number;
+  sessionStore?: unknown;
+  sessionStoreFlush?: unknown;
+  taskBudget?: { total: number };
+  resumeDropsTurn?: string;
+  permissionPrompts?: "host" | "none";
+  projectConfigRoot?: string;
+  spawnClaudeCodeProcess?: (options: SpawnOptions) => SpawnedProcess;
 };
 
 /** Token usage as the API reports it. */
@@ -596,6 +686,20 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
     mode: "default" | "auto" | null,
   ): Promise<{ warning?: string }>;
   seedReadState(path: string, mtime: number): Promise<void>;
+  /** Sends the same `initialize` request again. */
+  reinitialize(): Promise<SDKControlInitializeResponse>;
+  usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(opts?: {
+    skipBehaviors?: boolean;
+  }): Promise<SDKControlResponsePayload>;
+  /** Reads a file through the CLI (`null` when it does not exist). */
+  readFile(
+    path: string,
+    options?: { maxBytes?: number; encoding?: "utf-8" | "base64" },
+  ): Promise<SDKControlResponsePayload | null>;
+  /** Replaces the session's MCP servers (in-process ones included). */
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
+  /** Sends more user messages on this session. */
+  streamInput(stream: AsyncIterable<SDKUserMessage>): Promise<void>;
   /** Terminates the CLI's process group; iteration ends. */
   close(): void;
 }

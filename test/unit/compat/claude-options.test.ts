@@ -1,6 +1,7 @@
 /** The official Claude SDK's `Options` mapped onto `AgentOptions` (no process involved). */
 import { describe, expect, it } from "vitest";
-import { toAgentOptions } from "../../../src/compat/claude-agent-sdk/options.js";
+import { CLAUDE_REJECTED_OPTIONS } from "../../../src/backends/claude-options.js";
+import { REJECTED_OPTIONS, toAgentOptions } from "../../../src/compat/claude-agent-sdk/options.js";
 import { UnsupportedOptionsError } from "../../../src/errors.js";
 
 describe("compat/claude-agent-sdk options", () => {
@@ -26,50 +27,85 @@ describe("compat/claude-agent-sdk options", () => {
     });
   });
 
-  it("without env the CLI inherits process.env; without settingSources it loads every source", () => {
+  it("without env the CLI inherits process.env; without settingSources none is passed", () => {
     const out = toAgentOptions({});
     expect(out.inheritEnv).toBeUndefined();
     // Layered over process.env: only the two variables the official SDK strips.
     expect(out.env).toEqual({ NODE_OPTIONS: undefined, DEBUG: undefined });
     expect(toAgentOptions({ env: { DEBUG_CLAUDE_AGENT_SDK: "1" } }).env).toMatchObject({ DEBUG: "1" });
-    expect(out.settingSources).toEqual(["user", "project", "local"]);
+    // The core passes no --setting-sources then, as the official SDK does.
+    expect(out.settingSources).toBeUndefined();
     expect(toAgentOptions({ settingSources: [] }).settingSources).toEqual([]);
   });
 
-  it("maps flags the core has no option for onto extraArgs; caller extraArgs win", () => {
-    const out = toAgentOptions({
+  it("passes the options the core shares with the official SDK straight through", () => {
+    const spawn = () => {
+      throw new Error("not called");
+    };
+    const same = {
       agent: "rev",
       sessionId: "s",
       persistSession: false,
       includeHookEvents: true,
       strictMcpConfig: true,
       debug: true,
-      extraArgs: { agent: "other" },
-    });
-    expect(out.extraArgs).toEqual({
-      agent: "other",
-      "session-id": "s",
-      "no-session-persistence": null,
-      "include-hook-events": null,
-      "strict-mcp-config": null,
-      debug: null,
-    });
-    expect(toAgentOptions({ debug: true, debugFile: "/tmp/d" }).extraArgs).toEqual({
-      "debug-file": "/tmp/d",
-    });
+      debugFile: "/tmp/d",
+      extraArgs: { foo: "bar" },
+      thinking: { type: "adaptive", display: "omitted" },
+      systemPrompt: { type: "custom", prompt: ["a", "b"], snapshot: true },
+      supportedDialogKinds: ["k"],
+      toolConfig: { askUserQuestion: { previewFormat: "html" } },
+      toolAliases: { Bash: "mcp__w__bash" },
+      planModeInstructions: "plan",
+      promptSuggestions: true,
+      agentProgressSummaries: true,
+      forwardSubagentText: true,
+      perTaskStopAffordance: true,
+      title: "t",
+      skills: "all",
+      managedSettings: { permissions: { deny: ["Bash"] } },
+      mcpServersDelivery: "initialize",
+      pluginDelivery: "initialize",
+      plugins: [{ type: "local", path: "p", skipMcpDiscovery: true }],
+      verbatimPrompts: true,
+      taskBudget: { total: 1000 },
+      resumeDropsTurn: "u",
+      permissionPrompts: "none",
+      projectConfigRoot: "/repo",
+      spawnClaudeCodeProcess: spawn,
+    } as const;
+    expect(toAgentOptions(same as never)).toMatchObject(same);
+    expect(toAgentOptions({ systemPrompt: ["a", "b"] }).systemPrompt).toEqual(["a", "b"]);
+    expect(toAgentOptions({ maxTurns: 0 }).maxTurns).toBeUndefined();
   });
 
-  it("maps thinking and system prompt forms as the official SDK sends them", () => {
-    expect(toAgentOptions({ thinking: { type: "enabled" } }).thinking).toEqual({ type: "adaptive" });
-    expect(toAgentOptions({ thinking: { type: "enabled", budgetTokens: 10 } }).thinking).toEqual({
-      type: "enabled",
-      budgetTokens: 10,
+  it("hands the official callbacks their own shapes (hooks' onFailure, elicitations, dialogs)", async () => {
+    const hook = async () => ({});
+    const out = toAgentOptions({ hooks: { Stop: [{ hooks: [hook], onFailure: "block", timeout: 5 }] } });
+    expect(out.hooks?.Stop).toEqual([{ hooks: [hook], onFailure: "block", timeout: 5 }]);
+
+    const seen: unknown[] = [];
+    const context = { signal: new AbortController().signal, requestId: "r" };
+    const mapped = toAgentOptions({
+      onElicitation: async (request) => {
+        seen.push(request);
+        return { action: "decline" };
+      },
+      onUserDialog: async (request) => {
+        seen.push(request);
+        return { behavior: "cancelled" };
+      },
     });
-    expect(toAgentOptions({ maxTurns: 0 }).maxTurns).toBeUndefined();
-    expect(toAgentOptions({ systemPrompt: { type: "preset", preset: "claude_code" } }).systemPrompt).toEqual({
-      type: "preset",
-      preset: "claude_code",
-    });
+    await expect(
+      mapped.onElicitation?.({ serverName: "s", message: "m", mode: "form", raw: { x: 1 } }, context),
+    ).resolves.toEqual({ action: "decline" });
+    await expect(
+      mapped.onUserDialog?.({ dialogKind: "k", payload: { a: 1 }, toolUseId: "t", raw: {} }, context),
+    ).resolves.toEqual({ behavior: "cancelled" });
+    expect(seen).toEqual([
+      { serverName: "s", message: "m", mode: "form" },
+      { dialogKind: "k", payload: { a: 1 }, toolUseID: "t" },
+    ]);
   });
 
   it("delivers stderr as the official callback's text (one line, with its newline)", () => {
@@ -88,16 +124,19 @@ describe("compat/claude-agent-sdk options", () => {
       }
       return [];
     };
-    expect(issues({ executableArgs: ["--smol"] })[0]).toMatch(/^executableArgs: /);
-    expect(issues({ systemPrompt: ["a", "b"] })[0]).toMatch(/^systemPrompt: the string\[\] form/);
-    expect(issues({ systemPrompt: { type: "custom", prompt: "x" } })[0]).toMatch(/"custom" form/);
-    expect(issues({ thinking: { type: "adaptive", display: "omitted" } })[0]).toMatch(/^thinking.display/);
-    expect(issues({ model: "m", fallbackModel: "m" })[0]).toMatch(/^fallbackModel: /);
-    expect(issues({ hooks: { Stop: [{ hooks: [], onFailure: "block" }] } })[0]).toBe(
-      "hooks.Stop: onFailure not implemented",
+    // Exactly what the core refuses, with the core's reasons.
+    expect(Object.keys(REJECTED_OPTIONS).sort()).toEqual(Object.keys(CLAUDE_REJECTED_OPTIONS).sort());
+    expect(issues({ executableArgs: ["--smol"] })[0]).toBe(
+      `executableArgs: ${CLAUDE_REJECTED_OPTIONS.executableArgs}`,
     );
-    expect(issues({ plugins: [{ type: "local", path: "p", skipMcpDiscovery: true }] })[0]).toBe(
-      "plugins: skipMcpDiscovery not implemented",
+    expect(issues({ sessionStore: {} })[0]).toMatch(/^sessionStore: /);
+    expect(issues({ loadTimeoutMs: 5 })[0]).toMatch(/^loadTimeoutMs: /);
+    expect(issues({ model: "m", fallbackModel: "m" })[0]).toMatch(/^fallbackModel: /);
+    expect(issues({ hooks: { Stop: [{ hooks: [], whenUnanswered: "x" }] } })[0]).toBe(
+      "hooks.Stop: whenUnanswered not an option of 0.3.330",
+    );
+    expect(issues({ plugins: [{ type: "local", path: "p", marketplace: "m" }] })[0]).toBe(
+      "plugins: marketplace not an option of 0.3.330",
     );
     expect(issues({ typo: 1 })[0]).toBe("typo: not an option of @anthropic-ai/claude-agent-sdk 0.3.330");
     expect(issues({ executable: undefined })).toEqual([]);

@@ -3,23 +3,36 @@
  * `Query` method and message type that `code-agent-sdk/compat/claude-agent-sdk` supports. It must
  * compile unchanged against both (see ../../types.test.ts); it is type-checked, never run.
  */
+
+import { spawn } from "node:child_process";
 import {
   AbortError,
   type CanUseTool,
   createSdkMcpServer,
+  deleteSession,
+  forkSession,
+  getSessionInfo,
+  getSessionMessages,
   type HookCallback,
   type HookJSONOutput,
+  listSessions,
   type McpServerConfig,
+  type OnElicitation,
+  type OnUserDialog,
   type Options,
   type PermissionMode,
   type PermissionResult,
   type Query,
   query,
+  renameSession,
   type SDKAssistantMessage,
   type SDKMessage,
   type SDKResultMessage,
+  type SDKSessionInfo,
   type SDKSystemMessage,
   type SDKUserMessage,
+  type SpawnedProcess,
+  tagSession,
   tool,
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
@@ -66,6 +79,14 @@ const servers: Record<string, McpServerConfig> = {
   sse: { type: "sse", url: "http://127.0.0.1:1/sse" },
 };
 
+const onElicitation: OnElicitation = async (request, { signal }) =>
+  signal.aborted || request.mode === "url"
+    ? { action: "decline" }
+    : { action: "accept", content: { name: "x" } };
+
+const onUserDialog: OnUserDialog = async ({ dialogKind, payload, toolUseID }) =>
+  dialogKind === "confirm" ? { behavior: "completed", result: { payload, toolUseID } } : null;
+
 const mode: PermissionMode = "acceptEdits";
 const controller = new AbortController();
 const options: Options = {
@@ -87,7 +108,7 @@ const options: Options = {
   enableFileCheckpointing: true,
   forkSession: false,
   betas: ["context-1m-2025-08-07"],
-  hooks: { PreToolUse: [{ matcher: "Bash", hooks: [preToolUse], timeout: 30 }] },
+  hooks: { PreToolUse: [{ matcher: "Bash", hooks: [preToolUse], timeout: 30, onFailure: "block" }] },
   persistSession: true,
   includeHookEvents: false,
   includePartialMessages: true,
@@ -102,7 +123,7 @@ const options: Options = {
   pathToClaudeCodeExecutable: "/usr/local/bin/claude",
   permissionMode: mode,
   allowDangerouslySkipPermissions: false,
-  plugins: [{ type: "local", path: "./plugin" }],
+  plugins: [{ type: "local", path: "./plugin", skipMcpDiscovery: true }],
   resume: "00000000-0000-0000-0000-000000000000",
   sessionId: "00000000-0000-0000-0000-000000000001",
   resumeSessionAt: "00000000-0000-0000-0000-000000000002",
@@ -112,7 +133,36 @@ const options: Options = {
   debug: false,
   stderr: (data: string) => process.stderr.write(data),
   strictMcpConfig: true,
-  systemPrompt: { type: "preset", preset: "claude_code", append: "Be brief." },
+  systemPrompt: { type: "preset", preset: "claude_code", append: "Be brief.", excludeDynamicSections: true },
+  onElicitation,
+  onUserDialog,
+  supportedDialogKinds: ["confirm"],
+  toolConfig: { askUserQuestion: { previewFormat: "markdown" } },
+  toolAliases: { Bash: "mcp__calc__add" },
+  planModeInstructions: "Plan first.",
+  promptSuggestions: true,
+  agentProgressSummaries: true,
+  forwardSubagentText: true,
+  perTaskStopAffordance: true,
+  title: "A title",
+  skills: ["pdf"],
+  managedSettings: { permissions: { deny: ["WebFetch"] } },
+  mcpServersDelivery: "initialize",
+  pluginDelivery: "argv",
+  verbatimPrompts: true,
+  taskBudget: { total: 100_000 },
+  resumeDropsTurn: "00000000-0000-0000-0000-000000000004",
+  permissionPrompts: "host",
+  projectConfigRoot: "/repo",
+  spawnClaudeCodeProcess: ({ command, args, cwd, env, signal }): SpawnedProcess =>
+    spawn(command, args, { cwd, env, signal, stdio: ["pipe", "pipe", "inherit"] }),
+};
+
+const customPrompt: Options = { systemPrompt: { type: "custom", prompt: ["a", "b"] } };
+const listPrompt: Options = {
+  systemPrompt: ["a", "b"],
+  skills: "all",
+  thinking: { type: "adaptive", display: "summarized" },
 };
 
 function describeMessage(message: SDKMessage): string {
@@ -182,6 +232,20 @@ async function control(q: Query): Promise<void> {
   await q.reloadOutputStyles();
   const override = await q.setMcpPermissionModeOverride("calc", "auto");
   await q.seedReadState("/tmp/x", 0);
+  const reinit = await q.reinitialize();
+  const file = await q.readFile("/tmp/x", { maxBytes: 100, encoding: "utf-8" });
+  const spend = await q.usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET({ skipBehaviors: true });
+  const changed = await q.setMcpServers({ calc, other: { type: "http", url: "http://127.0.0.1:1/mcp" } });
+  console.log(reinit.commands.length, file, spend, changed.added, changed.removed, changed.errors);
+  async function* more(): AsyncGenerator<SDKUserMessage> {
+    yield {
+      type: "user",
+      message: { role: "user", content: "more" },
+      parent_tool_use_id: null,
+      session_id: "",
+    };
+  }
+  await q.streamInput(more());
   console.log(usage, backgrounded, resource, reloaded, override.warning);
   const interrupted = await q.interrupt();
   console.log(interrupted?.still_queued);
@@ -212,4 +276,22 @@ export async function main(): Promise<void> {
   for await (const message of query({ prompt: prompts(), options: { systemPrompt: "You are terse." } })) {
     if (message.type === "result" && message.subtype === "success") console.log(message.result);
   }
+  console.log(customPrompt, listPrompt);
+}
+
+/** The session helpers, under the official names. */
+export async function sessions(dir: string): Promise<void> {
+  const all: SDKSessionInfo[] = await listSessions({ dir, limit: 10 });
+  const first = all[0];
+  if (!first) return;
+  const info = await getSessionInfo(first.sessionId, { dir });
+  const messages = await getSessionMessages(first.sessionId, { dir, limit: 5, offset: 0 });
+  console.log(
+    info?.summary,
+    messages.map((m) => `${m.type} ${m.uuid}`),
+  );
+  await renameSession(first.sessionId, "renamed", { dir });
+  await tagSession(first.sessionId, null, { dir });
+  const fork = await forkSession(first.sessionId, { dir, title: "fork" });
+  await deleteSession(fork.sessionId, { dir });
 }
