@@ -249,7 +249,12 @@ class QueryRun implements Query {
           this.afterNext = () => {
             this.afterNext = undefined;
             exitWatch.inputEnded();
-            session.endInput().catch(() => undefined);
+            // Ending input waits for the control answers still queued; if it fails the CLI never
+            // sees EOF, so the session ends now and the failure is what iteration reports.
+            session.endInput().catch(async (error: unknown) => {
+              pumpError ??= error;
+              await session.close();
+            });
           };
         }
       },

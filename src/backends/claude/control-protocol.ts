@@ -5,6 +5,7 @@
  */
 import { AbortError, ControlRequestError, type JsonDecodeError } from "../../errors.js";
 import { PeerChannel } from "../../internal/peer-channel.js";
+import { describeError } from "../../internal/safe-json.js";
 import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
 
@@ -65,6 +66,14 @@ export class ControlProtocol {
    */
   write(message: RawObject): Promise<void> {
     return this.channel.write(message);
+  }
+
+  /**
+   * Closes the CLI's stdin through `end`, after every answer being computed and every queued write
+   * has gone out.
+   */
+  endInput(end: () => Promise<void>): Promise<void> {
+    return this.channel.endInput(end);
   }
 
   /** Sends a control request and resolves with the CLI's response payload. */
@@ -135,7 +144,7 @@ export class ControlProtocol {
         reply({
           subtype: "error",
           request_id: requestId,
-          error: error instanceof Error ? error.message : String(error),
+          error: describeError(error),
         }),
       timeoutMs: this.callbackTimeoutMs,
       // Cancelled by the CLI: nobody is waiting for the answer.

@@ -2,6 +2,7 @@
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
 import { AbortError, type JsonDecodeError } from "../../errors.js";
+import { describeValue } from "../../internal/safe-json.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { Message, RawObject } from "../../messages.js";
@@ -115,7 +116,7 @@ export class ClaudeSession implements Session {
   }
 
   async endInput(): Promise<void> {
-    await this.transport.endInput();
+    await this.protocol.endInput(() => this.transport.endInput());
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
@@ -249,5 +250,5 @@ async function answerPermission(
       ...(result.interrupt !== undefined ? { interrupt: result.interrupt } : {}),
     };
   }
-  throw new Error(`canUseTool must return { behavior: "allow" | "deny" }, got ${JSON.stringify(result)}`);
+  throw new Error(`canUseTool must return { behavior: "allow" | "deny" }, got ${describeValue(result)}`);
 }
