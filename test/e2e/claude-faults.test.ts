@@ -97,6 +97,27 @@ describe("fault handling", () => {
     expect(isAlive(pid)).toBe(false);
   });
 
+  it("every control answer queued when a one-shot query's result arrives is written before its input ends", async () => {
+    const record = join(mkdtempSync(join(tmpdir(), "cas-burst-")), "record.json");
+    const asked: string[] = [];
+    const messages = await collect(
+      query({
+        prompt: "burst",
+        options: {
+          ...fake("burst-callbacks", { FAKE_CLAUDE_RECORD: record, FAKE_CLAUDE_BURST: "6" }),
+          canUseTool: async (_name, input) => {
+            asked.push(String(input.command));
+            return { behavior: "allow" };
+          },
+        },
+      }),
+    );
+    expect(results(messages)).toMatchObject([{ result: "burst sent" }]);
+    expect(asked).toHaveLength(6);
+    const answers = (JSON.parse(readFileSync(record, "utf8")) as { answers?: string[] }).answers ?? [];
+    expect([...answers].sort()).toEqual(["burst_1", "burst_2", "burst_3", "burst_4", "burst_5", "burst_6"]);
+  });
+
   it("a line that is not JSON is reported in-band and the session goes on", async () => {
     const messages = await collect(query({ prompt: "hi", options: fake("garbage") }));
     const report = messages.find((m) => m.type === "system" && m.subtype === "sdk_malformed_line");
