@@ -330,6 +330,8 @@ class ExitWatch {
 
   private arm(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
+    // `exitTimeoutMs: Infinity`: no limit.
+    if (Number.isFinite(this.timeoutMs))
+      this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
   }
 }

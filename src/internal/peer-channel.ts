@@ -64,7 +64,7 @@ export interface IncomingRequest<T> {
 }
 
 interface Pending extends PendingRequest {
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /** One peer on one transport. */
@@ -143,16 +143,19 @@ export class PeerChannel<Id extends string | number> {
   /**
    * Sends the request `frame` builds around a new id and resolves with what {@link settle}'s
    * caller resolves it with. Rejects with `ControlTimeoutError` (naming `name`) when no answer
-   * comes within `timeoutMs`, and with the peer's failure when the connection ends first.
+   * comes within `timeoutMs` (`Infinity`: no limit), and with the peer's failure when the
+   * connection ends first.
    */
   async request<T>(name: string, frame: (id: Id) => RawObject, timeoutMs: number): Promise<T> {
     if (this.closedError !== undefined) throw this.connectionGone();
     const id = this.newId();
     const response = new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ControlTimeoutError(name, timeoutMs));
-      }, timeoutMs);
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            this.pending.delete(id);
+            reject(new ControlTimeoutError(name, timeoutMs));
+          }, timeoutMs)
+        : undefined;
       this.pending.set(id, { name, resolve: resolve as (value: unknown) => void, reject, timer });
     });
     // If the write below fails, nobody awaits `response`; shutdown() rejecting it meanwhile must
