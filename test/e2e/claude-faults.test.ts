@@ -118,6 +118,14 @@ describe("fault handling", () => {
     expect([...answers].sort()).toEqual(["burst_1", "burst_2", "burst_3", "burst_4", "burst_5", "burst_6"]);
   });
 
+  it("a UTF-8 byte order mark before the first line is whitespace, not a malformed line", async () => {
+    // The first line is the answer to initialize: unparsed, the handshake would time out.
+    const options = { ...fake("ok", { FAKE_CLAUDE_BOM: "1" }), controlTimeoutMs: 10_000 };
+    const messages = await collect(query({ prompt: "hi", options }));
+    expect(messages.filter((m) => m.type === "system" && m.subtype === "sdk_malformed_line")).toEqual([]);
+    expect(results(messages)).toMatchObject([{ result: "ok", isError: false }]);
+  });
+
   it("a line that is not JSON is reported in-band and the session goes on", async () => {
     const messages = await collect(query({ prompt: "hi", options: fake("garbage") }));
     const report = messages.find((m) => m.type === "system" && m.subtype === "sdk_malformed_line");
