@@ -4,7 +4,8 @@
  * two-phase termination of the group, and a guarantee that nothing is left running behind us.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
-import { accessSync, constants, type Stats, statSync } from "node:fs";
+import { accessSync, closeSync, constants, openSync, readSync, type Stats, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { Readable, type Writable } from "node:stream";
 import { CliConnectionError, ProcessError } from "../errors.js";
 import { registerGroup, signalGroup, unregisterGroup } from "./group-registry.js";
@@ -427,11 +428,44 @@ function describeSpawnError(name: string, spec: ChildSpec, err: unknown): string
     if (spec.cwd !== undefined && !isDirectory(spec.cwd)) {
       return `Failed to start ${what}: working directory "${spec.cwd}" not found (ENOENT)`;
     }
+    const missing = missingInterpreter(spec);
+    if (missing !== undefined) return `Failed to start ${what}: ${missing} (ENOENT)`;
     return `Failed to start ${what}: command not found (ENOENT)`;
   }
   if (code === "EACCES") return `Failed to start ${what}: permission denied (EACCES)`;
   const detail = err instanceof Error ? err.message : String(err);
   return `Failed to start ${what}: ${detail}`;
+}
+
+/**
+ * When a command given as a path exists but could not be started with ENOENT, what is missing is
+ * what the kernel runs it with: the interpreter of its `#!` line, or (for a binary) its dynamic
+ * loader. Says which, or `undefined` when the command itself is missing.
+ */
+function missingInterpreter(spec: ChildSpec): string | undefined {
+  if (!spec.command.includes("/")) return undefined; // Looked up on PATH: not found is the answer.
+  const path = isAbsolute(spec.command) ? spec.command : resolve(spec.cwd ?? process.cwd(), spec.command);
+  let head: string;
+  try {
+    if (!statSync(path).isFile()) return undefined;
+    const fd = openSync(path, "r");
+    try {
+      const buffer = Buffer.alloc(256);
+      head = buffer.toString("latin1", 0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  if (head.startsWith("#!")) {
+    const interpreter = head.slice(2).split("\n")[0]?.trim().split(/\s+/)[0] ?? "";
+    return `the file exists, but its interpreter "${interpreter}" (from its #! line) was not found`;
+  }
+  if (head.startsWith("\x7fELF")) {
+    return "the file exists, but the dynamic loader it needs is missing (a binary built for another system?)";
+  }
+  return undefined;
 }
 
 /** Human-readable "exit code 1" / "signal SIGKILL". */
