@@ -41,6 +41,11 @@ export interface ChildSpec {
    * that called `setsid`) inherited them. Default 2000 ms.
    */
   stdioIdleMs?: number;
+  /**
+   * Appended to the error when the arguments are too long for the system (E2BIG): how to pass the
+   * long part another way (e.g. a prompt that only argv can carry).
+   */
+  argvTooLongHint?: string;
 }
 
 /** How a process ended. Both are `null` if it never started. */
@@ -433,8 +438,29 @@ function describeSpawnError(name: string, spec: ChildSpec, err: unknown): string
     return `Failed to start ${what}: command not found (ENOENT)`;
   }
   if (code === "EACCES") return `Failed to start ${what}: permission denied (EACCES)`;
+  if (code === "E2BIG") return `Failed to start ${what}: ${describeTooLong(spec)}`;
   const detail = err instanceof Error ? err.message : String(err);
   return `Failed to start ${what}: ${detail}`;
+}
+
+/** Linux's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages), with its NUL. */
+const MAX_ARG_BYTES = 128 * 1024;
+
+/** Why the kernel refused the arguments (E2BIG), with the sizes that matter and the spec's hint. */
+function describeTooLong(spec: ChildSpec): string {
+  const sizes = spec.args.map((arg) => Buffer.byteLength(arg) + 1);
+  const argBytes = sizes.reduce((sum, n) => sum + n, Buffer.byteLength(spec.command) + 1);
+  const envBytes = Object.entries(spec.env ?? process.env).reduce(
+    (sum, [key, value]) => sum + (value === undefined ? 0 : Buffer.byteLength(`${key}=${value}`) + 1),
+    0,
+  );
+  const longest = Math.max(0, ...sizes);
+  const single =
+    process.platform === "linux" && longest > MAX_ARG_BYTES
+      ? ` one argument is ${longest} bytes, over Linux's limit of ${MAX_ARG_BYTES} bytes for a single argument;`
+      : "";
+  const hint = spec.argvTooLongHint ? ` ${spec.argvTooLongHint}` : "";
+  return `its arguments are too long for the system (E2BIG):${single} ${argBytes} bytes of arguments and ${envBytes} bytes of environment in all.${hint}`;
 }
 
 /**
