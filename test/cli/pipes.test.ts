@@ -221,6 +221,32 @@ describe("code-agent with the other backends", () => {
     expect(code).toBe(0);
   });
 
+  it("--backend codex --demo runs the approved command in a workspace-write sandbox, so it never depends on codex's unsandboxed retry", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "code-agent-codex-demo-"));
+    try {
+      const { code, stdout } = await run([
+        "--backend",
+        "codex",
+        "--demo",
+        "--allow",
+        "Bash",
+        "--json",
+        "--cwd",
+        cwd,
+      ]);
+      expect(code).toBe(0);
+      const messages = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Message);
+      const init = messages.find((m) => m.type === "system" && m.subtype === "init");
+      expect((init?.raw as { sandbox?: { type?: string } }).sandbox?.type).toBe("workspaceWrite");
+      expect(existsSync(join(cwd, "hello.txt"))).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
   it("--backend codex --demo without a terminal: the command is denied, and stderr says so", async () => {
     const { code, stdout, stderr } = await run(["--backend", "codex", "--demo"]);
     expect(stderr).toMatch(/code-agent: denied Bash \(.*touch hello\.txt.*\): not running in a terminal/);
