@@ -3,9 +3,9 @@
  * The CLI-protocol faults use a scripted stand-in binary (test/fixtures/fake-cli/fake-claude.mjs);
  * the rest use the real Claude Code CLI.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
@@ -203,17 +203,29 @@ describe("fault handling", () => {
   });
 
   it.runIf(process.getuid?.() === 0)("runs the CLI as another Unix user when `user` is set", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cas-user-"));
+    // Everything the switched user needs lives in a world-traversable directory (/tmp, not
+    // $TMPDIR): the clone, or $TMPDIR, may sit under a mode-0700 directory uid 65534 cannot enter.
+    const dir = mkdtempSync(join("/tmp", "cas-user-"));
     chmodSync(dir, 0o777);
+    const cliPath = join(dir, "fake-cli", "fake-claude.mjs");
+    for (const file of ["fake-cli/fake-claude.mjs", "shared/stand-in-faults.mjs"]) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true, mode: 0o755 });
+      copyFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), join(dir, file));
+      chmodSync(join(dir, file), 0o755);
+    }
     const uidFile = join(dir, "uid");
-    const messages = await collect(
-      query({
-        prompt: "hi",
-        options: { ...fake("ok", { FAKE_CLAUDE_UID_FILE: uidFile }), user: "nobody", cwd: dir },
-      }),
-    );
-    expect(results(messages)[0]?.result).toBe("ok");
-    expect(readFileSync(uidFile, "utf8")).toBe("65534:65534");
+    try {
+      const messages = await collect(
+        query({
+          prompt: "hi",
+          options: { ...fake("ok", { FAKE_CLAUDE_UID_FILE: uidFile }), cliPath, user: "nobody", cwd: dir },
+        }),
+      );
+      expect(results(messages)[0]?.result).toBe("ok");
+      expect(readFileSync(uidFile, "utf8")).toBe("65534:65534");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it(`runs with a PATH-less environment instead of hanging (claude ${CLAUDE_CLI_VERSION})`, async () => {
