@@ -240,7 +240,9 @@ describe("code-agent with the other backends", () => {
         .split("\n")
         .map((line) => JSON.parse(line) as Message);
       const init = messages.find((m) => m.type === "system" && m.subtype === "init");
-      expect((init?.raw as { sandbox?: { type?: string } }).sandbox?.type).toBe("workspaceWrite");
+      expect((init?.raw as { sandbox?: { type?: string } } | undefined)?.sandbox?.type).toBe(
+        "workspaceWrite",
+      );
       expect(existsSync(join(cwd, "hello.txt"))).toBe(true);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
