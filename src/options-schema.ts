@@ -32,6 +32,69 @@ const bufferBytes = wholeNumber("must be a whole number of bytes").check(
 );
 const port = z.int().check(z.minimum(1), z.maximum(65535));
 
+/**
+ * The longest delay a Node.js timer takes: 2^31−1 ms (about 24.8 days). A longer one is not an
+ * error in Node, it fires after 1 ms, so every duration option is checked against it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A duration in milliseconds: greater than 0 and at most {@link MAX_TIMER_MS}; with
+ * `infinity: "no limit"`, `Infinity` too, meaning "never time out".
+ */
+const durationMs = (infinity: "no limit" | "rejected") =>
+  z
+    .custom<number>((v) => typeof v === "number" && !Number.isNaN(v), {
+      error: "expected a number of milliseconds",
+    })
+    .check(
+      z.superRefine((value, ctx) => {
+        const message = durationProblem(value, infinity, "ms", MAX_TIMER_MS);
+        if (message) ctx.addIssue({ code: "custom", message, input: value });
+      }),
+    );
+
+/** Why `value` is not an acceptable duration, or `undefined` when it is. */
+function durationProblem(
+  value: number,
+  infinity: "no limit" | "rejected",
+  unit: string,
+  max: number,
+): string | undefined {
+  if (value <= 0) return "must be greater than 0";
+  if (value === Number.POSITIVE_INFINITY) {
+    return infinity === "no limit" ? undefined : "must be finite (Infinity would let close() wait forever)";
+  }
+  if (value > max) {
+    const instead = infinity === "no limit" ? "; use Infinity for no limit" : "";
+    return `must be at most ${max} ${unit} (the longest delay a Node.js timer supports)${instead}`;
+  }
+  return undefined;
+}
+
+/**
+ * The problem with a duration option outside the options object (e.g. `SubprocessTransport`'s),
+ * as `"name: problem"`, or `undefined` when `value` is acceptable. Same rules as the schema's.
+ */
+export function durationIssue(
+  name: string,
+  value: unknown,
+  infinity: "no limit" | "rejected",
+): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || Number.isNaN(value)) return `${name}: expected a number of milliseconds`;
+  const problem = durationProblem(value, infinity, "ms", MAX_TIMER_MS);
+  return problem === undefined ? undefined : `${name}: ${problem}`;
+}
+
+/** A hook timeout, in seconds as the CLI takes it (it turns them into a timer of its own). */
+const hookTimeoutSeconds = z.number().check(
+  z.superRefine((value, ctx) => {
+    const message = durationProblem(value, "rejected", "seconds", Math.floor(MAX_TIMER_MS / 1000));
+    if (message) ctx.addIssue({ code: "custom", message, input: value });
+  }),
+);
+
 /*
  * Nested objects whose schema belongs to the Claude Code CLI (MCP server configs, subagents,
  * sandbox settings, hook matchers, plugins, system prompt forms, thinking) are *loose*: every field
@@ -93,7 +156,7 @@ const mcpServerSchema = z.discriminatedUnion(
 const hookMatcherShape = {
   matcher: z.optional(z.string()),
   hooks: z.array(fn("each hook")),
-  timeout: z.optional(positiveNumber),
+  timeout: z.optional(hookTimeoutSeconds),
   onFailure: z.optional(z.enum(["continue", "block"])),
 };
 
@@ -326,12 +389,12 @@ export const agentOptionsSchema = z
     maxBufferSize: z.optional(
       wholeNumber("must be a whole number of bytes").check(z.minimum(1024, "must be at least 1024 bytes")),
     ),
-    controlTimeoutMs: z.optional(positiveNumber),
-    closeGraceMs: z.optional(positiveNumber),
-    exitTimeoutMs: z.optional(positiveNumber),
-    callbackTimeoutMs: z.optional(positiveNumber),
+    controlTimeoutMs: z.optional(durationMs("no limit")),
+    closeGraceMs: z.optional(durationMs("rejected")),
+    exitTimeoutMs: z.optional(durationMs("no limit")),
+    callbackTimeoutMs: z.optional(durationMs("no limit")),
     inheritEnv: z.optional(z.boolean()),
-    backgroundTaskTimeoutMs: z.optional(positiveNumber),
+    backgroundTaskTimeoutMs: z.optional(durationMs("no limit")),
     transport: z.optional(transportSchema),
     spawnClaudeCodeProcess: z.optional(fn("spawnClaudeCodeProcess")),
     debug: z.optional(z.boolean()),

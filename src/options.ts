@@ -404,19 +404,27 @@ export interface AgentOptions {
    * rejects with `ReaderOverflowError`, and the session and other readers go on. Default 64 MiB.
    */
   maxReaderLagBytes?: number;
-  /** Timeout for each control request, in milliseconds. Default 60 000. */
+  /**
+   * Timeout for each control request, in milliseconds. Default 60 000. At most 2^31−1 (Node's
+   * longest timer); `Infinity` means no timeout.
+   */
   controlTimeoutMs?: number;
-  /** Grace period between SIGTERM and SIGKILL on close, in milliseconds. Default 2 000. */
+  /**
+   * Grace period between SIGTERM and SIGKILL on close, in milliseconds. Default 2 000. At most
+   * 2^31−1; `Infinity` is rejected, because `close()` must end.
+   */
   closeGraceMs?: number;
   /**
    * After input has ended (one-shot `query()`), how long the CLI may stay silent without exiting
    * before its process group is terminated and the iteration finishes, in milliseconds. Guards
-   * against CLIs kept alive by a grandchild holding their output. Default 30 000.
+   * against CLIs kept alive by a grandchild holding their output. Default 30 000. At most 2^31−1;
+   * `Infinity` means no limit.
    */
   exitTimeoutMs?: number;
   /**
    * How long a `canUseTool`, hook or in-process MCP tool callback may take before the CLI gets an
    * error answer (and the callback's signal aborts), in milliseconds. Default 600 000 (10 minutes).
+   * At most 2^31−1; `Infinity` means no limit (the callback still ends with the session).
    */
   callbackTimeoutMs?: number;
   /**

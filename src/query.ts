@@ -474,7 +474,12 @@ class QueryRun implements Query {
           this.afterNext = () => {
             this.afterNext = undefined;
             inputEnding = true;
-            this.endInputWhenDone(session, exitWatch).catch(() => undefined);
+            // Ending input waits for the control answers still queued; if it fails the CLI never
+            // sees EOF, so the session ends now and the failure is what iteration reports.
+            this.endInputWhenDone(session, exitWatch).catch(async (error: unknown) => {
+              pumpError ??= error;
+              await session.close();
+            });
           };
         }
       },
@@ -556,6 +561,8 @@ class ExitWatch {
 
   private arm(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
+    // `exitTimeoutMs: Infinity`: no limit.
+    if (Number.isFinite(this.timeoutMs))
+      this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
   }
 }

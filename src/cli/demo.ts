@@ -174,8 +174,12 @@ async function startCodexDemo(hooks: DemoHooks): Promise<Demo> {
       env: home.env,
       cwd: dir.cwd,
       ...(withMcp ? { mcpServers: { demo: weatherServer(hooks) } } : {}),
-      // Ask before running commands, so the permission decision shows.
-      codex: { approvalPolicy: "untrusted", skipGitRepoCheck: true },
+      // Ask before running commands, so the permission decision shows. The sandbox lets the
+      // approved command write the workspace: under the testing kit's default (read-only), codex
+      // 0.169 runs an approved command in the sandbox first and retries it unsandboxed on the
+      // denial, but on a loaded machine it sometimes reports the sandboxed failure instead
+      // ("Read-only file system"; 4 of 20 runs with both cores busy). Nothing to retry here.
+      codex: { approvalPolicy: "untrusted", sandboxMode: "workspace-write", skipGitRepoCheck: true },
     },
     banner: demoBanner("Codex", model.url, dir.cwd),
     async close() {

@@ -43,6 +43,8 @@ export interface CliProcessSpec {
   stdin?: "pipe" | "ignore";
   uid?: number;
   gid?: number;
+  /** How to pass what does not fit in argv, for the error when it is too long (E2BIG). */
+  argvTooLongHint?: string;
 }
 
 /**

@@ -4,11 +4,22 @@
  * what is the same lives here: the read loop, serialized writes, our requests (each with a timeout)
  * awaiting their answers, and the peer's requests, each answered once.
  */
-import { AbortError, CliConnectionError, ControlTimeoutError, JsonDecodeError } from "../errors.js";
+import {
+  AbortError,
+  AgentSdkError,
+  CliConnectionError,
+  ControlTimeoutError,
+  JsonDecodeError,
+} from "../errors.js";
 import type { RawObject } from "../messages.js";
 import type { Transport } from "../transport/transport.js";
+import { settleWithin } from "./deadline.js";
 import type { ReadFlow } from "./read-flow.js";
 import { readTransport } from "./read-transport.js";
+import { describeError, trySerialise } from "./safe-json.js";
+
+/** The `process.emitWarning` code of an answer that could not be serialised. */
+export const UNSENDABLE_ANSWER_WARNING = "CODE_AGENT_SDK_UNSENDABLE_ANSWER";
 
 /** What the channel reports to the dialect on top of it. */
 export interface PeerChannelEvents {
@@ -36,9 +47,15 @@ export interface IncomingRequest<T> {
   handle(signal: AbortSignal): Promise<T>;
   /** The line answering with `value`; `undefined` leaves the request unanswered on purpose. */
   success(value: T): RawObject | undefined;
-  /** The line answering with `error`. */
+  /**
+   * The line answering with `error`: any thrown value, also one `String()` fails on (describe it
+   * with `describeError`). Must not throw.
+   */
   failure(error: unknown): RawObject;
-  /** After this long the handler is aborted and the peer gets an error answer. Default: no limit. */
+  /**
+   * After this long the handler is aborted and the peer gets an error answer. Default (and
+   * `Infinity`): no limit.
+   */
   timeoutMs?: number;
   /**
    * Whether a request the peer cancelled (see {@link PeerChannel.cancelIncoming}) goes unanswered,
@@ -48,7 +65,7 @@ export interface IncomingRequest<T> {
 }
 
 interface Pending extends PendingRequest {
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /** One peer on one transport. */
@@ -58,6 +75,10 @@ export class PeerChannel<Id extends string | number> {
   private closedError: unknown;
   private readLoop: Promise<void> | undefined;
   private writeChain: Promise<void> = Promise.resolve();
+  /** Answers to the peer's requests not yet handed to the write chain. */
+  private readonly answering = new Set<Promise<void>>();
+  /** Aborts at {@link shutdown}: ends the wait for every handler, so none holds a timer after it. */
+  private readonly closing = new AbortController();
 
   /**
    * @param peerName Names the peer in connection errors, e.g. `CLI` ("The CLI exited").
@@ -85,10 +106,20 @@ export class PeerChannel<Id extends string | number> {
 
   /**
    * Writes one JSON line. Writes are serialized so concurrent callers never interleave lines.
-   * Rejects if the transport is gone.
+   * Rejects if the transport is gone, or (never throws) when `message` cannot be serialised.
    */
   write(message: RawObject): Promise<void> {
-    const line = JSON.stringify(message);
+    const serialised = trySerialise(message);
+    if (!serialised.ok) {
+      const what = typeof message.type === "string" ? `"${message.type}" message` : "message";
+      return Promise.reject(
+        new AgentSdkError(`Cannot send a ${what} to the ${this.peerName}: ${serialised.problem}`),
+      );
+    }
+    return this.writeLine(serialised.line);
+  }
+
+  private writeLine(line: string): Promise<void> {
     const next = this.writeChain.then(() => {
       if (this.closedError !== undefined) throw this.connectionGone();
       return this.transport.write(line);
@@ -99,19 +130,37 @@ export class PeerChannel<Id extends string | number> {
   }
 
   /**
+   * Ends the peer's input with `end` (the transport's `endInput`), once every answer already being
+   * computed and every queued write has gone out: ending it directly would drop the answers still
+   * queued behind the write in progress. Rejects with `end`'s failure.
+   */
+  async endInput(end: () => Promise<void>): Promise<void> {
+    for (;;) {
+      const chain = this.writeChain;
+      if (this.answering.size > 0) await Promise.all(this.answering);
+      await chain;
+      if (chain === this.writeChain && this.answering.size === 0) break;
+    }
+    await end();
+  }
+
+  /**
    * Sends the request `frame` builds around a new id and resolves with what {@link settle}'s
    * caller resolves it with. Rejects with `ControlTimeoutError` (naming `name`) when no answer
-   * comes within `timeoutMs`, and with the peer's failure when the connection ends first.
+   * comes within `timeoutMs` (`Infinity`: no limit), and with the peer's failure when the
+   * connection ends first.
    */
   async request<T>(name: string, frame: (id: Id) => RawObject, timeoutMs: number): Promise<T> {
     if (this.closedError !== undefined) throw this.connectionGone();
     const id = this.newId();
     const release = this.flow?.hold();
     const response = new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ControlTimeoutError(name, timeoutMs));
-      }, timeoutMs);
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            this.pending.delete(id);
+            reject(new ControlTimeoutError(name, timeoutMs));
+          }, timeoutMs)
+        : undefined;
       this.pending.set(id, { name, resolve: resolve as (value: unknown) => void, reject, timer });
     });
     // If the write below fails, nobody awaits `response`; shutdown() rejecting it meanwhile must
@@ -146,41 +195,72 @@ export class PeerChannel<Id extends string | number> {
 
   /**
    * Runs the handler of the peer's request `id` and writes the answer, once: the handler's value,
-   * or its failure (a thrown error, or the timeout). No answer is written once the channel is shut
-   * down: the peer is gone or going.
+   * or its failure (a thrown error, or the timeout). An answer that cannot be serialised becomes an
+   * error answer naming why, with a `process.emitWarning` ({@link UNSENDABLE_ANSWER_WARNING}). No
+   * answer is written once the channel is shut down: the peer is gone or going. Never rejects.
    */
-  async answer<T>(id: Id, request: IncomingRequest<T>): Promise<void> {
+  answer<T>(id: Id, request: IncomingRequest<T>): Promise<void> {
+    const answering = this.computeAndWrite(id, request);
+    this.answering.add(answering);
+    void answering.finally(() => this.answering.delete(answering));
+    return answering;
+  }
+
+  private async computeAndWrite<T>(id: Id, request: IncomingRequest<T>): Promise<void> {
     const controller = new AbortController();
     this.inflight.set(id, controller);
     let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    let reply: RawObject | undefined;
+    let line: string | undefined;
     try {
       const timeoutMs = request.timeoutMs;
-      const expired =
-        timeoutMs === undefined
-          ? undefined
-          : new Promise<never>((_, reject) => {
-              timer = setTimeout(() => {
-                timedOut = true;
-                const error = new Error(`The ${request.name} callback did not answer within ${timeoutMs} ms`);
-                controller.abort(error);
-                reject(error);
-              }, timeoutMs);
-            });
-      const handled = request.handle(controller.signal);
-      reply = request.success(await (expired ? Promise.race([handled, expired]) : handled));
+      const value = await settleWithin(
+        Promise.resolve().then(() => request.handle(controller.signal)),
+        {
+          timeoutMs,
+          // Shutdown settles the wait too: a handler that never settles must not hold its timer
+          // (and with it the host's event loop) after the session closed. A cancelled handler is
+          // still waited for: its answer goes out all the same unless `silentWhenCancelled`.
+          signal: this.closing.signal,
+          onTimeout: () => {
+            timedOut = true;
+            const error = new Error(`The ${request.name} callback did not answer within ${timeoutMs} ms`);
+            controller.abort(error);
+            return error;
+          },
+        },
+      );
+      line = this.successLine(request, value);
     } catch (error) {
-      reply = request.failure(error);
+      line = failureLine(request, error);
     } finally {
-      clearTimeout(timer);
       this.inflight.delete(id);
     }
     const cancelled = controller.signal.aborted && !timedOut;
     if ((cancelled && request.silentWhenCancelled) || this.closedError !== undefined) return;
-    if (reply === undefined) return;
+    // `undefined`: the handler chose to leave the request unanswered.
+    if (line === undefined) return;
     // A failed write means the process is gone; the read loop reports that.
-    await this.write(reply).catch(() => undefined);
+    await this.writeLine(line).catch(() => undefined);
+  }
+
+  /**
+   * The serialised success answer, `undefined` when the handler leaves the request unanswered, or
+   * (with a warning) an error answer saying why it cannot be sent.
+   */
+  private successLine<T>(request: IncomingRequest<T>, value: T): string | undefined {
+    let problem: string;
+    try {
+      const answer = request.success(value);
+      if (answer === undefined) return undefined;
+      const serialised = trySerialise(answer);
+      if (serialised.ok) return serialised.line;
+      problem = serialised.problem;
+    } catch (error) {
+      problem = `building it failed: ${describeError(error)}`;
+    }
+    const message = `The answer of the ${request.name} callback could not be sent to the ${this.peerName}: ${problem}`;
+    process.emitWarning(message, { code: UNSENDABLE_ANSWER_WARNING });
+    return failureLine(request, new AgentSdkError(message));
   }
 
   /** Aborts the handler of the peer's request `id`: the peer no longer needs the answer. */
@@ -191,6 +271,7 @@ export class PeerChannel<Id extends string | number> {
   /** Fails every pending request and aborts running handlers. Further requests and writes fail at once. */
   shutdown(reason: unknown = new AbortError("The session was closed")): void {
     if (this.closedError === undefined) this.closedError = reason;
+    this.closing.abort(reason);
     for (const [id, entry] of this.pending) {
       clearTimeout(entry.timer);
       entry.reject(reason);
@@ -229,5 +310,22 @@ export class PeerChannel<Id extends string | number> {
     }
     this.shutdown(failure ?? new CliConnectionError(`The ${this.peerName} exited`));
     this.events.onEnd(failure);
+  }
+}
+
+/** The serialised error answer; a dialect's failure line that cannot be serialised is retried with the message alone. */
+function failureLine<T>(request: IncomingRequest<T>, error: unknown): string {
+  const first = trySerialise(safeFailure(request, error));
+  if (first.ok) return first.line;
+  const plain = trySerialise(safeFailure(request, new Error(describeError(error))));
+  if (plain.ok) return plain.line;
+  return JSON.stringify(request.failure(new Error(`The ${request.name} callback failed`)));
+}
+
+function safeFailure<T>(request: IncomingRequest<T>, error: unknown): RawObject {
+  try {
+    return request.failure(error);
+  } catch {
+    return request.failure(new Error(describeError(error)));
   }
 }

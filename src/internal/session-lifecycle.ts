@@ -187,6 +187,8 @@ export class SessionLifecycle {
   /** Bounds the wait for background tasks: input must close some time, even for a runaway task. */
   private armBackgroundWait(): void {
     if (this.backgroundWait || this.backgroundTasks === 0 || this.resultsSeen < this.turnsSent) return;
+    // `Infinity`: no bound, input stays open until the tasks are done.
+    if (!Number.isFinite(this.backgroundTaskTimeoutMs)) return;
     this.backgroundWait = setTimeout(() => {
       this.backgroundWaitOver = true;
       this.wakeIdleIfDone();

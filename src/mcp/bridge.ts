@@ -12,12 +12,22 @@ import { loadMcpServer } from "./tool.js";
 
 type JsonRpcId = string | number;
 
-/** An MCP transport whose other end is a function call instead of a pipe. */
+/**
+ * An MCP transport whose other end is a function call instead of a pipe. Each request goes in
+ * under an id of its own and its answer comes back under the caller's id: the CLI may have two
+ * requests with the same JSON-RPC id in flight (one per control request), and keying waiters by
+ * the caller's id alone would hand one answer to both and lose the other.
+ */
 class InProcessTransport implements McpTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private readonly waiting = new Map<JsonRpcId, (message: RawObject) => void>();
+  /** By the id the server sees: who waits, and the id the caller used. */
+  private readonly waiting = new Map<
+    string,
+    { callerId: JsonRpcId; resolve: (message: RawObject) => void }
+  >();
+  private nextId = 0;
 
   async start(): Promise<void> {}
 
@@ -25,37 +35,49 @@ class InProcessTransport implements McpTransport {
     const msg = message as RawObject;
     // Server-initiated requests and notifications (progress, logging) have no waiter; drop them.
     if ("method" in msg) return;
-    const id = msg.id as JsonRpcId | undefined;
-    if (id === undefined) return;
-    const resolve = this.waiting.get(id);
-    if (resolve) {
+    const id = msg.id;
+    if (typeof id !== "string") return;
+    const waiter = this.waiting.get(id);
+    if (waiter) {
       this.waiting.delete(id);
-      resolve(msg);
+      waiter.resolve({ ...msg, id: waiter.callerId });
     }
   }
 
   async close(): Promise<void> {
-    for (const [id, resolve] of this.waiting) {
-      resolve({ jsonrpc: "2.0", id, error: { code: -32000, message: "MCP server closed" } });
+    for (const { callerId, resolve } of this.waiting.values()) {
+      resolve({ jsonrpc: "2.0", id: callerId, error: { code: -32000, message: "MCP server closed" } });
     }
     this.waiting.clear();
     this.onclose?.();
   }
 
-  /** Delivers a request and resolves with the server's response. */
+  /** Delivers a notification; a cancellation is translated to the id the server saw. */
+  notify(message: RawObject): void {
+    const params = message.params as { requestId?: unknown } | undefined;
+    if (message.method === "notifications/cancelled" && params && "requestId" in params) {
+      const ours = [...this.waiting].find(([, w]) => w.callerId === params.requestId)?.[0];
+      if (ours === undefined) return; // Already answered: nothing to cancel.
+      message = { ...message, params: { ...params, requestId: ours } };
+    }
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  /** Delivers a request and resolves with the server's response, under the caller's id. */
   exchange(message: RawObject, signal: AbortSignal): Promise<RawObject> {
-    const id = message.id as JsonRpcId;
+    const callerId = message.id as JsonRpcId;
+    const id = `sdk-bridge-${this.nextId++}`;
     return new Promise<RawObject>((resolve) => {
-      this.waiting.set(id, resolve);
+      this.waiting.set(id, { callerId, resolve });
       signal.addEventListener(
         "abort",
         () => {
-          this.waiting.delete(id);
-          resolve({ jsonrpc: "2.0", id, error: { code: -32800, message: "Request cancelled" } });
+          if (!this.waiting.delete(id)) return;
+          resolve({ jsonrpc: "2.0", id: callerId, error: { code: -32800, message: "Request cancelled" } });
         },
         { once: true },
       );
-      this.onmessage?.(message as JSONRPCMessage);
+      this.onmessage?.({ ...message, id } as JSONRPCMessage);
     });
   }
 }
@@ -119,7 +141,7 @@ export class SdkMcpBridge {
     }
     if (id === null) {
       // Notifications get no JSON-RPC answer, but the control request still needs one.
-      entry.transport.onmessage?.(message as JSONRPCMessage);
+      entry.transport.notify(message);
       return { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } };
     }
     return { mcp_response: await entry.transport.exchange(message, signal) };

@@ -4,7 +4,8 @@
  * two-phase termination of the group, and a guarantee that nothing is left running behind us.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
-import { accessSync, constants, type Stats, statSync } from "node:fs";
+import { accessSync, closeSync, constants, openSync, readSync, type Stats, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { Readable, type Writable } from "node:stream";
 import { CliConnectionError, ProcessError } from "../errors.js";
 import { registerGroup, signalGroup, unregisterGroup } from "./group-registry.js";
@@ -43,6 +44,11 @@ export interface ChildSpec {
    * the group (e.g. one that called `setsid`) inherited them. Default 2000 ms.
    */
   stdioIdleMs?: number;
+  /**
+   * Appended to the error when the arguments are too long for the system (E2BIG): how to pass the
+   * long part another way (e.g. a prompt that only argv can carry).
+   */
+  argvTooLongHint?: string;
 }
 
 /** How a process ended. Both are `null` if it never started. */
@@ -452,11 +458,65 @@ function describeSpawnError(name: string, spec: ChildSpec, err: unknown): string
     if (spec.cwd !== undefined && !isDirectory(spec.cwd)) {
       return `Failed to start ${what}: working directory "${spec.cwd}" not found (ENOENT)`;
     }
+    const missing = missingInterpreter(spec);
+    if (missing !== undefined) return `Failed to start ${what}: ${missing} (ENOENT)`;
     return `Failed to start ${what}: command not found (ENOENT)`;
   }
   if (code === "EACCES") return `Failed to start ${what}: permission denied (EACCES)`;
+  if (code === "E2BIG") return `Failed to start ${what}: ${describeTooLong(spec)}`;
   const detail = err instanceof Error ? err.message : String(err);
   return `Failed to start ${what}: ${detail}`;
+}
+
+/** Linux's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages), with its NUL. */
+const MAX_ARG_BYTES = 128 * 1024;
+
+/** Why the kernel refused the arguments (E2BIG), with the sizes that matter and the spec's hint. */
+function describeTooLong(spec: ChildSpec): string {
+  const sizes = spec.args.map((arg) => Buffer.byteLength(arg) + 1);
+  const argBytes = sizes.reduce((sum, n) => sum + n, Buffer.byteLength(spec.command) + 1);
+  const envBytes = Object.entries(spec.env ?? process.env).reduce(
+    (sum, [key, value]) => sum + (value === undefined ? 0 : Buffer.byteLength(`${key}=${value}`) + 1),
+    0,
+  );
+  const longest = Math.max(0, ...sizes);
+  const single =
+    process.platform === "linux" && longest > MAX_ARG_BYTES
+      ? ` one argument is ${longest} bytes, over Linux's limit of ${MAX_ARG_BYTES} bytes for a single argument;`
+      : "";
+  const hint = spec.argvTooLongHint ? ` ${spec.argvTooLongHint}` : "";
+  return `its arguments are too long for the system (E2BIG):${single} ${argBytes} bytes of arguments and ${envBytes} bytes of environment in all.${hint}`;
+}
+
+/**
+ * When a command given as a path exists but could not be started with ENOENT, what is missing is
+ * what the kernel runs it with: the interpreter of its `#!` line, or (for a binary) its dynamic
+ * loader. Says which, or `undefined` when the command itself is missing.
+ */
+function missingInterpreter(spec: ChildSpec): string | undefined {
+  if (!spec.command.includes("/")) return undefined; // Looked up on PATH: not found is the answer.
+  const path = isAbsolute(spec.command) ? spec.command : resolve(spec.cwd ?? process.cwd(), spec.command);
+  let head: string;
+  try {
+    if (!statSync(path).isFile()) return undefined;
+    const fd = openSync(path, "r");
+    try {
+      const buffer = Buffer.alloc(256);
+      head = buffer.toString("latin1", 0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  if (head.startsWith("#!")) {
+    const interpreter = head.slice(2).split("\n")[0]?.trim().split(/\s+/)[0] ?? "";
+    return `the file exists, but its interpreter "${interpreter}" (from its #! line) was not found`;
+  }
+  if (head.startsWith("\x7fELF")) {
+    return "the file exists, but the dynamic loader it needs is missing (a binary built for another system?)";
+  }
+  return undefined;
 }
 
 /** Human-readable "exit code 1" / "signal SIGKILL". */

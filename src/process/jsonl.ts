@@ -165,11 +165,15 @@ export class ReaderThrew {
   constructor(readonly error: unknown) {}
 }
 
-/** Parses one line into a JSON object, or a {@link JsonDecodeError} explaining why it is not one. */
+/**
+ * Parses one line into a JSON object, or a {@link JsonDecodeError} explaining why it is not one. A
+ * leading UTF-8 byte order mark (some Windows-built tools print one before their first line) is
+ * whitespace here, as a whitespace-only line is.
+ */
 export function parseJsonLine(line: string): Record<string, unknown> | JsonDecodeError {
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(line.charCodeAt(0) === BYTE_ORDER_MARK ? line.slice(1) : line);
   } catch (err) {
     return new JsonDecodeError("Line from the CLI is not valid JSON", line, undefined, err);
   }
@@ -179,6 +183,8 @@ export function parseJsonLine(line: string): Record<string, unknown> | JsonDecod
   }
   return value as Record<string, unknown>;
 }
+
+const BYTE_ORDER_MARK = 0xfeff;
 
 function toMessage(item: SplitItem): JsonLineItem {
   if (item instanceof BufferOverflowError) throw item;

@@ -5,12 +5,14 @@ import {
   AgentSdkError,
   BufferOverflowError,
   CliConnectionError,
+  InvalidOptionsError,
   NotConnectedError,
   OutputClosedError,
   ProcessError,
 } from "../errors.js";
 import type { ReadFlow } from "../internal/read-flow.js";
 import { READ_INTO } from "../internal/read-transport.js";
+import { durationIssue } from "../options-schema.js";
 import {
   type ChildHandle,
   type ChildSpec,
@@ -57,7 +59,13 @@ export class SubprocessTransport implements Transport {
   private closeRequested = false;
   private closing: Promise<void> | undefined;
 
+  /** @throws InvalidOptionsError for a duration Node's timers cannot take (see `MAX_TIMER_MS`). */
   constructor(options: SubprocessTransportOptions) {
+    const issues = [
+      durationIssue("closeGraceMs", options.closeGraceMs, "rejected"),
+      durationIssue("stdioIdleMs", options.stdioIdleMs, "rejected"),
+    ].filter((issue): issue is string => issue !== undefined);
+    if (issues.length > 0) throw new InvalidOptionsError(issues);
     this.options = options;
     this.name = options.cliName ?? options.name ?? options.command;
   }

@@ -287,6 +287,34 @@ describe("code-agent with the other backends", () => {
     }
   });
 
+  it("--backend codex --demo runs the approved command in a workspace-write sandbox, so it never depends on codex's unsandboxed retry", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "code-agent-codex-demo-"));
+    try {
+      const { code, stdout } = await run([
+        "--backend",
+        "codex",
+        "--demo",
+        "--allow",
+        "Bash",
+        "--json",
+        "--cwd",
+        cwd,
+      ]);
+      expect(code).toBe(0);
+      const messages = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Message);
+      const init = messages.find((m) => m.type === "system" && m.subtype === "init");
+      expect((init?.raw as { sandbox?: { type?: string } } | undefined)?.sandbox?.type).toBe(
+        "workspaceWrite",
+      );
+      expect(existsSync(join(cwd, "hello.txt"))).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
   it("--agent codex-acp --demo: the native codex-acp against the scripted Responses API", async () => {
     const { code, stdout, stderr } = await run(["--agent", "codex-acp", "--demo", "--allow", "Bash"]);
     expect(stderr).toBe("");
@@ -317,7 +345,9 @@ describe("code-agent with the other backends", () => {
 
   it("--agent with a command that does not exist: exit 3, naming it", async () => {
     const { code, stderr } = await run(["--agent", "/nonexistent/acp-agent", "hi"]);
-    expect(stderr).toMatch(/^code-agent: the acp-agent CLI \(`acp-agent`\) was not found\.\n {2}Looked in: \/nonexistent\/acp-agent\n/);
+    expect(stderr).toMatch(
+      /^code-agent: the acp-agent CLI \(`acp-agent`\) was not found\.\n {2}Looked in: \/nonexistent\/acp-agent\n/,
+    );
     expect(code).toBe(3);
   });
 

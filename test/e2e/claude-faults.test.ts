@@ -3,9 +3,9 @@
  * The CLI-protocol faults use a scripted stand-in binary (test/fixtures/fake-cli/fake-claude.mjs);
  * the rest use the real Claude Code CLI.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
@@ -97,6 +97,35 @@ describe("fault handling", () => {
     expect(isAlive(pid)).toBe(false);
   });
 
+  it("every control answer queued when a one-shot query's result arrives is written before its input ends", async () => {
+    const record = join(mkdtempSync(join(tmpdir(), "cas-burst-")), "record.json");
+    const asked: string[] = [];
+    const messages = await collect(
+      query({
+        prompt: "burst",
+        options: {
+          ...fake("burst-callbacks", { FAKE_CLAUDE_RECORD: record, FAKE_CLAUDE_BURST: "6" }),
+          canUseTool: async (_name, input) => {
+            asked.push(String(input.command));
+            return { behavior: "allow" };
+          },
+        },
+      }),
+    );
+    expect(results(messages)).toMatchObject([{ result: "burst sent" }]);
+    expect(asked).toHaveLength(6);
+    const answers = (JSON.parse(readFileSync(record, "utf8")) as { answers?: string[] }).answers ?? [];
+    expect([...answers].sort()).toEqual(["burst_1", "burst_2", "burst_3", "burst_4", "burst_5", "burst_6"]);
+  });
+
+  it("a UTF-8 byte order mark before the first line is whitespace, not a malformed line", async () => {
+    // The first line is the answer to initialize: unparsed, the handshake would time out.
+    const options = { ...fake("ok", { FAKE_CLAUDE_BOM: "1" }), controlTimeoutMs: 10_000 };
+    const messages = await collect(query({ prompt: "hi", options }));
+    expect(messages.filter((m) => m.type === "system" && m.subtype === "sdk_malformed_line")).toEqual([]);
+    expect(results(messages)).toMatchObject([{ result: "ok", isError: false }]);
+  });
+
   it("a line that is not JSON is reported in-band and the session goes on", async () => {
     const messages = await collect(query({ prompt: "hi", options: fake("garbage") }));
     const report = messages.find((m) => m.type === "system" && m.subtype === "sdk_malformed_line");
@@ -174,17 +203,29 @@ describe("fault handling", () => {
   });
 
   it.runIf(process.getuid?.() === 0)("runs the CLI as another Unix user when `user` is set", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cas-user-"));
+    // Everything the switched user needs lives in a world-traversable directory (/tmp, not
+    // $TMPDIR): the clone, or $TMPDIR, may sit under a mode-0700 directory uid 65534 cannot enter.
+    const dir = mkdtempSync(join("/tmp", "cas-user-"));
     chmodSync(dir, 0o777);
+    const cliPath = join(dir, "fake-cli", "fake-claude.mjs");
+    for (const file of ["fake-cli/fake-claude.mjs", "shared/stand-in-faults.mjs"]) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true, mode: 0o755 });
+      copyFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), join(dir, file));
+      chmodSync(join(dir, file), 0o755);
+    }
     const uidFile = join(dir, "uid");
-    const messages = await collect(
-      query({
-        prompt: "hi",
-        options: { ...fake("ok", { FAKE_CLAUDE_UID_FILE: uidFile }), user: "nobody", cwd: dir },
-      }),
-    );
-    expect(results(messages)[0]?.result).toBe("ok");
-    expect(readFileSync(uidFile, "utf8")).toBe("65534:65534");
+    try {
+      const messages = await collect(
+        query({
+          prompt: "hi",
+          options: { ...fake("ok", { FAKE_CLAUDE_UID_FILE: uidFile }), cliPath, user: "nobody", cwd: dir },
+        }),
+      );
+      expect(results(messages)[0]?.result).toBe("ok");
+      expect(readFileSync(uidFile, "utf8")).toBe("65534:65534");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it(`runs with a PATH-less environment instead of hanging (claude ${CLAUDE_CLI_VERSION})`, async () => {

@@ -108,6 +108,20 @@ describe("query() on cursor: one turn", () => {
     expect(bed.invocations()[0]?.argv.at(-1)).toBe("first\n\nsecond");
   });
 
+  it("a prompt over the argv limit says it is too long for argv and how to pass it instead, not a bare E2BIG", async () => {
+    await using bed = cursorBed();
+    // Linux refuses any single argument over 128 KiB with E2BIG.
+    const error = await collect(query({ prompt: "x".repeat(300 * 1024), options: bed.options() })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProcessError);
+    const message = (error as ProcessError).message;
+    expect(message).toMatch(/arguments are too long for the system \(E2BIG\): one argument is 307201 bytes/);
+    expect(message).toMatch(/cursor-agent takes its prompt only as a command-line argument/);
+    expect(message).toMatch(/Write the long part to a file in the workspace/);
+    expect(bed.invocations()).toEqual([]);
+  });
+
   it("reports the CLI in serverInfo(), with the chat id and init event", async () => {
     await using bed = cursorBed();
     const q = query({ prompt: "hi", options: bed.options() });

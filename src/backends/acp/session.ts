@@ -24,9 +24,9 @@ import {
   ProcessError,
   UnsupportedFeatureError,
 } from "../../errors.js";
+import { missingResultError } from "../../internal/missing-result.js";
 import { readTransport } from "../../internal/read-transport.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
-import { missingResultError } from "../../internal/missing-result.js";
 import { asObject, isObject, str } from "../../internal/wire.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";

@@ -6,6 +6,7 @@
 import { AbortError, ControlRequestError, type JsonDecodeError } from "../../errors.js";
 import { PeerChannel } from "../../internal/peer-channel.js";
 import type { ReadFlow } from "../../internal/read-flow.js";
+import { describeError } from "../../internal/safe-json.js";
 import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
 
@@ -85,6 +86,14 @@ export class ControlProtocol {
     return this.channel.write(message);
   }
 
+  /**
+   * Closes the CLI's stdin through `end`, after every answer being computed and every queued write
+   * has gone out.
+   */
+  endInput(end: () => Promise<void>): Promise<void> {
+    return this.channel.endInput(end);
+  }
+
   /** Sends a control request and resolves with the CLI's response payload. */
   request(
     request: { subtype: string; [key: string]: unknown },
@@ -156,7 +165,7 @@ export class ControlProtocol {
         reply({
           subtype: "error",
           request_id: requestId,
-          error: error instanceof Error ? error.message : String(error),
+          error: describeError(error),
         }),
       timeoutMs: this.callbackTimeoutMs,
       // Cancelled by the CLI: nobody is waiting for the answer.

@@ -6,6 +6,7 @@ import type { McpSetServersResult } from "../../control-types.js";
 import { AbortError, type JsonDecodeError } from "../../errors.js";
 import { missingResultError } from "../../internal/missing-result.js";
 import { flowLimits } from "../../internal/read-flow.js";
+import { describeValue } from "../../internal/safe-json.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { McpServerConfig } from "../../mcp/config.js";
@@ -183,7 +184,7 @@ export class ClaudeSession implements Session {
   }
 
   async endInput(): Promise<void> {
-    await this.transport.endInput();
+    await this.protocol.endInput(() => this.transport.endInput());
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {
@@ -369,7 +370,7 @@ async function answerPermission(
       ...toolUseID,
     };
   }
-  throw new Error(`canUseTool must return { behavior: "allow" | "deny" }, got ${JSON.stringify(result)}`);
+  throw new Error(`canUseTool must return { behavior: "allow" | "deny" }, got ${describeValue(result)}`);
 }
 
 /** Answers an MCP `elicitation` with `onElicitation`; without it, declines (as the official SDK does). */

@@ -204,7 +204,7 @@ export class CodexAppServerSession implements Session {
 
   /** Closes stdin: the app-server exits, which ends the message stream. */
   async endInput(): Promise<void> {
-    await this.transport.endInput();
+    await this.rpc.endInput(() => this.transport.endInput());
   }
 
   subscribe(opts: { untilResult?: boolean } = {}): AsyncGenerator<Message, void, undefined> {

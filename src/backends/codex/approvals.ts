@@ -17,6 +17,9 @@
  * `abort`; only they can carry the deny message to the model. MCP tool approvals (an elicitation
  * whose `_meta.codex_approval_kind` is `mcp_tool_call`) answer `accept` / `decline` / `cancel`.
  */
+import { settleWithin } from "../../internal/deadline.js";
+import { UNSENDABLE_ANSWER_WARNING } from "../../internal/peer-channel.js";
+import { describeError, describeValue, trySerialise } from "../../internal/safe-json.js";
 import { asObject, isObject, str } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
@@ -137,46 +140,64 @@ export async function decideApproval(
   const forward = () => callback.abort(signal.reason);
   if (signal.aborted) forward();
   else signal.addEventListener("abort", forward, { once: true });
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+    const decision = Promise.resolve().then(() =>
+      canUseTool(prompt.toolName, prompt.input, {
+        signal: callback.signal,
+        suggestions: prompt.suggestions,
+        toolUseId: prompt.toolUseId,
+        blockedPath: prompt.blockedPath,
+        description: prompt.description,
+        mcpServer: prompt.mcpServer,
+        raw,
+      }),
+    );
+    // The wait ends with the session too (`signal`), so a callback that never settles holds no
+    // timer once the session closed.
+    result = await settleWithin(decision, {
+      timeoutMs,
+      signal: callback.signal,
+      onTimeout: () => {
         const error = new Error(`The canUseTool callback did not answer within ${timeoutMs} ms`);
         callback.abort(error);
-        reject(error);
-      }, timeoutMs);
+        return error;
+      },
     });
-    const decision = canUseTool(prompt.toolName, prompt.input, {
-      signal: callback.signal,
-      suggestions: prompt.suggestions,
-      toolUseId: prompt.toolUseId,
-      blockedPath: prompt.blockedPath,
-      description: prompt.description,
-      mcpServer: prompt.mcpServer,
-      raw,
-    });
-    result = await Promise.race([decision, expired]);
   } catch (error) {
-    return { answer: prompt.decline, problem: error instanceof Error ? error.message : String(error) };
+    // Aborted from outside (the server cancelled the request, or the session closed): the wait ends
+    // without a callback failure to report.
+    if (signal.aborted) return { answer: prompt.decline };
+    return { answer: prompt.decline, problem: describeError(error) };
   } finally {
-    clearTimeout(timer);
     signal.removeEventListener("abort", forward);
   }
-  if (result?.behavior !== "allow" && result?.behavior !== "deny") {
-    const problem = `canUseTool must return { behavior: "allow" | "deny" }, got ${JSON.stringify(result)}`;
-    return { answer: prompt.decline, problem };
-  }
-  if (
-    result.behavior === "allow" &&
-    result.updatedInput &&
-    stableJson(result.updatedInput) !== stableJson(prompt.input)
-  ) {
+  try {
+    if (result?.behavior !== "allow" && result?.behavior !== "deny") {
+      const problem = `canUseTool must return { behavior: "allow" | "deny" }, got ${describeValue(result)}`;
+      return { answer: prompt.decline, problem };
+    }
+    if (result.behavior === "allow" && result.updatedInput) {
+      const updated = trySerialise(result.updatedInput);
+      if (!updated.ok) {
+        const problem = `The updatedInput of canUseTool cannot be sent: ${updated.problem}; the call was declined`;
+        process.emitWarning(problem, { code: UNSENDABLE_ANSWER_WARNING });
+        return { answer: prompt.decline, problem };
+      }
+      if (stableJson(JSON.parse(updated.line)) !== stableJson(prompt.input)) {
+        return {
+          answer: prompt.decline,
+          problem: "Codex cannot run a tool with a changed input (updatedInput); the call was declined",
+        };
+      }
+    }
+    return { answer: prompt.answer(result) };
+  } catch (error) {
+    // The callback's result is user data: a getter that throws declines like a callback that throws.
     return {
       answer: prompt.decline,
-      problem: "Codex cannot run a tool with a changed input (updatedInput); the call was declined",
+      problem: `Reading the canUseTool result failed: ${describeError(error)}`,
     };
   }
-  return { answer: prompt.answer(result) };
 }
 
 /** The v2 decision for a callback result. */

@@ -11,6 +11,7 @@
 import { ControlRequestError, type JsonDecodeError } from "../../errors.js";
 import { PeerChannel } from "../../internal/peer-channel.js";
 import type { ReadFlow } from "../../internal/read-flow.js";
+import { describeError } from "../../internal/safe-json.js";
 import { asObject } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
 import type { Transport } from "../../transport/transport.js";
@@ -101,6 +102,14 @@ export class JsonRpcConnection {
     return this.channel.write({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
   }
 
+  /**
+   * Closes the server's stdin through `end`, after every answer being computed and every queued
+   * write has gone out.
+   */
+  endInput(end: () => Promise<void>): Promise<void> {
+    return this.channel.endInput(end);
+  }
+
   /** Aborts the handler of a server request that the server no longer needs answered. */
   cancelIncoming(id: JsonRpcId, reason: unknown): void {
     this.channel.cancelIncoming(id, reason);
@@ -147,7 +156,7 @@ export class JsonRpcConnection {
       success: (result) => ({ jsonrpc: "2.0", id, result: result ?? {} }),
       failure: (error) => {
         const code = error instanceof JsonRpcError ? error.code : INTERNAL_ERROR;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describeError(error);
         const data = error instanceof JsonRpcError && error.data !== undefined ? { data: error.data } : {};
         return { jsonrpc: "2.0", id, error: { code, message, ...data } };
       },

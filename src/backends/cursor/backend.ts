@@ -10,7 +10,7 @@ import type { AgentOptions } from "../../options.js";
 import { describeBadCwd } from "../../process/child.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { CURSOR_CAPABILITIES } from "../capabilities.js";
-import { buildCursorEnv, cursorPromptText } from "./command.js";
+import { buildCursorEnv, cursorPromptText, PROMPT_TOO_LONG_HINT } from "./command.js";
 import { checkCursorVersion, findCursorCli } from "./discovery.js";
 import { CursorSession } from "./session.js";
 import { validateCursorOptions } from "./validate.js";
@@ -56,7 +56,14 @@ export class CursorBackend implements Backend {
       options,
       cli: { path: cliPath, version },
       spawnTurn: (args) =>
-        cliTransport(options, { command: cliPath, args, env, stdin: "ignore", cliName: "cursor-agent" }),
+        cliTransport(options, {
+          command: cliPath,
+          args,
+          env,
+          stdin: "ignore",
+          cliName: "cursor-agent",
+          argvTooLongHint: PROMPT_TOO_LONG_HINT,
+        }),
     });
     return openOrClose(session, async () => {
       if (firstTurn !== undefined) await session.send(firstTurn);

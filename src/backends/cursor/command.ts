@@ -14,6 +14,14 @@ import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
 import type { StreamedUserInput, UserContentBlock } from "../../prompt.js";
 
+/**
+ * What to do about a prompt too long for argv: cursor-agent reads its prompt from its arguments
+ * only (stdin is unused), so the long part has to reach it another way.
+ */
+export const PROMPT_TOO_LONG_HINT =
+  "The prompt is too long to pass: cursor-agent takes its prompt only as a command-line argument (it does not read stdin). " +
+  'Write the long part to a file in the workspace (cwd) and ask the agent to read it, e.g. prompt: "Follow the instructions in TASK.md".';
+
 /** The flags every turn starts with: headless mode, one JSON event per line. */
 export const BASE_CURSOR_ARGS: readonly string[] = ["--print", "--output-format", "stream-json"];
 

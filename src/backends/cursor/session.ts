@@ -242,7 +242,12 @@ export class CursorSession implements Session {
             return;
           }
           for (const message of turn.parser.parse(item)) this.deliver(message);
-          if (turn.parser.sawResult && turn.exitTimer === undefined) {
+          // `exitTimeoutMs: Infinity`: no limit.
+          if (
+            turn.parser.sawResult &&
+            turn.exitTimer === undefined &&
+            Number.isFinite(this.exitAfterResultMs)
+          ) {
             turn.exitTimer = setTimeout(() => void turn.transport.close(), this.exitAfterResultMs);
           }
         },

@@ -15,8 +15,13 @@ async function collect(it: AsyncIterable<Message>): Promise<Message[]> {
 }
 
 /** Waits until the SDK has written a control_response for `requestId`. */
-async function responseFor(t: ScriptedTransport, requestId: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 1000; i++) {
+async function responseFor(
+  t: ScriptedTransport,
+  requestId: string,
+  withinMs = 0,
+): Promise<Record<string, unknown>> {
+  const deadline = performance.now() + withinMs;
+  for (let i = 0; i < 1000 || performance.now() < deadline; i++) {
     const found = t.responses().find((r) => r.request_id === requestId);
     if (found) return found;
     await new Promise((r) => setImmediate(r));
@@ -111,6 +116,41 @@ describe("control protocol over a custom transport", () => {
     transport.emit(resultLine("still alive"));
     const messages = await collect(client.receiveResponse());
     expect(messages.at(-1)).toMatchObject({ result: "still alive" });
+    await client.disconnect();
+  });
+
+  it("controlTimeoutMs and callbackTimeoutMs of Infinity mean no timeout (not Node's 1 ms overflow)", async () => {
+    const slow = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    const transport = new ScriptedTransport((message, t) => {
+      const request = message.request as { subtype?: string } | undefined;
+      if (message.type === "control_request" && request?.subtype === "initialize") {
+        // A slow CLI: a 1 ms timer (what Node makes of an overflowing delay) would fire first.
+        void slow(25).then(() =>
+          t.emit({
+            type: "control_response",
+            response: { subtype: "success", request_id: message.request_id, response: {} },
+          }),
+        );
+      }
+      if (message.type === "user") {
+        t.emit({
+          type: "control_request",
+          request_id: "slow-callback",
+          request: { subtype: "can_use_tool", tool_name: "Bash", input: { command: "ls" } },
+        });
+      }
+    });
+    const client = new AgentSdkClient({
+      transport,
+      controlTimeoutMs: Number.POSITIVE_INFINITY,
+      callbackTimeoutMs: Number.POSITIVE_INFINITY,
+      canUseTool: async () => {
+        await slow(25);
+        return { behavior: "allow" };
+      },
+    });
+    await client.connect("go");
+    expect(await responseFor(transport, "slow-callback", 10_000)).toMatchObject({ subtype: "success" });
     await client.disconnect();
   });
 

@@ -118,6 +118,28 @@ describe("SDK MCP bridge", () => {
     await bridge.close();
   });
 
+  it("answers two concurrent tools/call with the same JSON-RPC id, each with its own result", async () => {
+    const bridge = await bridgeWith({ calc });
+    await handshake(bridge, "calc");
+    const call = (a: number, b: number) =>
+      bridge.handle(
+        {
+          server_name: "calc",
+          message: {
+            jsonrpc: "2.0",
+            id: 7,
+            method: "tools/call",
+            params: { name: "add", arguments: { a, b } },
+          },
+        },
+        signal,
+      );
+    const [first, second] = await Promise.all([call(1, 2), call(10, 20)]);
+    expect(first).toMatchObject({ mcp_response: { id: 7, result: { content: [{ text: "SUM=3" }] } } });
+    expect(second).toMatchObject({ mcp_response: { id: 7, result: { content: [{ text: "SUM=30" }] } } });
+    await bridge.close();
+  });
+
   it("accepts a user's own McpServer instance, reusable after the session closes", async () => {
     const own = new McpServer({ name: "own", version: "1.0.0" });
     own.registerTool("ping", { description: "pong" }, async () => ({

@@ -141,6 +141,39 @@ describe("validateAgentOptions", () => {
     );
   });
 
+  it("bounds every duration by Node's longest timer (2^31−1 ms) and takes Infinity as no limit where that can end", () => {
+    const tooLong = 2 ** 31;
+    const issues = issuesOf(validateAgentOptions, {
+      controlTimeoutMs: tooLong,
+      closeGraceMs: tooLong,
+      exitTimeoutMs: tooLong,
+      callbackTimeoutMs: tooLong,
+      hooks: { Stop: [{ hooks: [async () => ({})], timeout: 2_147_484 }] },
+    });
+    expect(issues).toEqual([
+      expect.stringMatching(/^controlTimeoutMs: must be at most 2147483647 ms .*use Infinity for no limit$/),
+      expect.stringMatching(/^closeGraceMs: must be at most 2147483647 ms/),
+      expect.stringMatching(/^exitTimeoutMs: must be at most 2147483647 ms .*use Infinity for no limit$/),
+      expect.stringMatching(/^callbackTimeoutMs: must be at most 2147483647 ms .*use Infinity for no limit$/),
+      expect.stringMatching(/^hooks\.Stop\[0\]\.timeout: must be at most 2147483 seconds/),
+    ]);
+    expect(issuesOf(validateAgentOptions, { closeGraceMs: Number.POSITIVE_INFINITY })).toEqual([
+      expect.stringMatching(/^closeGraceMs: must be finite/),
+    ]);
+    expect(issuesOf(validateAgentOptions, { controlTimeoutMs: Number.NaN })).toEqual([
+      "controlTimeoutMs: expected a number of milliseconds",
+    ]);
+    expect(() =>
+      validateAgentOptions({
+        controlTimeoutMs: Number.POSITIVE_INFINITY,
+        exitTimeoutMs: Number.POSITIVE_INFINITY,
+        callbackTimeoutMs: Number.POSITIVE_INFINITY,
+        closeGraceMs: 2 ** 31 - 1,
+        hooks: { Stop: [{ hooks: [async () => ({})], timeout: 2_147_483 }] },
+      }),
+    ).not.toThrow();
+  });
+
   it("requires whole numbers where counts are meant", () => {
     const issues = issuesOf(validateAgentOptions, {
       maxTurns: 2.5,

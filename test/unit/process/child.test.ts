@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CliConnectionError, ProcessError } from "../../../src/errors.js";
 import { type ChildHandle, spawnChild } from "../../../src/process/child.js";
@@ -62,6 +65,24 @@ describe("spawnChild", () => {
     const child = spawnChild({ command: fixture("hang.mjs"), args: [] });
     await expect(child.spawned).rejects.toThrow(/permission denied \(EACCES\)/);
     await child.exited;
+  });
+
+  it("names the missing interpreter of a script that exists, instead of 'command not found'", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cas-shebang-"));
+    try {
+      const script = join(dir, "cli");
+      writeFileSync(script, "#!/nonexistent/bin/interp --flag\necho hi\n", { mode: 0o755 });
+      const child = spawnChild({ command: script, args: [] });
+      await expect(child.spawned).rejects.toThrow(
+        /the file exists, but its interpreter "\/nonexistent\/bin\/interp" \(from its #! line\) was not found \(ENOENT\)/,
+      );
+      await child.exited;
+      const gone = spawnChild({ command: join(dir, "missing"), args: [] });
+      await expect(gone.spawned).rejects.toThrow(/command not found \(ENOENT\)/);
+      await gone.exited;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("rejects `spawned` without throwing for arguments spawn() refuses synchronously", async () => {

@@ -175,6 +175,22 @@ describe("readJsonLinesInto", () => {
 });
 
 describe("parseJsonLine", () => {
+  it("takes a UTF-8 byte order mark before a line as whitespace, in every reader", async () => {
+    expect(parseJsonLine('\uFEFF{"a":1}')).toEqual({ a: 1 });
+    // The BOM's three bytes split across chunks, before the first line.
+    const chunks = () => [
+      Buffer.from([0xef, 0xbb]),
+      Buffer.from([0xbf, ...Buffer.from('{"a":1}\n{"b":2}\n')]),
+    ];
+    expect(await collect(readJsonLines(Readable.from(chunks()), { maxLineBytes: 1024 }))).toEqual([
+      { a: 1 },
+      { b: 2 },
+    ]);
+    const seen: unknown[] = [];
+    await readJsonLinesInto(Readable.from(chunks()), { maxLineBytes: 1024 }, (item) => seen.push(item));
+    expect(seen).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
   it("keeps the parse error as cause", () => {
     const err = parseJsonLine("{bad");
     expect(err).toBeInstanceOf(JsonDecodeError);

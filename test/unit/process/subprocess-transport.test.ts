@@ -28,6 +28,15 @@ afterEach(async () => {
 });
 
 describe("SubprocessTransport", () => {
+  it("rejects a close grace or stdio idle time Node's timers cannot take, before spawning", () => {
+    expect(() => new SubprocessTransport({ command: "true", args: [], closeGraceMs: 2 ** 31 })).toThrow(
+      /closeGraceMs: must be at most 2147483647 ms/,
+    );
+    expect(
+      () => new SubprocessTransport({ command: "true", args: [], stdioIdleMs: Number.POSITIVE_INFINITY }),
+    ).toThrow(/stdioIdleMs: must be finite/);
+  });
+
   it("exchanges JSON lines and ends normally on exit 0", async () => {
     const t = transport("echo.mjs");
     expect(t.isReady()).toBe(false);
