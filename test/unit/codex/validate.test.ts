@@ -11,6 +11,7 @@ import {
   loadBackend,
   UnsupportedOptionsError,
 } from "../../../src/index.js";
+import { NEWER_CLAUDE_ONLY_OPTIONS } from "../support/claude-only-options.js";
 
 /** One valid value for every option Codex rejects. */
 const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)[number]>> = {
@@ -40,40 +41,7 @@ const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)
   enableFileCheckpointing: true,
   systemPrompt: "be brief",
   hooks: { PreToolUse: [{ hooks: [async () => ({})] }] },
-  agent: "a",
-  agentProgressSummaries: true,
-  backgroundTaskTimeoutMs: 1000,
-  debug: true,
-  debugFile: "/tmp/d.log",
-  forwardSubagentText: true,
-  includeHookEvents: true,
-  managedSettings: {},
-  mcpServersDelivery: "initialize",
-  onElicitation: async () => null,
-  onUserDialog: async () => null,
-  perTaskStopAffordance: true,
-  permissionPrompts: "host",
-  persistSession: false,
-  planModeInstructions: "plan",
-  pluginDelivery: "initialize",
-  projectConfigRoot: "/p",
-  promptSuggestions: true,
-  resumeDropsTurn: "uuid",
-  sessionId: "00000000-0000-4000-8000-000000000000",
-  skills: "all",
-  strictMcpConfig: true,
-  supportedDialogKinds: ["k"],
-  taskBudget: { total: 1000 },
-  title: "t",
-  toolAliases: { Bash: "mcp__x__bash" },
-  toolConfig: { askUserQuestion: { previewFormat: "html" } },
-  verbatimPrompts: true,
-  executable: "node" as never,
-  executableArgs: [] as never,
-  spawnClaudeCodeProcess: (() => undefined) as never,
-  sessionStore: {} as never,
-  sessionStoreFlush: "eager" as never,
-  loadTimeoutMs: 1000 as never,
+  ...NEWER_CLAUDE_ONLY_OPTIONS,
 };
 
 function rejection(options: AgentOptions): UnsupportedOptionsError {

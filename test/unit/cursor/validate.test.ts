@@ -3,6 +3,7 @@ import { CURSOR_SUPPORTED_OPTIONS, validateCursorOptions } from "../../../src/ba
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../../src/errors.js";
 import type { AgentOptions } from "../../../src/options.js";
 import { agentOptionsSchema } from "../../../src/options-schema.js";
+import { NEWER_CLAUDE_ONLY_OPTIONS } from "../support/claude-only-options.js";
 import { ScriptedTransport } from "../support/scripted-transport.js";
 
 /** One value for every option Cursor refuses, each of which would otherwise be a silent no-op. */
@@ -43,40 +44,8 @@ const REFUSED: Omit<AgentOptions, "backend"> = {
   systemPrompt: "be brief",
   hooks: { PreToolUse: [{ hooks: [async () => ({})] }] },
   outputFormat: { type: "json_schema", schema: {} },
-  agent: "a",
-  agentProgressSummaries: true,
-  backgroundTaskTimeoutMs: 1000,
-  debug: true,
-  debugFile: "/tmp/d.log",
-  forwardSubagentText: true,
-  includeHookEvents: true,
-  managedSettings: {},
-  mcpServersDelivery: "initialize",
-  onElicitation: async () => null,
-  onUserDialog: async () => null,
-  perTaskStopAffordance: true,
-  permissionPrompts: "host",
+  ...NEWER_CLAUDE_ONLY_OPTIONS,
   persistSession: true,
-  planModeInstructions: "plan",
-  pluginDelivery: "initialize",
-  projectConfigRoot: "/p",
-  promptSuggestions: true,
-  resumeDropsTurn: "uuid",
-  sessionId: "00000000-0000-4000-8000-000000000000",
-  skills: "all",
-  strictMcpConfig: true,
-  supportedDialogKinds: ["k"],
-  taskBudget: { total: 1000 },
-  title: "t",
-  toolAliases: { Bash: "mcp__x__bash" },
-  toolConfig: { askUserQuestion: { previewFormat: "html" } },
-  verbatimPrompts: true,
-  executable: "node" as never,
-  executableArgs: [] as never,
-  spawnClaudeCodeProcess: (() => undefined) as never,
-  sessionStore: {} as never,
-  sessionStoreFlush: "eager" as never,
-  loadTimeoutMs: 1000 as never,
   acp: { agent: "gemini" },
 };
 
