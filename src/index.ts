@@ -44,7 +44,7 @@ export {
 export { getBackend, loadBackend } from "./backends/registry.js";
 export { AgentSdkClient, UNREAD_RESPONSE_WARNING } from "./client.js";
 export type * from "./control-types.js";
-export type { ReadFileOptions, ReloadPluginsOptions } from "./controls.js";
+export type { ClaudeControls, ReadFileOptions, ReloadPluginsOptions } from "./controls.js";
 export * from "./errors.js";
 export type * from "./hooks.js";
 export { HOOK_EVENTS } from "./hooks.js";
@@ -89,6 +89,7 @@ export { type Query, type QueryControls, type QueryParams, query } from "./query
 export type * from "./tools.js";
 export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
 export type { RecordOptions } from "./transport/recording.js";
+export type { SpawnClaudeCodeProcess, SpawnedProcess, SpawnOptions } from "./transport/spawned-process.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
 export { collectTurn, type TurnResult } from "./turn.js";

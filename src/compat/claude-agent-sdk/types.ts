@@ -478,7 +478,8 @@ export type SDKPermissionDenial = {
   tool_use_id: string;
   tool_input: Record<string, unknown>;
 };
-type ResultBase = {
+/** The fields every `result` message shares, success or error (the official SDK keeps this type internal). */
+export type ResultBase = {
   type: "result";
   duration_ms: number;
   duration_api_ms: number;
