@@ -58,7 +58,13 @@ export type SystemPromptConfig =
 export type ToolsConfig = string[] | { type: "preset"; preset: "claude_code" };
 
 /** A permission mode as the CLI names it (see `PermissionMode`). */
-export type AgentPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto";
+export type AgentPermissionMode =
+  | "default"
+  | "acceptEdits"
+  | "bypassPermissions"
+  | "plan"
+  | "dontAsk"
+  | "auto";
 
 /**
  * A subagent defined in code (sent in the `initialize` request). Every field of the official SDK
