@@ -4,6 +4,7 @@
  *
  * - Claude Code: spawn + `initialize`.
  * - Codex: `codex app-server` + `initialize` + `thread/start`.
+ * - ACP agents: `initialize` (+ `authenticate` when asked) + `session/new` (or `session/load`).
  * - Cursor: no warm start — it runs one process per turn (`persistentSession: false`).
  *
  * While it waits, the process does not keep the host alive, so a warm session that is never used

@@ -1,6 +1,7 @@
 /**
  * Warm start against the real CLIs, offline: a process started and through its handshake before
- * the prompt (claude 2.1.330: spawn + initialize; codex 0.169.0: app-server + thread/start), then
+ * the prompt (claude 2.1.330: spawn + initialize; codex 0.169.0: app-server + thread/start; codex-acp
+ * 0.16.0: initialize + session/new), then
  * a query or client on it; and the lifecycle of warm processes — unused, crashed while waiting,
  * idle timeout, pool closed while one is handed out, host exit — with no process left.
  */
@@ -17,6 +18,7 @@ import {
 } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import { eventually, isAlive } from "../lifecycle/support/processes.js";
+import { codexAcpBed } from "./acp-support.js";
 import { codexBed } from "./codex-support.js";
 import { FAKE_CURSOR } from "./cursor-support.js";
 import { collect, results, testBed } from "./support.js";
@@ -42,6 +44,18 @@ const backends = [
     name: "codex",
     async bed(texts: string[] = []) {
       const bed = await codexBed(texts.map((text) => ({ text })));
+      return {
+        options: (extra: AgentOptions = {}) => bed.options(extra),
+        requests: () => bed.api.turnRequests.length,
+        dispose: () => bed[Symbol.asyncDispose](),
+      };
+    },
+  },
+  {
+    // An ACP agent: `initialize` + `session/new` before the prompt.
+    name: "acp (codex-acp)",
+    async bed(texts: string[] = []) {
+      const bed = await codexAcpBed(texts.map((text) => ({ text })));
       return {
         options: (extra: AgentOptions = {}) => bed.options(extra),
         requests: () => bed.api.turnRequests.length,
@@ -90,19 +104,20 @@ describe.each(backends)("warm start: $name", ({ bed: makeBed }) => {
   it("conflicting options fail at once with the option names; the warm process stays usable", async () => {
     const bed = await makeBed(["still warm"]);
     try {
-      await using warm = await startup({ options: bed.options({ model: "model-a" }) });
+      // `env` is fixed at spawn on every backend (`model` is not an option of every ACP agent).
+      await using warm = await startup({ options: bed.options({ env: { WARM_MARK: "a" } }) });
       const error = (() => {
         try {
-          warm.query("x", { model: "model-b" });
+          warm.query("x", { env: { ...warm.options.env, WARM_MARK: "b" } });
         } catch (e) {
           return e;
         }
       })();
       expect(error).toBeInstanceOf(WarmStartError);
-      expect(error).toMatchObject({ reason: "conflicting-options", options: ["model"] });
+      expect(error).toMatchObject({ reason: "conflicting-options", options: ["env"] });
       // The same options again, plus a per-query signal, are fine.
       const messages = await collect(
-        warm.query("y", { model: "model-a", signal: new AbortController().signal }),
+        warm.query("y", { env: { ...warm.options.env }, signal: new AbortController().signal }),
       );
       expect(results(messages)[0]?.result).toBe("still warm");
     } finally {
@@ -219,30 +234,37 @@ describe("warm start: what cannot be warmed", () => {
 });
 
 describe("warm start: host exit", () => {
-  it("a host that never uses or closes its warm process exits on its own, and the process dies with it", async () => {
-    await using bed = await testBed();
-    const script = join(bed.cwd, "host.mts");
-    const index = join(import.meta.dirname, "..", "..", "src", "index.ts");
-    writeFileSync(
-      script,
-      [
-        `import { startup } from ${JSON.stringify(index)};`,
-        `const warm = await startup({ options: ${JSON.stringify(bed.options())} });`,
-        "console.log(String(warm.pid));",
-      ].join("\n"),
-    );
-    const tsx = join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs");
-    const child = spawn(process.execPath, ["--unhandled-rejections=strict", "--import", tsx, script], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(code).toBe(0);
-    const pid = Number(out.trim());
-    expect(pid).toBeGreaterThan(0);
-    expect(await eventually(() => !isAlive(pid))).toBe(true);
-  });
+  const hosts = [
+    { name: "claude", bed: () => testBed() },
+    { name: "acp (codex-acp)", bed: () => codexAcpBed() },
+  ];
+  it.each(hosts)(
+    "$name: a host that never uses or closes its warm process exits on its own, and the process dies with it",
+    async ({ bed: makeBed }) => {
+      await using bed = await makeBed();
+      const script = join(bed.cwd, "host.mts");
+      const index = join(import.meta.dirname, "..", "..", "src", "index.ts");
+      writeFileSync(
+        script,
+        [
+          `import { startup } from ${JSON.stringify(index)};`,
+          `const warm = await startup({ options: ${JSON.stringify(bed.options())} });`,
+          "console.log(String(warm.pid));",
+        ].join("\n"),
+      );
+      const tsx = join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs");
+      const child = spawn(process.execPath, ["--unhandled-rejections=strict", "--import", tsx, script], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      expect(code).toBe(0);
+      const pid = Number(out.trim());
+      expect(pid).toBeGreaterThan(0);
+      expect(await eventually(() => !isAlive(pid))).toBe(true);
+    },
+  );
 });

@@ -343,6 +343,14 @@ export class AcpSession implements Session {
     return this.transport.pid;
   }
 
+  setKeepAlive(keep: boolean): void {
+    this.transport.setKeepAlive?.(keep);
+  }
+
+  isAlive(): boolean {
+    return !this.life.isEnded && !this.life.isClosing;
+  }
+
   close(reason?: unknown): Promise<void> {
     return this.life.close(reason);
   }
