@@ -205,6 +205,28 @@ function warmThroughput(backend: Backend, n: number, size: number, label: string
 }
 
 /**
+ * The same session, with the iterated floor as "raw" (readline + `for await` + `JSON.parse`, see
+ * workers/adapters/raw-lines.mjs): the floor of any API that hands messages out through an async
+ * iterator. The gap between this floor and the callback floor above is the cost of iteration
+ * itself; held-out measurements that compare against such a floor report smaller ratios.
+ */
+function iteratedFloorThroughput(
+  backend: Backend,
+  n: number,
+  size: number,
+  label: string,
+  reps: number,
+): Scenario {
+  const base = throughput(backend, n, size, label, reps);
+  return {
+    ...base,
+    id: `${base.id}-iterated-floor`,
+    title: `${base.title}, floor iterated`,
+    params: { floor: "lines" },
+  };
+}
+
+/**
  * Agent runs through code-agent-sdk/queue (ours) against the same sessions run directly with
  * `query()` in one process ("raw" here); a local redis-server, the worker in the producer's process.
  */
@@ -239,6 +261,10 @@ export function scenarios(quick: boolean): Scenario[] {
     throughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(7)),
     throughput("codex", 100_000, 200, "100 000 × 200 B", reps(7)),
     throughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(7)),
+    iteratedFloorThroughput("claude", 100_000, 200, "100 000 × 200 B", reps(7)),
+    iteratedFloorThroughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
+    iteratedFloorThroughput("codex", 100_000, 200, "100 000 × 200 B", reps(7)),
+    iteratedFloorThroughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
     warmThroughput("claude", 100_000, 200, "100 000 × 200 B", reps(5)),
     warmThroughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
     warmThroughput("codex", 100_000, 200, "100 000 × 200 B", reps(5)),

@@ -14,9 +14,13 @@ export function report(result) {
   process.stdout.write(`${RESULT_MARK}${JSON.stringify(result)}\n`);
 }
 
-/** Imports the implementation `impl` ("raw" | "ours" | "anchor") and returns its runner for `backend`. */
-export async function loadRunner(impl, backend) {
-  const adapter = await import(`./adapters/${impl}.mjs`);
+/**
+ * Imports the implementation `impl` ("raw" | "ours" | "anchor") and returns its runner for
+ * `backend`. With `floor: "lines"` the raw floor is the iterated one (adapters/raw-lines.mjs).
+ */
+export async function loadRunner(impl, backend, floor) {
+  const file = impl === "raw" && floor === "lines" ? "raw-lines" : impl;
+  const adapter = await import(`./adapters/${file}.mjs`);
   return adapter.load(backend);
 }
 

@@ -11,7 +11,7 @@ import { guard, loadRunner, params, report } from "./common.mjs";
 
 await guard(async () => {
   const p = params();
-  const run = await loadRunner(p.impl, p.backend);
+  const run = await loadRunner(p.impl, p.backend, p.floor);
   const expected = Number(process.env.FAKE_N);
   if (p.warmup) {
     // The fake CLI reads FAKE_N from the environment every implementation passes on to it.
