@@ -425,7 +425,10 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
       async (step, ctx) => {
         requires(ctx, "handshake");
         const handshake = backend.handshake!;
-        const extra = { ...handshake.queryOptions, controlTimeoutMs: 300 };
+        // The timeout covers the steps before `step` too, which a loaded machine may answer slowly
+        // (at 300 ms codex's `initialize` timed out first now and then under load).
+        const controlTimeoutMs = 1_500;
+        const extra = { ...handshake.queryOptions, controlTimeoutMs };
         const { run, options } = setup("never-answers-handshake", { unansweredStep: step }, extra);
         const outcome = await consume(query({ prompt: "hi", options }));
         expect(outcome.error).toBeInstanceOf(ControlTimeoutError);
@@ -433,7 +436,7 @@ describe.skipIf(NOT_POSIX).each(LIFECYCLE_BACKENDS)("lifecycle guarantees: $name
         expect((outcome.error as Error).message).toContain(`"${step}"`);
         const queryPids = readPids(run.pidsFile);
 
-        const second = setup("never-answers-handshake", { unansweredStep: step }, { controlTimeoutMs: 300 });
+        const second = setup("never-answers-handshake", { unansweredStep: step }, { controlTimeoutMs });
         const client = new AgentSdkClient(second.options);
         const error = await client.connect().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ControlTimeoutError);
