@@ -12,6 +12,7 @@
 import * as z from "zod/mini";
 import type { $ZodIssue, $ZodRawIssue } from "zod/v4/core";
 import english from "zod/v4/locales/en.js";
+import { claudeSettingsSchema } from "./claude-settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
 
 const fn = (what: string) =>
@@ -492,11 +493,11 @@ export const agentOptionsSchema = z
     title: z.optional(z.string()),
     settingSources: z.optional(z.array(z.enum(["user", "project", "local"]))),
     settings: z.optional(
-      z.union([nonEmpty(), z.record(z.string(), z.unknown())], {
+      z.union([nonEmpty(), z.lazy(claudeSettingsSchema)], {
         error: "expected a settings JSON string, a settings object, or a path to a settings file",
       }),
     ),
-    managedSettings: z.optional(z.record(z.string(), z.unknown())),
+    managedSettings: z.optional(z.lazy(claudeSettingsSchema)),
     sandbox: z.optional(sandboxSchema),
     enableFileCheckpointing: z.optional(z.boolean()),
 
@@ -687,7 +688,7 @@ function field(value: unknown, key: string): unknown {
 
 /**
  * Every field of a CLI-owned nested object (MCP servers, subagents, sandbox, hook matchers,
- * plugins, system prompt and thinking forms, `toolConfig`) that this SDK does not know, as option
+ * plugins, system prompt and thinking forms, `toolConfig`, `settings`, `managedSettings`) that this SDK does not know, as option
  * paths. Such fields are passed to the CLI unchanged. Never throws.
  */
 export function unknownNestedFields(options: unknown): string[] {
@@ -729,7 +730,63 @@ export function unknownNestedFields(options: unknown): string[] {
     out.push(...extraFields(o.thinking, thinkingShapes[thinkingType], "thinking"));
   }
   out.push(...extraFields(o.toolConfig, toolConfigShape, "toolConfig"));
+  // A settings JSON string or file is only read when the command is built; its fields go to the CLI as written.
+  if (typeof o.settings === "object")
+    out.push(...unknownBySchema(o.settings, claudeSettingsSchema(), "settings"));
+  out.push(...unknownBySchema(o.managedSettings, claudeSettingsSchema(), "managedSettings"));
   return out;
+}
+
+/** The parts of a zod schema's definition that {@link unknownBySchema} walks. */
+interface WalkedDef {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  options?: z.core.$ZodType[];
+  items?: z.core.$ZodType[];
+  rest?: z.core.$ZodType | null;
+}
+
+/**
+ * Fields of `value` that a (generated, loose) schema does not name, at any depth: objects by their
+ * shape, arrays, records and tuples by their element schemas, unions by the first member `value`
+ * satisfies (an unsatisfied union is a validation error, reported elsewhere).
+ */
+function unknownBySchema(value: unknown, schema: z.core.$ZodType, path: string): string[] {
+  if (value === undefined || value === null) return [];
+  const def = schema._zod.def as WalkedDef;
+  switch (def.type) {
+    case "optional":
+      return def.innerType ? unknownBySchema(value, def.innerType, path) : [];
+    case "object": {
+      const shape = def.shape ?? {};
+      const known = entries(value).flatMap(([key, v]) =>
+        Object.hasOwn(shape, key) ? unknownBySchema(v, shape[key]!, `${path}.${key}`) : [],
+      );
+      return [...extraFields(value, shape, path), ...known];
+    }
+    case "record":
+      return entries(value).flatMap(([key, v]) =>
+        def.valueType ? unknownBySchema(v, def.valueType, `${path}.${key}`) : [],
+      );
+    case "array":
+      return items(value).flatMap((v, i) =>
+        def.element ? unknownBySchema(v, def.element, `${path}[${i}]`) : [],
+      );
+    case "tuple":
+      return items(value).flatMap((v, i) => {
+        const item = def.items?.[i] ?? def.rest ?? undefined;
+        return item ? unknownBySchema(v, item, `${path}[${i}]`) : [];
+      });
+    case "union": {
+      const match = def.options?.find((option) => z.safeParse(option, value).success);
+      return match ? unknownBySchema(value, match, path) : [];
+    }
+    default:
+      return [];
+  }
 }
 
 const warnedNestedFields = new Set<string>();
