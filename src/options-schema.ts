@@ -682,64 +682,35 @@ function items(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function field(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
+/** Options whose values follow a schema the CLI owns: loose, walked by {@link unknownNestedFields}. */
+const CLI_OWNED_OPTIONS = [
+  "mcpServers",
+  "agents",
+  "sandbox",
+  "hooks",
+  "plugins",
+  "systemPrompt",
+  "thinking",
+  "toolConfig",
+  "settings",
+  "managedSettings",
+] as const;
 
 /**
  * Every field of a CLI-owned nested object (MCP servers, subagents, sandbox, hook matchers,
- * plugins, system prompt and thinking forms, `toolConfig`, `settings`, `managedSettings`) that this SDK does not know, as option
- * paths. Such fields are passed to the CLI unchanged. Never throws.
+ * plugins, system prompt and thinking forms, `toolConfig`, `settings`, `managedSettings`) that this
+ * SDK does not know, at any depth, as option paths. Such fields are passed to the CLI unchanged. A
+ * settings JSON string or file is not read here: its fields go to the CLI as written. Never throws.
  */
 export function unknownNestedFields(options: unknown): string[] {
   const o = (typeof options === "object" && options !== null ? options : {}) as Record<string, unknown>;
-  const out: string[] = [];
-  for (const [name, server] of entries(o.mcpServers)) {
-    const type = field(server, "type");
-    const shape =
-      type === "sse"
-        ? mcpSseShape
-        : type === "http"
-          ? mcpHttpShape
-          : type === "sdk"
-            ? mcpSdkShape
-            : mcpStdioShape;
-    out.push(...extraFields(server, shape, `mcpServers.${name}`));
-  }
-  for (const [name, agent] of entries(o.agents))
-    out.push(...extraFields(agent, agentDefinitionShape, `agents.${name}`));
-  const sandbox = o.sandbox;
-  out.push(...extraFields(sandbox, sandboxShape, "sandbox"));
-  out.push(...extraFields(field(sandbox, "network"), sandboxNetworkShape, "sandbox.network"));
-  out.push(...extraFields(field(sandbox, "filesystem"), sandboxFilesystemShape, "sandbox.filesystem"));
-  out.push(...extraFields(field(sandbox, "credentials"), sandboxCredentialsShape, "sandbox.credentials"));
-  for (const [event, matchers] of entries(o.hooks)) {
-    items(matchers).forEach((matcher, i) => {
-      out.push(...extraFields(matcher, hookMatcherShape, `hooks.${event}[${i}]`));
-    });
-  }
-  items(o.plugins).forEach((plugin, i) => {
-    out.push(...extraFields(plugin, pluginShape, `plugins[${i}]`));
-  });
-  const prompt = o.systemPrompt;
-  const promptType = field(prompt, "type");
-  if (promptType === "custom") out.push(...extraFields(prompt, systemPromptCustomShape, "systemPrompt"));
-  if (promptType === "preset") out.push(...extraFields(prompt, systemPromptPresetShape, "systemPrompt"));
-  const thinkingType = field(o.thinking, "type");
-  if (thinkingType === "adaptive" || thinkingType === "enabled" || thinkingType === "disabled") {
-    out.push(...extraFields(o.thinking, thinkingShapes[thinkingType], "thinking"));
-  }
-  out.push(...extraFields(o.toolConfig, toolConfigShape, "toolConfig"));
-  // A settings JSON string or file is only read when the command is built; its fields go to the CLI as written.
-  if (typeof o.settings === "object")
-    out.push(...unknownBySchema(o.settings, claudeSettingsSchema(), "settings"));
-  out.push(...unknownBySchema(o.managedSettings, claudeSettingsSchema(), "managedSettings"));
-  return out;
+  return CLI_OWNED_OPTIONS.flatMap((key) => unknownBySchema(o[key], agentOptionsSchema.shape[key], key));
 }
 
 /** The parts of a zod schema's definition that {@link unknownBySchema} walks. */
 interface WalkedDef {
   type: string;
+  getter?: () => z.core.$ZodType;
   shape?: Record<string, z.core.$ZodType>;
   innerType?: z.core.$ZodType;
   element?: z.core.$ZodType;
@@ -759,7 +730,11 @@ function unknownBySchema(value: unknown, schema: z.core.$ZodType, path: string):
   const def = schema._zod.def as WalkedDef;
   switch (def.type) {
     case "optional":
+    case "nullable":
+    case "default":
       return def.innerType ? unknownBySchema(value, def.innerType, path) : [];
+    case "lazy":
+      return def.getter ? unknownBySchema(value, def.getter(), path) : [];
     case "object": {
       const shape = def.shape ?? {};
       const known = entries(value).flatMap(([key, v]) =>

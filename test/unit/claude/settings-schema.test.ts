@@ -79,6 +79,22 @@ describe("ClaudeSettings", () => {
     expect(JSON.parse(argv[argv.indexOf("--managed-settings") + 1]!)).toEqual(options.managedSettings);
   });
 
+  it("the same walk covers the other CLI-owned options at any depth", () => {
+    const options = {
+      sandbox: {
+        network: { tlsTerminate: { caCertPath: "/ca.pem", caFuture: 1 } },
+        credentials: { files: [{ path: "/k", mode: "deny" as const, fileFuture: true }] },
+      },
+      mcpServers: { s: { command: "node", args: [], stdioFuture: 1 } },
+    };
+    expect(agentOptionsIssues(options)).toEqual([]);
+    expect(unknownNestedFields(options).sort()).toEqual([
+      "mcpServers.s.stdioFuture",
+      "sandbox.credentials.files[0].fileFuture",
+      "sandbox.network.tlsTerminate.caFuture",
+    ]);
+  });
+
   it("warns once per unknown field and process", async () => {
     const options = { settings: { onceOnlySettingForThisTest: true } };
     const warning = once(process, "warning") as Promise<[Error & { code?: string }]>;
