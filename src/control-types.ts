@@ -83,13 +83,19 @@ export interface McpSetServersResult {
   errors: Record<string, string>;
 }
 
-/** A resource read from an MCP server (`readMcpResource()`). */
+/**
+ * A resource read from an MCP server (`readMcpResource()`): the server's `resources/read` result,
+ * as Claude Code 2.1.330 relays it (checked end to end).
+ */
 export interface McpResourceContents {
   contents: {
     uri: string;
     mimeType?: string;
+    /** Text contents (for a UI resource: HTML). */
     text?: string;
+    /** Binary contents, base64. */
     blob?: string;
+    /** The item's own `_meta` (MCP Apps: `ui.csp`, `ui.permissions`), minus keys the CLI reserves. */
     _meta?: Record<string, unknown>;
   }[];
 }

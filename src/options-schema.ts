@@ -12,6 +12,7 @@
 import * as z from "zod/mini";
 import type { $ZodIssue, $ZodRawIssue } from "zod/v4/core";
 import english from "zod/v4/locales/en.js";
+import { claudeSettingsSchema } from "./claude-settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
 
 const fn = (what: string) =>
@@ -492,11 +493,11 @@ export const agentOptionsSchema = z
     title: z.optional(z.string()),
     settingSources: z.optional(z.array(z.enum(["user", "project", "local"]))),
     settings: z.optional(
-      z.union([nonEmpty(), z.record(z.string(), z.unknown())], {
+      z.union([nonEmpty(), z.lazy(claudeSettingsSchema)], {
         error: "expected a settings JSON string, a settings object, or a path to a settings file",
       }),
     ),
-    managedSettings: z.optional(z.record(z.string(), z.unknown())),
+    managedSettings: z.optional(z.lazy(claudeSettingsSchema)),
     sandbox: z.optional(sandboxSchema),
     enableFileCheckpointing: z.optional(z.boolean()),
 
@@ -681,55 +682,86 @@ function items(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function field(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
+/** Options whose values follow a schema the CLI owns: loose, walked by {@link unknownNestedFields}. */
+const CLI_OWNED_OPTIONS = [
+  "mcpServers",
+  "agents",
+  "sandbox",
+  "hooks",
+  "plugins",
+  "systemPrompt",
+  "thinking",
+  "toolConfig",
+  "settings",
+  "managedSettings",
+] as const;
 
 /**
  * Every field of a CLI-owned nested object (MCP servers, subagents, sandbox, hook matchers,
- * plugins, system prompt and thinking forms, `toolConfig`) that this SDK does not know, as option
- * paths. Such fields are passed to the CLI unchanged. Never throws.
+ * plugins, system prompt and thinking forms, `toolConfig`, `settings`, `managedSettings`) that this
+ * SDK does not know, at any depth, as option paths. Such fields are passed to the CLI unchanged. A
+ * settings JSON string or file is not read here: its fields go to the CLI as written. Never throws.
  */
 export function unknownNestedFields(options: unknown): string[] {
   const o = (typeof options === "object" && options !== null ? options : {}) as Record<string, unknown>;
-  const out: string[] = [];
-  for (const [name, server] of entries(o.mcpServers)) {
-    const type = field(server, "type");
-    const shape =
-      type === "sse"
-        ? mcpSseShape
-        : type === "http"
-          ? mcpHttpShape
-          : type === "sdk"
-            ? mcpSdkShape
-            : mcpStdioShape;
-    out.push(...extraFields(server, shape, `mcpServers.${name}`));
+  return CLI_OWNED_OPTIONS.flatMap((key) => unknownBySchema(o[key], agentOptionsSchema.shape[key], key));
+}
+
+/** The parts of a zod schema's definition that {@link unknownBySchema} walks. */
+interface WalkedDef {
+  type: string;
+  getter?: () => z.core.$ZodType;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  options?: z.core.$ZodType[];
+  items?: z.core.$ZodType[];
+  rest?: z.core.$ZodType | null;
+}
+
+/**
+ * Fields of `value` that a (generated, loose) schema does not name, at any depth: objects by their
+ * shape, arrays, records and tuples by their element schemas, unions by the first member `value`
+ * satisfies (an unsatisfied union is a validation error, reported elsewhere).
+ */
+function unknownBySchema(value: unknown, schema: z.core.$ZodType, path: string): string[] {
+  if (value === undefined || value === null) return [];
+  const def = schema._zod.def as WalkedDef;
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+      return def.innerType ? unknownBySchema(value, def.innerType, path) : [];
+    case "lazy":
+      return def.getter ? unknownBySchema(value, def.getter(), path) : [];
+    case "object": {
+      const shape = def.shape ?? {};
+      const known = entries(value).flatMap(([key, v]) =>
+        Object.hasOwn(shape, key) ? unknownBySchema(v, shape[key]!, `${path}.${key}`) : [],
+      );
+      return [...extraFields(value, shape, path), ...known];
+    }
+    case "record":
+      return entries(value).flatMap(([key, v]) =>
+        def.valueType ? unknownBySchema(v, def.valueType, `${path}.${key}`) : [],
+      );
+    case "array":
+      return items(value).flatMap((v, i) =>
+        def.element ? unknownBySchema(v, def.element, `${path}[${i}]`) : [],
+      );
+    case "tuple":
+      return items(value).flatMap((v, i) => {
+        const item = def.items?.[i] ?? def.rest ?? undefined;
+        return item ? unknownBySchema(v, item, `${path}[${i}]`) : [];
+      });
+    case "union": {
+      const match = def.options?.find((option) => z.safeParse(option, value).success);
+      return match ? unknownBySchema(value, match, path) : [];
+    }
+    default:
+      return [];
   }
-  for (const [name, agent] of entries(o.agents))
-    out.push(...extraFields(agent, agentDefinitionShape, `agents.${name}`));
-  const sandbox = o.sandbox;
-  out.push(...extraFields(sandbox, sandboxShape, "sandbox"));
-  out.push(...extraFields(field(sandbox, "network"), sandboxNetworkShape, "sandbox.network"));
-  out.push(...extraFields(field(sandbox, "filesystem"), sandboxFilesystemShape, "sandbox.filesystem"));
-  out.push(...extraFields(field(sandbox, "credentials"), sandboxCredentialsShape, "sandbox.credentials"));
-  for (const [event, matchers] of entries(o.hooks)) {
-    items(matchers).forEach((matcher, i) => {
-      out.push(...extraFields(matcher, hookMatcherShape, `hooks.${event}[${i}]`));
-    });
-  }
-  items(o.plugins).forEach((plugin, i) => {
-    out.push(...extraFields(plugin, pluginShape, `plugins[${i}]`));
-  });
-  const prompt = o.systemPrompt;
-  const promptType = field(prompt, "type");
-  if (promptType === "custom") out.push(...extraFields(prompt, systemPromptCustomShape, "systemPrompt"));
-  if (promptType === "preset") out.push(...extraFields(prompt, systemPromptPresetShape, "systemPrompt"));
-  const thinkingType = field(o.thinking, "type");
-  if (thinkingType === "adaptive" || thinkingType === "enabled" || thinkingType === "disabled") {
-    out.push(...extraFields(o.thinking, thinkingShapes[thinkingType], "thinking"));
-  }
-  out.push(...extraFields(o.toolConfig, toolConfigShape, "toolConfig"));
-  return out;
 }
 
 const warnedNestedFields = new Set<string>();

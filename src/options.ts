@@ -2,6 +2,7 @@
  * `AgentOptions`: one plain object configures every backend. Fields a backend cannot honour are
  * rejected with `UnsupportedOptionsError` before anything is spawned.
  */
+import type { ClaudeSettings } from "./claude-settings.generated.js";
 import type { HookMap } from "./hooks.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
@@ -9,6 +10,8 @@ import type { CanUseTool, PermissionMode } from "./permissions.js";
 import type { RecordOptions } from "./transport/recording.js";
 import type { SpawnClaudeCodeProcess } from "./transport/spawned-process.js";
 import type { Transport } from "./transport/transport.js";
+
+export type { ClaudeSettings } from "./claude-settings.generated.js";
 
 /** Which agent CLI drives the session. */
 export type BackendKind = "claude" | "codex" | "cursor" | "acp";
@@ -580,7 +583,11 @@ export interface AgentOptions {
    * CLI do. `[]`: none.
    */
   settingSources?: SettingSource[];
-  /** A settings JSON string, a settings object, or a path to a settings file (`--settings`). */
+  /**
+   * A settings JSON string, a settings object, or a path to a settings file (`--settings`). Every
+   * field of the CLI's settings schema is typed (see {@link ClaudeSettings}); a field this SDK does
+   * not know is passed through unchanged, with a one-time warning.
+   */
   settings?: string | ClaudeSettings;
   /**
    * Policy-tier settings from the embedding application (`--managed-settings <json>`); the CLI
@@ -630,23 +637,4 @@ export interface AgentOptions {
   sessionStoreFlush?: never;
   /** Rejected: belongs to `sessionStore`. */
   loadTimeoutMs?: never;
-}
-
-/**
- * Claude Code settings (`--settings`, `managedSettings`): the CLI owns this schema, so only the
- * commonly used keys are typed and any other key is passed through unchanged.
- */
-export interface ClaudeSettings {
-  model?: string;
-  permissions?: {
-    allow?: string[];
-    deny?: string[];
-    ask?: string[];
-    defaultMode?: AgentPermissionMode;
-    additionalDirectories?: string[];
-    [field: string]: unknown;
-  };
-  env?: Record<string, string>;
-  sandbox?: SandboxSettings;
-  [key: string]: unknown;
 }

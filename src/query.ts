@@ -143,17 +143,35 @@ export interface QueryControls {
   reloadOutputStyles(): Promise<{ available_output_styles: string[] }>;
   /** Marks `path` as read at `mtime` (ms since the epoch). */
   seedReadState(path: string, mtime: number): Promise<void>;
-  /** Reconnects an MCP server. */
+  /**
+   * Reconnects an MCP server: a stdio server is started again as a new process. Refused for an
+   * unknown or disabled server (enable it with `toggleMcpServer` first) and for in-process servers.
+   */
   reconnectMcpServer(serverName: string): Promise<void>;
-  /** Enables or disables an MCP server. */
+  /**
+   * Enables or disables an MCP server; `mcpServerStatus()` then reports it `disabled` (a stdio
+   * server's process is stopped) or, enabled again, `connected` (started anew).
+   */
   toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
-  /** Reads a resource from an MCP server. */
+  /**
+   * Reads an MCP Apps UI resource (`ui://…`, typically a tool's `_meta.ui.resourceUri`) from an
+   * MCP server the CLI connected to, without a model turn. Claude Code 2.1.330 refuses any other URI
+   * scheme, in-process (SDK) servers (read those yourself), and unknown, disabled or unconnected
+   * servers; its reason is the `ControlRequestError`'s message. The contents are third-party HTML:
+   * render them sandboxed.
+   */
   readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>;
   /** Replaces the session's MCP servers (in-process ones included). */
   setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
   /** Stops one background task by its `task_id`. */
   stopTask(taskId: string): Promise<void>;
-  /** Moves running work (or the tool call `toolUseId`) to the background; whether anything moved. */
+  /**
+   * Moves running foreground work (or only the tool call `toolUseId`) to the background, as Ctrl-B
+   * does; the tool call returns at once and the turn goes on. With `toolUseId`: whether that task was
+   * found and moved; without: `true` once the CLI acknowledged. Claude Code registers a foreground
+   * Bash command as a task (`task_started` with `is_backgrounded: false`) only after it has run
+   * for 2 s; before that there is nothing to move.
+   */
   backgroundTasks(toolUseId?: string): Promise<boolean>;
 }
 

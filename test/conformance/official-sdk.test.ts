@@ -7,6 +7,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type * as z from "zod/mini";
 import { parseClaudeMessage } from "../../src/backends/claude/message-parser.js";
 import { validateClaudeOptions } from "../../src/backends/claude/validate.js";
 import {
@@ -14,9 +15,10 @@ import {
   OFFICIAL_CLAUDE_OPTIONS,
   OFFICIAL_QUERY_METHODS,
 } from "../../src/backends/claude-options.js";
+import { CLAUDE_SETTINGS_KEYS, claudeSettingsSchema } from "../../src/claude-settings.generated.js";
 import { AgentSdkClient, query, UnsupportedOptionsError } from "../../src/index.js";
 import { agentOptionsSchema } from "../../src/options-schema.js";
-import { type OfficialMessage, readOfficialSurface } from "./official-sdk.js";
+import { type OfficialMessage, readOfficialSettingsPaths, readOfficialSurface } from "./official-sdk.js";
 
 const surface = readOfficialSurface();
 const README = new URL("../../README.md", import.meta.url);
@@ -35,6 +37,27 @@ function ours(message: OfficialMessage): string {
     }
   }
   return [...kinds].map((k) => `\`${k}\``).join(", ");
+}
+
+/** Field paths a zod schema names, in `readOfficialSettingsPaths()`'s notation. */
+function schemaPaths(schema: z.core.$ZodType, path = "", out = new Set<string>()): string[] {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const at = (child: unknown, p: string) => schemaPaths(child as z.core.$ZodType, p, out);
+  if (def.type === "optional") at(def.innerType, path);
+  else if (def.type === "union") for (const option of def.options as unknown[]) at(option, path);
+  else if (def.type === "array") at(def.element, `${path}[]`);
+  else if (def.type === "record") at(def.valueType, `${path}.*`);
+  else if (def.type === "tuple") {
+    for (const item of def.items as unknown[]) at(item, `${path}[]`);
+    if (def.rest) at(def.rest, `${path}[][]`);
+  } else if (def.type === "object") {
+    for (const [key, child] of Object.entries(def.shape as Record<string, unknown>)) {
+      const p = path ? `${path}.${key}` : key;
+      out.add(p);
+      at(child, p);
+    }
+  }
+  return [...out].sort();
 }
 
 function table(): string {
@@ -126,6 +149,16 @@ describe(`conformance with @anthropic-ai/claude-agent-sdk ${surface.version}`, (
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("every field of the official Settings, at any depth, is typed in ClaudeSettings", () => {
+    // Regenerate with `npx tsx scripts/generate-claude-settings.ts` when this fails after an upgrade.
+    const official = readOfficialSettingsPaths();
+    expect(official.length).toBeGreaterThan(400);
+    expect(official.filter((p) => !p.includes(".") && !p.includes("["))).toEqual(
+      [...CLAUDE_SETTINGS_KEYS].sort(),
+    );
+    expect(schemaPaths(claudeSettingsSchema())).toEqual(official);
   });
 
   it("the README shows the generated table", () => {

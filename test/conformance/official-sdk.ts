@@ -104,3 +104,42 @@ function literals(checker: ts.TypeChecker, type: ts.Type, property: string, at: 
   }
   return [...values].sort();
 }
+
+/**
+ * Every field path of the official `Settings` interface, at any depth: `a.b` for an object's
+ * field, `a[]` for array elements, `a.*` for record values; union members' fields are merged.
+ * Read from the declaration's syntax (the interface is self-contained, generated from the CLI's
+ * settings JSON schema).
+ */
+export function readOfficialSettingsPaths(): string[] {
+  const { dts } = officialSdk();
+  const source = ts.createSourceFile(dts, readFileSync(dts, "utf8"), ts.ScriptTarget.ES2022, true);
+  const settings = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === "Settings",
+  );
+  if (!settings) throw new Error("sdk.d.ts declares no Settings interface");
+  const paths = new Set<string>();
+  const walkMembers = (members: ts.NodeArray<ts.TypeElement>, path: string) => {
+    for (const member of members) {
+      if (ts.isPropertySignature(member) && member.type) {
+        const name = member.name;
+        const key = ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : name.getText(source);
+        const child = path ? `${path}.${key}` : key;
+        paths.add(child);
+        walk(member.type, child);
+      } else if (ts.isIndexSignatureDeclaration(member) && member.type) {
+        walk(member.type, `${path}.*`);
+      }
+    }
+  };
+  const walk = (node: ts.TypeNode, path: string): void => {
+    if (ts.isParenthesizedTypeNode(node)) walk(node.type, path);
+    else if (ts.isUnionTypeNode(node)) for (const t of node.types) walk(t, path);
+    else if (ts.isArrayTypeNode(node)) walk(node.elementType, `${path}[]`);
+    else if (ts.isTupleTypeNode(node)) {
+      for (const e of node.elements) walk(ts.isRestTypeNode(e) ? e.type : e, `${path}[]`);
+    } else if (ts.isTypeLiteralNode(node)) walkMembers(node.members, path);
+  };
+  walkMembers(settings.members, "");
+  return [...paths].sort();
+}
