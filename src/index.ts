@@ -16,6 +16,7 @@ export type * from "./backends/claude/control-types.js";
 export type * from "./backends/claude/events.js";
 export { CLAUDE_SYSTEM_SUBTYPES } from "./backends/claude/events.js";
 export {
+  archiveSession,
   deleteSession,
   encodeProjectDir,
   type ForkSessionOptions,
@@ -30,10 +31,17 @@ export {
   listSubagents,
   renameSession,
   type SessionInfo,
+  type SessionKey,
   type SessionLocationOptions,
   type SessionMessage,
+  type SessionMutationOptions,
+  type SessionStore,
+  type SessionStoreEntry,
+  type SessionStoreFlush,
   type SessionStoreOptions,
+  type SessionSummaryEntry,
   tagSession,
+  unarchiveSession,
 } from "./backends/claude/sessions/index.js";
 export {
   CLAUDE_REJECTED_OPTIONS,

@@ -4,8 +4,10 @@
  *
  * @module
  */
+export { archiveSession, unarchiveSession } from "./archive.js";
 export { getSessionInfo, listSessions } from "./info.js";
 export { deleteSession, forkSession, renameSession, tagSession } from "./mutate.js";
 export { encodeProjectDir } from "./store.js";
+export type * from "./store-types.js";
 export { getSessionMessages, getSubagentMessages, listSubagents } from "./transcript.js";
 export type * from "./types.js";

@@ -9,6 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RawObject } from "../../../messages.js";
+import { archivedOf, readArchiveMark } from "./archive.js";
 import {
   assertSessionId,
   findSessionOrUndefined,
@@ -104,7 +105,11 @@ async function describeFile(
     lastOfType(ends.tail, "custom-title", "customTitle") === undefined
       ? await readTitleSidecar(path)
       : undefined;
-  return describe(sessionId, ends, sidecar);
+  const info = describe(sessionId, ends, sidecar);
+  if (info === undefined) return undefined;
+  const archived = archivedOf(await readArchiveMark(path, sessionId), ends);
+  if (archived !== undefined) info.archived = archived;
+  return info;
 }
 
 /**

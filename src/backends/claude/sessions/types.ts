@@ -4,6 +4,7 @@
  * `ListSessionsOptions`, …), in this SDK's camelCase where the official type is snake_case.
  */
 import type { ContentBlock, RawObject } from "../../../messages.js";
+import type { SessionStore } from "./store-types.js";
 
 /** Where the helpers look: shared by every session helper. */
 export interface SessionStoreOptions {
@@ -64,6 +65,21 @@ export interface SessionInfo {
   tag?: string;
   /** Time of the first entry, ms since the epoch. */
   createdAt?: number;
+  /**
+   * Set by {@link archiveSession}: `true` while archived; `false` once unarchived or after a prompt
+   * was sent in the session. Absent when it never was archived, and for sessions read from a
+   * `sessionStore`.
+   */
+  archived?: boolean;
+}
+
+/** Options of the helpers that change a session (official `SessionMutationOptions`). */
+export interface SessionMutationOptions extends SessionLocationOptions {
+  /**
+   * Work on this store instead of the local files, where the helper supports it (rename, tag,
+   * delete, fork); `archiveSession` and `unarchiveSession` reject it.
+   */
+  sessionStore?: SessionStore;
 }
 
 /** Options of {@link getSessionMessages} and {@link getSubagentMessages}. */
