@@ -26,6 +26,7 @@ export {
   getSessionInfo,
   getSessionMessages,
   getSubagentMessages,
+  InMemorySessionStore,
   type ListSessionsOptions,
   listSessions,
   listSubagents,

@@ -2,6 +2,8 @@
  * The Claude Code backend: discovery, option checks, and sessions over the real `claude` CLI.
  */
 
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { findOrInstallCli } from "../../install/auto.js";
 import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
@@ -53,7 +55,13 @@ export class ClaudeBackend implements Backend {
         })
       : channel;
     const bridge = new SdkMcpBridge();
-    const session = new ClaudeSession({ options, transport, bridge, onCliVersion });
+    const session = new ClaudeSession({
+      options,
+      transport,
+      bridge,
+      onCliVersion,
+      ...(options.sessionStore !== undefined ? { mirrorProjectsDir: projectsDirOfChild(options) } : {}),
+    });
     const prompt = singleInitialPrompt(params);
     return openOrClose(session, async () => {
       await bridge.start(sdkConfigs);
@@ -95,6 +103,20 @@ export class ClaudeBackend implements Backend {
     });
     return { transport, onCliVersion: versionWatch(cliPath, env) };
   }
+}
+
+/**
+ * `<CLAUDE_CONFIG_DIR>/projects` as the CLI process sees it (its environment's `CLAUDE_CONFIG_DIR`,
+ * else `~/.claude`): the paths of its `transcript_mirror` frames are below it.
+ */
+function projectsDirOfChild(options: AgentOptions): string {
+  const env = buildClaudeEnv(options, SDK_VERSION);
+  const configDir = env.CLAUDE_CONFIG_DIR;
+  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
+  return join(
+    configDir !== undefined && configDir !== "" ? resolve(configDir) : join(home, ".claude"),
+    "projects",
+  );
 }
 
 /**

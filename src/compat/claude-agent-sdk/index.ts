@@ -12,15 +12,18 @@
  */
 
 export {
+  archiveSession,
   deleteSession,
   forkSession,
   getSessionInfo,
   getSessionMessages,
   getSubagentMessages,
+  InMemorySessionStore,
   listSessions,
   listSubagents,
   renameSession,
   tagSession,
+  unarchiveSession,
 } from "../../backends/claude/sessions/index.js";
 export { AbortError, UnsupportedOptionsError } from "../../errors.js";
 export { HOOK_EVENTS } from "../../hooks.js";

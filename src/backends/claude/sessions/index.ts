@@ -6,6 +6,7 @@
  */
 export { archiveSession, unarchiveSession } from "./archive.js";
 export { getSessionInfo, listSessions } from "./info.js";
+export { InMemorySessionStore } from "./memory-store.js";
 export { deleteSession, forkSession, renameSession, tagSession } from "./mutate.js";
 export { encodeProjectDir } from "./store.js";
 export type * from "./store-types.js";
