@@ -2,7 +2,8 @@
  * `sessionStore` against the real Claude Code CLI (2.1.330), offline: the CLI runs with
  * `--session-mirror` and the store receives exactly the lines it writes to its local transcripts.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -17,10 +18,11 @@ import {
   type SessionKey,
   type SessionStore,
   type SessionStoreEntry,
+  SessionStoreError,
   UnsupportedOptionsError,
 } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
-import type { ScriptedTurn } from "../../src/testing/index.js";
+import type { RecordedRequest, ScriptedTurn } from "../../src/testing/index.js";
 import { eventually } from "../lifecycle/support/processes.js";
 import { type Bed, CLAUDE_CLI_VERSION, collect, results, testBed } from "./support.js";
 
@@ -71,6 +73,16 @@ function jsonLines(path: string): unknown[] {
 /** The CLI's local log of model requests, kept out of the mirror. */
 function isRequestLog(entry: unknown): boolean {
   return String((entry as { type?: unknown }).type).startsWith("api-request");
+}
+
+/** Every text the model was sent in a request's messages. */
+function sentTexts(request: RecordedRequest | undefined): string {
+  return JSON.stringify((request?.body as { messages?: unknown } | undefined)?.messages ?? []);
+}
+
+/** The temporary configuration directories of resumes from a store that exist now. */
+function resumeDirs(): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith("claude-resume-"));
 }
 
 function mirrorErrors(messages: Message[]) {
@@ -219,5 +231,104 @@ describe(`sessionStore mirroring against claude ${CLAUDE_CLI_VERSION}`, () => {
     expect(() => claude.validateOptions({ sessionStore: store, loadTimeoutMs: 0 })).toThrow(/loadTimeoutMs/);
     const codex = await loadBackend("codex");
     expect(() => codex.validateOptions({ sessionStore: store })).toThrow(UnsupportedOptionsError);
+  });
+});
+
+describe(`resuming from a sessionStore against claude ${CLAUDE_CLI_VERSION}`, () => {
+  it("resumes a session the local disk no longer has; the continuation is mirrored under the same key", async () => {
+    await using bed = await testBed([
+      delegating,
+      delegating,
+      delegating,
+      { text: "you asked me to delegate" },
+    ]);
+    const store = new RecordingStore();
+    const loads: SessionKey[] = [];
+    const load = store.load.bind(store);
+    store.load = async (key) => {
+      loads.push(key);
+      return load(key);
+    };
+    const first = results(
+      await collect(query({ prompt: "delegate please", options: bed.options({ sessionStore: store }) })),
+    ).at(-1);
+    const sessionId = first?.sessionId as string;
+    const projectKey = encodeProjectDir(bed.cwd);
+    const before = store.getEntries({ projectKey, sessionId });
+    // The local copy is gone: only the store has the session now.
+    rmSync(join(configDirOf(bed), "projects"), { recursive: true, force: true });
+    const dirsBefore = resumeDirs();
+
+    const messages = await collect(
+      query({
+        prompt: "what did I ask first?",
+        options: bed.options({ sessionStore: store, resume: sessionId }),
+      }),
+    );
+    const result = results(messages).at(-1);
+    expect(result?.isError).toBe(false);
+    expect(result?.sessionId).toBe(sessionId);
+    const sent = sentTexts(bed.model.turnRequests.at(-1));
+    expect(sent).toContain("delegate please");
+    expect(sent).toContain("Main done.");
+    expect(sent).toContain("what did I ask first?");
+    // The main transcript and the subagent's were read from the store.
+    const subpath = (await store.listSubkeys({ projectKey, sessionId }))[0];
+    expect(loads).toEqual([
+      { projectKey, sessionId },
+      { projectKey, sessionId, subpath },
+    ]);
+    // What the resumed CLI wrote went to the store, after what was there; the temporary directory is gone.
+    const after = store.getEntries({ projectKey, sessionId });
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(JSON.stringify(after.slice(before.length))).toContain("what did I ask first?");
+    expect(resumeDirs()).toEqual(dirsBefore);
+    expect(mirrorErrors(messages)).toEqual([]);
+  });
+
+  it("continueConversation resumes the store's newest session of the project", async () => {
+    await using bed = await testBed([{ text: "noted kiwi" }, { text: "noted fig" }, { text: "it was fig" }]);
+    const store = new InMemorySessionStore();
+    const run = async (prompt: string, extra = {}) =>
+      results(await collect(query({ prompt, options: bed.options({ sessionStore: store, ...extra }) }))).at(
+        -1,
+      );
+    await run("remember kiwi");
+    const newest = await run("remember fig");
+    rmSync(join(configDirOf(bed), "projects"), { recursive: true, force: true });
+    const continued = await run("which fruit?", { continueConversation: true });
+    expect(continued?.sessionId).toBe(newest?.sessionId);
+    const sent = sentTexts(bed.model.turnRequests.at(-1));
+    expect(sent).toContain("remember fig");
+    expect(sent).not.toContain("remember kiwi");
+  });
+
+  it("fails with SessionStoreError when load() exceeds loadTimeoutMs, before anything is spawned", async () => {
+    await using bed = await testBed([]);
+    const stuck: SessionStore = {
+      append: async () => {},
+      load: () => new Promise(() => {}),
+    };
+    const failure = await collect(
+      query({
+        prompt: "x",
+        options: bed.options({ sessionStore: stuck, resume: crypto.randomUUID(), loadTimeoutMs: 50 }),
+      }),
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SessionStoreError);
+    expect(failure).toMatchObject({ operation: "load", timedOut: true });
+    expect((failure as Error).message).toMatch(/load\(\) timed out after 50 ms/);
+    const broken: SessionStore = {
+      append: async () => {},
+      load: async () => {
+        throw new Error("no such table");
+      },
+    };
+    await expect(
+      collect(
+        query({ prompt: "x", options: bed.options({ sessionStore: broken, resume: crypto.randomUUID() }) }),
+      ),
+    ).rejects.toThrow(/SessionStore.load\(\) failed for session .*: no such table/);
+    expect(bed.model.requests.length).toBe(0);
   });
 });

@@ -27,6 +27,7 @@ import {
 } from "./discovery.js";
 import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
+import { prepareStoreResume, type StoreResume } from "./store-resume.js";
 import { validateClaudeOptions } from "./validate.js";
 
 const versionCheck = checkVersionOncePerBinary(checkClaudeVersion);
@@ -41,8 +42,22 @@ export class ClaudeBackend implements Backend {
   }
 
   async openSession(params: OpenSessionParams): Promise<Session> {
-    const { options } = params;
-    this.validateOptions(options);
+    this.validateOptions(params.options);
+    // A resume from a store: loaded (bounded by loadTimeoutMs) before anything is spawned.
+    const fromStore = await prepareStoreResume(params.options, buildClaudeEnv(params.options, SDK_VERSION));
+    try {
+      return await this.openValidated(params, withStoreResume(params.options, fromStore), fromStore?.cleanup);
+    } catch (error) {
+      await fromStore?.cleanup();
+      throw error;
+    }
+  }
+
+  private async openValidated(
+    params: OpenSessionParams,
+    options: AgentOptions,
+    cleanup: (() => Promise<void>) | undefined,
+  ): Promise<Session> {
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
     const { transport: channel, onCliVersion } = options.transport
       ? { transport: options.transport, onCliVersion: undefined }
@@ -61,6 +76,7 @@ export class ClaudeBackend implements Backend {
       bridge,
       onCliVersion,
       ...(options.sessionStore !== undefined ? { mirrorProjectsDir: projectsDirOfChild(options) } : {}),
+      ...(cleanup !== undefined ? { cleanup } : {}),
     });
     const prompt = singleInitialPrompt(params);
     return openOrClose(session, async () => {
@@ -103,6 +119,19 @@ export class ClaudeBackend implements Backend {
     });
     return { transport, onCliVersion: versionWatch(cliPath, env) };
   }
+}
+
+/**
+ * The options the CLI runs with after a resume from a store: the session id found (for
+ * `continueConversation`, the store's newest) and, when it was materialized, the temporary
+ * configuration directory holding it.
+ */
+function withStoreResume(options: AgentOptions, prepared: StoreResume | undefined): AgentOptions {
+  if (prepared === undefined) return options;
+  const out: AgentOptions = { ...options, continueConversation: false };
+  if (prepared.resume !== undefined) out.resume = prepared.resume;
+  if (prepared.configDir !== undefined) out.env = { ...options.env, CLAUDE_CONFIG_DIR: prepared.configDir };
+  return out;
 }
 
 /**
