@@ -19,6 +19,7 @@ export {
   getSessionMessages,
   getSubagentMessages,
   InMemorySessionStore,
+  importSessionToStore,
   listSessions,
   listSubagents,
   renameSession,

@@ -5,6 +5,7 @@
  * @module
  */
 export { archiveSession, unarchiveSession } from "./archive.js";
+export { type ImportSessionToStoreOptions, importSessionToStore } from "./import.js";
 export { getSessionInfo, listSessions } from "./info.js";
 export { InMemorySessionStore } from "./memory-store.js";
 export { deleteSession, forkSession, renameSession, tagSession } from "./mutate.js";

@@ -20,9 +20,16 @@ export interface SessionStoreOptions {
 export interface SessionLocationOptions extends SessionStoreOptions {
   /**
    * The project directory the session ran in (its `cwd`). When omitted every project directory is
-   * searched. Symlinks are resolved, as the CLI does.
+   * searched. Symlinks are resolved, as the CLI does. With `sessionStore`, the project whose key is
+   * used (default: the current directory).
    */
   dir?: string;
+  /**
+   * Read (and, for the helpers that change sessions, write) this store instead of the local files:
+   * the sessions mirrored with `options.sessionStore`. Keys are `{ projectKey: encodeProjectDir(dir
+   * ?? process.cwd()), sessionId }`. `archiveSession` / `unarchiveSession` reject it.
+   */
+  sessionStore?: SessionStore;
 }
 
 /** Options of {@link listSessions}. */
@@ -74,13 +81,7 @@ export interface SessionInfo {
 }
 
 /** Options of the helpers that change a session (official `SessionMutationOptions`). */
-export interface SessionMutationOptions extends SessionLocationOptions {
-  /**
-   * Work on this store instead of the local files, where the helper supports it (rename, tag,
-   * delete, fork); `archiveSession` and `unarchiveSession` reject it.
-   */
-  sessionStore?: SessionStore;
-}
+export type SessionMutationOptions = SessionLocationOptions;
 
 /** Options of {@link getSessionMessages} and {@link getSubagentMessages}. */
 export interface GetSessionMessagesOptions extends SessionLocationOptions {
