@@ -21,6 +21,7 @@ export {
   encodeProjectDir,
   type ForkSessionOptions,
   type ForkSessionResult,
+  foldSessionSummary,
   forkSession,
   type GetSessionMessagesOptions,
   getSessionInfo,

@@ -14,6 +14,7 @@
 export {
   archiveSession,
   deleteSession,
+  foldSessionSummary,
   forkSession,
   getSessionInfo,
   getSessionMessages,

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   deleteSession,
   encodeProjectDir,
+  foldSessionSummary,
   forkSession,
   getSessionInfo,
   getSessionMessages,
@@ -24,6 +25,7 @@ import {
   type SessionMessage,
   SessionNotFoundError,
   type SessionStore,
+  type SessionStoreEntry,
   tagSession,
 } from "../../../src/index.js";
 
@@ -115,11 +117,18 @@ describe("session helpers on a sessionStore, against the official SDK", () => {
   it("lists, describes and reads sessions from the store like the official helpers", async () => {
     const listed = await listSessions({ sessionStore: ours, dir: PROJECT });
     expect(listed.map((s) => s.sessionId).sort()).toEqual([...ALL].sort());
+    // From the kept summaries (both stores keep them), and by loading each session (neither does).
     expect(withoutTime(listed).sort(bySession)).toEqual(
+      withoutTime(await official.listSessions({ sessionStore: theirs, dir: PROJECT })).sort(bySession),
+    );
+    expect(listed.every((s) => s.fileSize === undefined)).toBe(true);
+    const loaded = await listSessions({ sessionStore: withoutSummaries(ours), dir: PROJECT });
+    expect(withoutTime(loaded).sort(bySession)).toEqual(
       withoutTime(await official.listSessions({ sessionStore: withoutSummaries(theirs), dir: PROJECT })).sort(
         bySession,
       ),
     );
+    expect(loaded.every((s) => (s.fileSize ?? 0) > 0)).toBe(true);
     expect(await listSessions({ sessionStore: ours, dir: PROJECT, limit: 1, offset: 1 })).toEqual([
       listed[1],
     ]);
@@ -212,6 +221,44 @@ describe("session helpers on a sessionStore, against the official SDK", () => {
     expect((await listSessions({ configDir })).map((s) => s.sessionId).sort()).toEqual([...ALL].sort());
   });
 
+  it("folds summaries exactly as the official foldSessionSummary, in one batch or many", async () => {
+    const projectKey = encodeProjectDir(PROJECT);
+    for (const id of ALL) {
+      const key = { projectKey, sessionId: id };
+      const entries = ours.getEntries(key);
+      expect(foldSessionSummary(undefined, key, entries, { mtime: 5 })).toEqual(
+        official.foldSessionSummary(undefined, key, entries, { mtime: 5 }),
+      );
+      let mine: ReturnType<typeof foldSessionSummary> | undefined;
+      let theirsFold: ReturnType<typeof official.foldSessionSummary> | undefined;
+      for (let i = 0; i < entries.length; i += 3) {
+        const batch = entries.slice(i, i + 3);
+        mine = foldSessionSummary(mine, key, batch, { mtime: i });
+        theirsFold = official.foldSessionSummary(theirsFold, key, batch, { mtime: i });
+        expect(mine).toEqual(theirsFold);
+      }
+    }
+    // Prompts the CLI shows differently: long, a shell command, a slash command only.
+    const key = { projectKey, sessionId: RENAMED_SESSION };
+    const prompts: SessionStoreEntry[] = [
+      { type: "user", message: { role: "user", content: "<command-name>/compact</command-name>" } },
+      { type: "user", message: { role: "user", content: [{ type: "text", text: `x${"é".repeat(300)}` }] } },
+      { type: "user", message: { role: "user", content: "<bash-input>ls -la</bash-input>" } },
+      { type: "tag", tag: "" },
+      { type: "relocated", relocatedCwd: "/new/place" },
+    ];
+    for (let n = 1; n <= prompts.length; n++) {
+      const batch = prompts.slice(0, n);
+      expect(foldSessionSummary(undefined, key, batch)).toEqual(
+        official.foldSessionSummary(undefined, key, batch),
+      );
+      const bash = [prompts[0], prompts[2]] as SessionStoreEntry[];
+      expect(foldSessionSummary(undefined, key, bash)).toEqual(
+        official.foldSessionSummary(undefined, key, bash),
+      );
+    }
+  });
+
   it("needs the optional store methods it uses", async () => {
     const minimal: SessionStore = { append: async () => {}, load: async () => null };
     await expect(listSessions({ sessionStore: minimal })).rejects.toBeInstanceOf(InvalidOptionsError);
@@ -223,14 +270,14 @@ describe("session helpers on a sessionStore, against the official SDK", () => {
 });
 
 /**
- * The official store without `listSessionSummaries`, so both SDKs list by loading each session
- * (ours does not keep summaries; the official summary path leaves `fileSize` out).
+ * A store without `listSessionSummaries`, so the SDKs list by loading each session.
  */
-function withoutSummaries(store: official.InMemorySessionStore): SessionStore {
+function withoutSummaries(store: SessionStore): SessionStore {
   return {
     append: (key, entries) => store.append(key, entries),
     load: (key) => store.load(key),
-    listSessions: (projectKey) => store.listSessions(projectKey),
+    listSessions: (projectKey) =>
+      (store.listSessions as NonNullable<SessionStore["listSessions"]>)(projectKey),
   };
 }
 

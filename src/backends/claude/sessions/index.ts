@@ -11,5 +11,6 @@ export { InMemorySessionStore } from "./memory-store.js";
 export { deleteSession, forkSession, renameSession, tagSession } from "./mutate.js";
 export { encodeProjectDir } from "./store.js";
 export type * from "./store-types.js";
+export { foldSessionSummary } from "./summary.js";
 export { getSessionMessages, getSubagentMessages, listSubagents } from "./transcript.js";
 export type * from "./types.js";

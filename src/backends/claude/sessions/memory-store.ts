@@ -2,7 +2,8 @@
  * `InMemorySessionStore`: a {@link SessionStore} kept in a `Map`, for tests and development (the
  * official SDK's class of the same name, with the same methods and test helpers).
  */
-import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
+import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from "./store-types.js";
+import { foldSessionSummary } from "./summary.js";
 
 /**
  * A {@link SessionStore} in memory: everything is lost when the process exits. Entries are copied
@@ -18,6 +19,8 @@ import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.
 export class InMemorySessionStore implements SessionStore {
   private readonly entries = new Map<string, SessionStoreEntry[]>();
   private readonly mtimes = new Map<string, number>();
+  /** Summaries of the main transcripts, kept with {@link foldSessionSummary}. */
+  private readonly summaries = new Map<string, SessionSummaryEntry>();
   private lastMtime = 0;
 
   /** Appends entries under `key`; its modification time becomes now (strictly increasing). */
@@ -28,6 +31,12 @@ export class InMemorySessionStore implements SessionStore {
     this.entries.set(id, stored);
     this.lastMtime = Math.max(Date.now(), this.lastMtime + 1);
     this.mtimes.set(id, this.lastMtime);
+    if (key.subpath === undefined) {
+      this.summaries.set(
+        id,
+        foldSessionSummary(this.summaries.get(id), key, entries, { mtime: this.lastMtime }),
+      );
+    }
   }
 
   /** Everything appended under `key`, or `null` when nothing was. */
@@ -48,12 +57,21 @@ export class InMemorySessionStore implements SessionStore {
     return out;
   }
 
+  /** The kept summaries of `projectKey`'s sessions (see {@link foldSessionSummary}). */
+  async listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]> {
+    const prefix = `${projectKey}/`;
+    return [...this.summaries]
+      .filter(([id]) => id.startsWith(prefix))
+      .map(([, summary]) => structuredClone(summary));
+  }
+
   /** Deletes `key`; for a main transcript (no `subpath`) its subagent transcripts too. */
   async delete(key: SessionKey): Promise<void> {
     const id = keyString(key);
     this.entries.delete(id);
     this.mtimes.delete(id);
     if (key.subpath !== undefined) return;
+    this.summaries.delete(id);
     for (const other of [...this.entries.keys()]) {
       if (other.startsWith(`${id}/`)) {
         this.entries.delete(other);
@@ -89,6 +107,7 @@ export class InMemorySessionStore implements SessionStore {
   clear(): void {
     this.entries.clear();
     this.mtimes.clear();
+    this.summaries.clear();
   }
 }
 

@@ -4,12 +4,14 @@
  * `projectKey` the CLI's folder name for `dir` (default: the current directory).
  */
 import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
 import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
 import { describe } from "./info.js";
 import { HEAD_TAIL_BYTES, parseEntries } from "./store.js";
 import { projectKeyOf } from "./store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
+import { infoOfSummary } from "./summary.js";
 import { messagesOf } from "./transcript.js";
 import type {
   GetSessionMessagesOptions,
@@ -39,6 +41,9 @@ export async function listSessionsInStore(
   store: SessionStore,
   options: ListSessionsOptions,
 ): Promise<SessionInfo[]> {
+  if (store.listSessionSummaries !== undefined && options.includeProgrammatic !== false) {
+    return listFromSummaries(store, options);
+  }
   if (store.listSessions === undefined) {
     throw new InvalidOptionsError([
       "sessionStore: listSessions() is not implemented by this store, so its sessions cannot be listed",
@@ -67,6 +72,62 @@ export async function listSessionsInStore(
     for (const info of batch) if (info !== undefined) described.push(info);
   }
   return options.includeProgrammatic === false ? described.slice(offset, offset + limit) : described;
+}
+
+/**
+ * Listing from `listSessionSummaries` in one call, as the official SDK does: a summary older than
+ * the session's `listSessions` time, or a session without one, is described by loading it; a
+ * summary of a session `listSessions` no longer has is left out.
+ */
+async function listFromSummaries(store: SessionStore, options: ListSessionsOptions): Promise<SessionInfo[]> {
+  const { projectKey } = storeKey("", options);
+  const dir = resolvedDir(options.dir);
+  const summaries = await (
+    store.listSessionSummaries as NonNullable<SessionStore["listSessionSummaries"]>
+  ).call(store, projectKey);
+  const listed =
+    store.listSessions === undefined
+      ? undefined
+      : new Map((await store.listSessions(projectKey)).map((s) => [s.sessionId, s.mtime] as const));
+  // `info`: `undefined` = to be loaded; `null` = summarized with nothing to title it by (left out).
+  const rows: { sessionId: string; mtime: number; info?: SessionInfo | null }[] = [];
+  for (const summary of summaries) {
+    const listedTime = listed?.get(summary.sessionId);
+    if (listed !== undefined && listedTime === undefined) continue;
+    if (listedTime !== undefined && summary.mtime < listedTime) {
+      rows.push({ sessionId: summary.sessionId, mtime: listedTime });
+    } else {
+      rows.push({
+        sessionId: summary.sessionId,
+        mtime: summary.mtime,
+        info: infoOfSummary(summary, dir) ?? null,
+      });
+    }
+  }
+  const summarized = new Set(summaries.map((s) => s.sessionId));
+  for (const [sessionId, mtime] of listed ?? [])
+    if (!summarized.has(sessionId)) rows.push({ sessionId, mtime });
+  rows.sort((a, b) => b.mtime - a.mtime);
+  const offset = Math.max(0, options.offset ?? 0);
+  const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
+  const page = rows.slice(offset, offset + limit);
+  const out: SessionInfo[] = [];
+  for (const row of page) {
+    if (row.info === null) continue;
+    if (row.info !== undefined) {
+      out.push(row.info);
+      continue;
+    }
+    const entries = await store.load({ projectKey, sessionId: row.sessionId });
+    if (!Array.isArray(entries) || entries.length === 0) continue;
+    const info = describeEntries(row.sessionId, entries, Math.trunc(row.mtime));
+    if (info !== undefined) out.push({ ...info, lastModified: Math.trunc(row.mtime) });
+  }
+  return out;
+}
+
+function resolvedDir(dir: string | undefined): string {
+  return resolve(dir ?? process.cwd());
 }
 
 function isProgrammatic(entries: readonly SessionStoreEntry[]): boolean {

@@ -58,8 +58,11 @@ export interface SessionInfo {
   summary: string;
   /** Last modification of the transcript file, ms since the epoch. */
   lastModified: number;
-  /** Size of the transcript file in bytes. */
-  fileSize: number;
+  /**
+   * Size of the transcript file in bytes (with a `sessionStore`: of its entries as JSONL). Absent
+   * for sessions listed from a store's `listSessionSummaries`, which do not know it.
+   */
+  fileSize?: number;
   /** Title set with {@link renameSession}, `/rename` or a fork. */
   customTitle?: string;
   /** First prompt a person (or SDK) typed in the session. */
