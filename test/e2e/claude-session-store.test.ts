@@ -2,7 +2,7 @@
  * `sessionStore` against the real Claude Code CLI (2.1.330), offline: the CLI runs with
  * `--session-mirror` and the store receives exactly the lines it writes to its local transcripts.
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -80,9 +80,11 @@ function sentTexts(request: RecordedRequest | undefined): string {
   return JSON.stringify((request?.body as { messages?: unknown } | undefined)?.messages ?? []);
 }
 
-/** The temporary configuration directories of resumes from a store that exist now. */
-function resumeDirs(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith("claude-resume-"));
+/** The temporary configuration directories of resumes from a store that hold this session now. */
+function resumeDirsOf(projectKey: string, sessionId: string): string[] {
+  return readdirSync(tmpdir())
+    .filter((name) => name.startsWith("claude-resume-"))
+    .filter((name) => existsSync(join(tmpdir(), name, "projects", projectKey, `${sessionId}.jsonl`)));
 }
 
 function mirrorErrors(messages: Message[]) {
@@ -257,7 +259,6 @@ describe(`resuming from a sessionStore against claude ${CLAUDE_CLI_VERSION}`, ()
     const before = store.getEntries({ projectKey, sessionId });
     // The local copy is gone: only the store has the session now.
     rmSync(join(configDirOf(bed), "projects"), { recursive: true, force: true });
-    const dirsBefore = resumeDirs();
 
     const messages = await collect(
       query({
@@ -282,7 +283,7 @@ describe(`resuming from a sessionStore against claude ${CLAUDE_CLI_VERSION}`, ()
     const after = store.getEntries({ projectKey, sessionId });
     expect(after.slice(0, before.length)).toEqual(before);
     expect(JSON.stringify(after.slice(before.length))).toContain("what did I ask first?");
-    expect(resumeDirs()).toEqual(dirsBefore);
+    expect(resumeDirsOf(projectKey, sessionId)).toEqual([]);
     expect(mirrorErrors(messages)).toEqual([]);
   });
 

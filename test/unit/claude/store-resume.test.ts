@@ -105,14 +105,13 @@ describe("prepareStoreResume", () => {
     const store = new InMemorySessionStore();
     await store.append({ projectKey: projectKeyOf(cwd), sessionId: SESSION }, [{ type: "user" }]);
     store.listSubkeys = () => new Promise(() => {});
-    const before = new Set(readdirNames());
     const error = await prepareStoreResume(
       { cwd, sessionStore: store, resume: SESSION, loadTimeoutMs: 20 },
       { CLAUDE_CONFIG_DIR: scratch() },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionStoreError);
     expect(error).toMatchObject({ operation: "listSubkeys", timedOut: true });
-    expect(readdirNames().filter((n) => !before.has(n))).toEqual([]);
+    expect(resumeDirsWith(projectKeyOf(cwd))).toEqual([]);
 
     const aborted = new AbortController();
     aborted.abort();
@@ -122,6 +121,9 @@ describe("prepareStoreResume", () => {
   });
 });
 
-function readdirNames(): string[] {
-  return readdirSync(tmpdir()).filter((n) => n.startsWith("claude-resume-"));
+/** Temporary resume directories holding this file's session for `projectKey`. */
+function resumeDirsWith(projectKey: string): string[] {
+  return readdirSync(tmpdir())
+    .filter((n) => n.startsWith("claude-resume-"))
+    .filter((n) => existsSync(join(tmpdir(), n, "projects", projectKey, `${SESSION}.jsonl`)));
 }
