@@ -174,6 +174,12 @@ describe(`session helpers against claude ${CLAUDE_CLI_VERSION}`, () => {
     // The resumed prompt's entry is written by a CLI started after the mark: strictly later.
     expect(await run(bed, "and now?", id)).toBe(id);
     expect((await getSessionInfo(id, { configDir }))?.archived).toBe(false);
+    // The CLI itself rewrites the mark when a prompt arrives in an archived session.
+    const mark = join(configDir, "projects", encodeProjectDir(bed.cwd), id, "archived.json");
+    expect(JSON.parse(readFileSync(mark, "utf8"))).toMatchObject({ archived: false, by: "cli" });
+    // And the CLI's own mark is read the same way: archiving again holds until the next prompt.
+    await archiveSession(id, { configDir });
+    expect((await getSessionInfo(id, { configDir }))?.archived).toBe(true);
   });
 
   it("forks a session whole and up to a message; the CLI resumes the fork and the source is untouched", async () => {

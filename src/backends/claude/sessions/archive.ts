@@ -4,9 +4,10 @@
  *
  * The mark is a file beside the transcript, `<projectDir>/<sessionId>/archived.json`, holding
  * `{"archived":true|false,"at":"<ISO time>","by":"sdk"}` — the file the official SDK 0.3.330 writes
- * and claude 2.1.330 reads (its session picker, and its retention sweep keeps it with the
- * session). A prompt typed in the session after `at` unarchives it: nothing rewrites the mark,
- * the transcript's newer prompt simply outweighs it.
+ * and claude 2.1.330 reads and writes too (`by: "cli"`: its session picker archives, and a prompt
+ * arriving in an archived session makes it write `archived: false`; its retention sweep keeps the
+ * file with the session). A prompt in the transcript newer than `at` counts as unarchiving even
+ * where nothing rewrote the mark (e.g. a transcript written elsewhere), as in the official SDK.
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
