@@ -6,12 +6,13 @@
  * runs with `CLAUDE_CONFIG_DIR` pointing there and resumes with its own code. What it writes there
  * is mirrored to the store like any session; the directory is removed when the session ends.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { SessionStoreError } from "../../errors.js";
 import { abortErrorFor } from "../../internal/abort.js";
 import type { AgentOptions } from "../../options.js";
+import { resolveUser } from "./env.js";
 import { isSessionId } from "./sessions/store.js";
 import { projectKeyOf } from "./sessions/store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./sessions/store-types.js";
@@ -77,6 +78,9 @@ export async function prepareStoreResume(
       await materializeSubagents(store, key, join(projectDir, sessionId), call);
     }
     await copyConfiguration(childEnv, configDir);
+    // A CLI run as another user (`options.user`) must be able to read and write its directory.
+    const identity = resolveUser(options.user);
+    if (identity !== undefined) await chownTree(configDir, identity.uid, identity.gid ?? -1);
   } catch (error) {
     await cleanup();
     throw error;
@@ -120,6 +124,15 @@ async function materializeSubagents(
       const { type: _type, ...meta } = metadata;
       await writeFile(`${base}.meta.json`, JSON.stringify(meta), { mode: 0o600 });
     }
+  }
+}
+
+async function chownTree(path: string, uid: number, gid: number): Promise<void> {
+  await chown(path, uid, gid);
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) await chownTree(child, uid, gid);
+    else await chown(child, uid, gid);
   }
 }
 

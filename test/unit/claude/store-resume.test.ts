@@ -2,7 +2,7 @@
  * Materializing a session from a store for a resume: files written, configuration copied safely,
  * unsafe subpaths skipped, the temporary directory removed.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -98,6 +98,22 @@ describe("prepareStoreResume", () => {
     );
     expect(continued?.resume).toBe(SESSION);
     await continued?.cleanup();
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("hands the directory to options.user, who runs the CLI", async () => {
+    const cwd = scratch();
+    const store = new InMemorySessionStore();
+    await store.append({ projectKey: projectKeyOf(cwd), sessionId: SESSION }, [{ type: "user" }]);
+    const prepared = await prepareStoreResume(
+      { cwd, sessionStore: store, resume: SESSION, user: "nobody" },
+      { CLAUDE_CONFIG_DIR: scratch() },
+    );
+    const dir = prepared?.configDir as string;
+    const nobody = statSync(dir).uid;
+    expect(nobody).not.toBe(0);
+    expect(statSync(join(dir, "projects", projectKeyOf(cwd), `${SESSION}.jsonl`)).uid).toBe(nobody);
+    await prepared?.cleanup();
+    expect(existsSync(dir)).toBe(false);
   });
 
   it("fails with SessionStoreError on a rejected or slow listSubkeys and removes what it wrote", async () => {
