@@ -13,7 +13,8 @@
  *   After the last failure the batch is dropped and `onError` reports it (a `mirror_error` message);
  * - nothing here ever waits on the store on the message path: a slow store delays only its own
  *   appends. What waits is bounded: at most {@link MirrorTimings.maxPendingBytes} (default 8 MiB)
- *   of entries not yet appended are held; a frame that would exceed it is dropped and reported
+ *   of entries not yet appended are held (or one frame, if it alone is bigger); a frame that would
+ *   exceed it is dropped and reported
  *   (once per stretch of drops per key), and {@link TranscriptMirror.close} waits for the store at
  *   most its deadline, then reports what it abandons.
  */
@@ -115,7 +116,9 @@ export class TranscriptMirror {
       bytes: JSON.stringify(entries).length,
     };
     const id = keyText(key);
-    if (this.heldBytes + batch.bytes > this.timings.maxPendingBytes) {
+    // A single frame bigger than the bound still goes when nothing else waits: the bound is on
+    // what piles up behind a slow store, not on the size of one transcript line.
+    if (this.heldBytes > 0 && this.heldBytes + batch.bytes > this.timings.maxPendingBytes) {
       if (!this.overflowing.has(id)) {
         this.overflowing.add(id);
         this.report(

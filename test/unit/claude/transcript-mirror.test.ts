@@ -194,6 +194,11 @@ describe("TranscriptMirror", () => {
     mirror.enqueue(MAIN, frame);
     await mirror.flushWithin(5_000);
     expect(slow.calls).toHaveLength(4);
+    // One line bigger than the bound still goes when nothing else waits.
+    mirror.enqueue(MAIN, [{ type: "user", text: "y".repeat(bytes * 5) }]);
+    await mirror.flushWithin(5_000);
+    expect(slow.calls).toHaveLength(5);
+    expect(errors).toHaveLength(1);
   });
 
   it("close() waits for a hanging store only up to its deadline, reports what it abandons, then takes nothing", async () => {
