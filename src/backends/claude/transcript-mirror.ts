@@ -14,11 +14,11 @@
  * - nothing here ever waits on the store on the message path: a slow store delays only its own
  *   appends. What waits is bounded: at most {@link MirrorTimings.maxPendingBytes} (default 8 MiB)
  *   of entries not yet appended are held (or one frame, if it alone is bigger); a frame that would
- *   exceed it is dropped and reported
- *   (once per stretch of drops per key), and {@link TranscriptMirror.close} waits for the store at
+ *   exceed it is dropped and reported (once per stretch of drops per key), and {@link TranscriptMirror.close} waits for the store at
  *   most its deadline, then reports what it abandons.
  */
 
+import { realpathSync } from "node:fs";
 import { keyText, sessionKeyOf } from "./sessions/store-keys.js";
 import type {
   SessionKey,
@@ -105,7 +105,7 @@ export class TranscriptMirror {
   enqueue(filePath: unknown, entries: unknown): void {
     if (this.closed || typeof filePath !== "string" || !Array.isArray(entries) || entries.length === 0)
       return;
-    const key = sessionKeyOf(filePath, this.projectsDir);
+    const key = sessionKeyOf(filePath, this.projectsDir) ?? sessionKeyOf(filePath, this.realProjectsDir());
     if (key === undefined) {
       this.warnOutside(filePath);
       return;
@@ -294,6 +294,19 @@ export class TranscriptMirror {
       this.onError(key, error);
     } catch {
       // The reporter belongs to the session; a failure there must not stop the mirror.
+    }
+  }
+
+  private resolvedProjectsDir: string | undefined;
+
+  /** `projectsDir` with symlinks resolved (the CLI may report real paths, e.g. `/private/tmp`). */
+  private realProjectsDir(): string {
+    if (this.resolvedProjectsDir !== undefined) return this.resolvedProjectsDir;
+    try {
+      this.resolvedProjectsDir = realpathSync(this.projectsDir);
+      return this.resolvedProjectsDir;
+    } catch {
+      return this.projectsDir; // Not there yet: try again with the next frame.
     }
   }
 

@@ -2,6 +2,8 @@
  * The transcript mirror on its own: keys from frame paths, batching, retry, timeouts and bounds.
  * Timings are shortened; every wait is on an event (an append call, an error report).
  */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
@@ -225,6 +227,23 @@ describe("TranscriptMirror", () => {
     throwing.mirror.enqueue(MAIN, [entry(1)]);
     await throwing.mirror.close(5_000);
     expect(throwing.errors[0]?.error).toMatch(/3 attempt\(s\): sync/);
+  });
+
+  it("maps frames whose path names the projects directory through a symlink's target", async () => {
+    const real = mkdtempSync(join(tmpdir(), "cas-mirror-real-"));
+    const link = `${real}-link`;
+    try {
+      mkdirSync(join(real, "projects"));
+      symlinkSync(real, link);
+      const rec = recordingStore();
+      const mirror = new TranscriptMirror(rec.store, "eager", join(link, "projects"), () => {});
+      mirror.enqueue(join(real, "projects", "p", `${SESSION}.jsonl`), [entry(1)]);
+      await mirror.flushWithin(5_000);
+      expect(rec.calls.map((c) => c.key)).toEqual([{ projectKey: "p", sessionId: SESSION }]);
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(real, { recursive: true, force: true });
+    }
   });
 
   it("ignores frames outside projects/ (with one warning) and malformed frames", async () => {
