@@ -249,3 +249,23 @@ export class SessionNotFoundError extends AgentSdkError {
     this.projectsDir = projectsDir;
   }
 }
+
+/**
+ * A `sessionStore` call made to resume a session from the store failed or did not settle within
+ * `loadTimeoutMs`; the query fails before the CLI is started.
+ */
+export class SessionStoreError extends AgentSdkError {
+  /** The store method: `load`, `listSubkeys` or `listSessions`. */
+  readonly operation: "load" | "listSubkeys" | "listSessions";
+  /** `true` when the call did not settle within `loadTimeoutMs`. */
+  readonly timedOut: boolean;
+  constructor(
+    operation: SessionStoreError["operation"],
+    message: string,
+    details: { timedOut?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, { cause: details.cause });
+    this.operation = operation;
+    this.timedOut = details.timedOut ?? false;
+  }
+}

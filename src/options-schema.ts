@@ -12,6 +12,7 @@
 import * as z from "zod/mini";
 import type { $ZodIssue, $ZodRawIssue } from "zod/v4/core";
 import english from "zod/v4/locales/en.js";
+import type { SessionStore } from "./backends/claude/sessions/store-types.js";
 import { claudeSettingsSchema } from "./claude-settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
 
@@ -490,6 +491,18 @@ export const agentOptionsSchema = z
         .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID")),
     ),
     persistSession: z.optional(z.boolean()),
+    sessionStore: z.optional(
+      z.custom<SessionStore>(
+        (value) =>
+          typeof value === "object" &&
+          value !== null &&
+          typeof (value as SessionStore).append === "function" &&
+          typeof (value as SessionStore).load === "function",
+        { error: "must be a SessionStore: an object with append() and load() methods" },
+      ),
+    ),
+    sessionStoreFlush: z.optional(z.enum(["batched", "eager"])),
+    loadTimeoutMs: z.optional(positiveNumber),
     title: z.optional(z.string()),
     settingSources: z.optional(z.array(z.enum(["user", "project", "local"]))),
     settings: z.optional(
@@ -532,9 +545,6 @@ export const agentOptionsSchema = z
     // them with its reason (`UnsupportedOptionsError`), instead of "unknown option".
     executable: z.optional(z.unknown()),
     executableArgs: z.optional(z.unknown()),
-    sessionStore: z.optional(z.unknown()),
-    sessionStoreFlush: z.optional(z.unknown()),
-    loadTimeoutMs: z.optional(z.unknown()),
   })
   .check(
     z.superRefine(

@@ -2,6 +2,7 @@
  * `AgentOptions`: one plain object configures every backend. Fields a backend cannot honour are
  * rejected with `UnsupportedOptionsError` before anything is spawned.
  */
+import type { SessionStore, SessionStoreFlush } from "./backends/claude/sessions/store-types.js";
 import type { ClaudeSettings } from "./claude-settings.generated.js";
 import type { HookMap } from "./hooks.js";
 import type { InstallProgress } from "./install/installer.js";
@@ -575,6 +576,27 @@ export interface AgentOptions {
   sessionId?: string;
   /** `false` → `--no-session-persistence`: nothing is written to `~/.claude/projects`. Claude only. */
   persistSession?: boolean;
+  /**
+   * Mirror the session's transcripts (subagents' included) to this store as the CLI writes them
+   * (`--session-mirror`; see "Sessions in your own store" in the README). The CLI still writes its
+   * local files; the store receives a copy. With `resume` (or `continueConversation`) the session
+   * is loaded from the store, when it has it, before the CLI starts. Failed appends arrive as
+   * `system` messages with subtype `mirror_error`. Cannot be combined with `persistSession: false`
+   * or `enableFileCheckpointing`; `continueConversation` needs `store.listSessions`. Claude only.
+   */
+  sessionStore?: SessionStore;
+  /**
+   * How entries reach `sessionStore.append`: `'batched'` (default; about every 100 ms, at the end of
+   * each turn, or once 500 entries / 1 MiB are pending) or `'eager'` (one append per CLI frame).
+   * Claude only.
+   */
+  sessionStoreFlush?: SessionStoreFlush;
+  /**
+   * Longest wait, in ms, for each `sessionStore.load()` / `listSubkeys()` / `listSessions()` call of
+   * a resume from the store; then the query fails with a `SessionStoreError`. Default 60 000.
+   * Claude only.
+   */
+  loadTimeoutMs?: number;
   /** The session's title (`initialize.title`). Claude only. */
   title?: string;
   /**
@@ -631,10 +653,4 @@ export interface AgentOptions {
   executable?: never;
   /** Rejected: see `executable`. */
   executableArgs?: never;
-  /** Rejected: mirroring transcripts to an external store is not implemented. */
-  sessionStore?: never;
-  /** Rejected: belongs to `sessionStore`. */
-  sessionStoreFlush?: never;
-  /** Rejected: belongs to `sessionStore`. */
-  loadTimeoutMs?: never;
 }

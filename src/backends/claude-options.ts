@@ -23,9 +23,6 @@ export const CLAUDE_REJECTED_OPTIONS = {
     "the CLI is Claude Code's native binary, spawned directly; there is no JavaScript runtime to choose",
   executableArgs:
     "the CLI is Claude Code's native binary, spawned directly; there is no runtime to pass arguments to",
-  sessionStore: "mirroring transcripts to an external store (alpha in the official SDK) is not implemented",
-  sessionStoreFlush: "belongs to sessionStore, which is not implemented",
-  loadTimeoutMs: "belongs to sessionStore, which is not implemented",
 } as const satisfies Partial<Record<keyof AgentOptions, string>>;
 
 /** Every official option: ours and its route, or the reason it is rejected. */
@@ -67,7 +64,10 @@ export const OFFICIAL_CLAUDE_OPTIONS: Readonly<
   hooks: { ours: "hooks", via: "initialize `hooks` + `hook_callback` requests" },
   includeHookEvents: { ours: "includeHookEvents", via: "`--include-hook-events`" },
   includePartialMessages: { ours: "includePartialMessages", via: "`--include-partial-messages`" },
-  loadTimeoutMs: { rejected: CLAUDE_REJECTED_OPTIONS.loadTimeoutMs },
+  loadTimeoutMs: {
+    ours: "loadTimeoutMs",
+    via: "SDK side: bounds each store call of a resume from `sessionStore`",
+  },
   managedSettings: { ours: "managedSettings", via: "`--managed-settings <json>`" },
   maxBudgetUsd: { ours: "maxBudgetUsd", via: "`--max-budget-usd`" },
   maxThinkingTokens: { ours: "maxThinkingTokens", via: "`--max-thinking-tokens` (0: `--thinking=disabled`)" },
@@ -94,8 +94,11 @@ export const OFFICIAL_CLAUDE_OPTIONS: Readonly<
   resumeSessionAt: { ours: "resumeSessionAt", via: "`--resume-session-at`" },
   sandbox: { ours: "sandbox", via: "merged into `--settings` under `sandbox`" },
   sessionId: { ours: "sessionId", via: "`--session-id`" },
-  sessionStore: { rejected: CLAUDE_REJECTED_OPTIONS.sessionStore },
-  sessionStoreFlush: { rejected: CLAUDE_REJECTED_OPTIONS.sessionStoreFlush },
+  sessionStore: {
+    ours: "sessionStore",
+    via: "`--session-mirror`; its `transcript_mirror` frames → `append`; resume: `load` into a temporary `CLAUDE_CONFIG_DIR`",
+  },
+  sessionStoreFlush: { ours: "sessionStoreFlush", via: "SDK side: how `append` calls are batched" },
   settingSources: { ours: "settingSources", via: "`--setting-sources` (omitted: the CLI loads all)" },
   settings: { ours: "settings", via: "`--settings <json>`" },
   skills: { ours: "skills", via: "`Skill` rules in `--allowedTools` + initialize `skills`" },

@@ -708,12 +708,12 @@ describe("compat/claude-agent-sdk: deliberate differences and refusals", () => {
         prompt: "x",
         options: {
           executable: "bun",
-          sessionStore: {},
+          executableArgs: ["--smol"],
           noSuchOption: 1,
         } as never,
       });
     expect(call).toThrow(/executable: .*native binary/);
-    expect(call).toThrow(/sessionStore: .*not implemented/);
+    expect(call).toThrow(/executableArgs: .*native binary/);
     expect(call).toThrow(/noSuchOption: not an option of @anthropic-ai\/claude-agent-sdk 0\.3\.330/);
     expect(call).toThrow(compat.UnsupportedOptionsError);
     expect(liveGroupCount()).toBe(0);

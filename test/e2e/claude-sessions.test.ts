@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   AgentSdkClient,
+  archiveSession,
   deleteSession,
   encodeProjectDir,
   forkSession,
@@ -21,6 +22,7 @@ import {
   SessionNotFoundError,
   tagSession,
   textOf,
+  unarchiveSession,
 } from "../../src/index.js";
 import type { RecordedRequest, ScriptedTurn } from "../../src/testing/index.js";
 import { type Bed, CLAUDE_CLI_VERSION, collect, results, testBed } from "./support.js";
@@ -157,6 +159,27 @@ describe(`session helpers against claude ${CLAUDE_CLI_VERSION}`, () => {
     await expect(tagSession(crypto.randomUUID(), "x", { configDir })).rejects.toBeInstanceOf(
       SessionNotFoundError,
     );
+  });
+
+  it("archives a session; a prompt the CLI writes in it later unarchives it", async () => {
+    await using bed = await testBed([{ text: "noted" }, { text: "back again" }]);
+    const configDir = configDirOf(bed);
+    const id = await run(bed, "remember the word plum");
+    await archiveSession(id, { configDir, dir: bed.cwd });
+    expect((await getSessionInfo(id, { configDir }))?.archived).toBe(true);
+    await unarchiveSession(id, { configDir });
+    expect((await getSessionInfo(id, { configDir }))?.archived).toBe(false);
+    await archiveSession(id, { configDir });
+    expect((await listSessions({ configDir }))[0]).toMatchObject({ sessionId: id, archived: true });
+    // The resumed prompt's entry is written by a CLI started after the mark: strictly later.
+    expect(await run(bed, "and now?", id)).toBe(id);
+    expect((await getSessionInfo(id, { configDir }))?.archived).toBe(false);
+    // The CLI itself rewrites the mark when a prompt arrives in an archived session.
+    const mark = join(configDir, "projects", encodeProjectDir(bed.cwd), id, "archived.json");
+    expect(JSON.parse(readFileSync(mark, "utf8"))).toMatchObject({ archived: false, by: "cli" });
+    // And the CLI's own mark is read the same way: archiving again holds until the next prompt.
+    await archiveSession(id, { configDir });
+    expect((await getSessionInfo(id, { configDir }))?.archived).toBe(true);
   });
 
   it("forks a session whole and up to a message; the CLI resumes the fork and the source is untouched", async () => {

@@ -2,6 +2,8 @@
  * The Claude Code backend: discovery, option checks, and sessions over the real `claude` CLI.
  */
 
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { findOrInstallCli } from "../../install/auto.js";
 import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
@@ -25,6 +27,7 @@ import {
 } from "./discovery.js";
 import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
+import { prepareStoreResume, type StoreResume } from "./store-resume.js";
 import { validateClaudeOptions } from "./validate.js";
 
 const versionCheck = checkVersionOncePerBinary(checkClaudeVersion);
@@ -39,8 +42,22 @@ export class ClaudeBackend implements Backend {
   }
 
   async openSession(params: OpenSessionParams): Promise<Session> {
-    const { options } = params;
-    this.validateOptions(options);
+    this.validateOptions(params.options);
+    // A resume from a store: loaded (bounded by loadTimeoutMs) before anything is spawned.
+    const fromStore = await prepareStoreResume(params.options, buildClaudeEnv(params.options, SDK_VERSION));
+    try {
+      return await this.openValidated(params, withStoreResume(params.options, fromStore), fromStore?.cleanup);
+    } catch (error) {
+      await fromStore?.cleanup();
+      throw error;
+    }
+  }
+
+  private async openValidated(
+    params: OpenSessionParams,
+    options: AgentOptions,
+    cleanup: (() => Promise<void>) | undefined,
+  ): Promise<Session> {
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
     const { transport: channel, onCliVersion } = options.transport
       ? { transport: options.transport, onCliVersion: undefined }
@@ -53,7 +70,14 @@ export class ClaudeBackend implements Backend {
         })
       : channel;
     const bridge = new SdkMcpBridge();
-    const session = new ClaudeSession({ options, transport, bridge, onCliVersion });
+    const session = new ClaudeSession({
+      options,
+      transport,
+      bridge,
+      onCliVersion,
+      ...(options.sessionStore !== undefined ? { mirrorProjectsDir: projectsDirOfChild(options) } : {}),
+      ...(cleanup !== undefined ? { cleanup } : {}),
+    });
     const prompt = singleInitialPrompt(params);
     return openOrClose(session, async () => {
       await bridge.start(sdkConfigs);
@@ -95,6 +119,33 @@ export class ClaudeBackend implements Backend {
     });
     return { transport, onCliVersion: versionWatch(cliPath, env) };
   }
+}
+
+/**
+ * The options the CLI runs with after a resume from a store: the session id found (for
+ * `continueConversation`, the store's newest) and, when it was materialized, the temporary
+ * configuration directory holding it.
+ */
+function withStoreResume(options: AgentOptions, prepared: StoreResume | undefined): AgentOptions {
+  if (prepared === undefined) return options;
+  const out: AgentOptions = { ...options, continueConversation: false };
+  if (prepared.resume !== undefined) out.resume = prepared.resume;
+  if (prepared.configDir !== undefined) out.env = { ...options.env, CLAUDE_CONFIG_DIR: prepared.configDir };
+  return out;
+}
+
+/**
+ * `<CLAUDE_CONFIG_DIR>/projects` as the CLI process sees it (its environment's `CLAUDE_CONFIG_DIR`,
+ * else `~/.claude`): the paths of its `transcript_mirror` frames are below it.
+ */
+function projectsDirOfChild(options: AgentOptions): string {
+  const env = buildClaudeEnv(options, SDK_VERSION);
+  const configDir = env.CLAUDE_CONFIG_DIR;
+  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
+  return join(
+    configDir !== undefined && configDir !== "" ? resolve(configDir) : join(home, ".claude"),
+    "projects",
+  );
 }
 
 /**

@@ -76,7 +76,9 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
     push("--permission-prompt-tool", options.permissionPromptToolName);
   }
   if (options.permissionPrompts !== undefined) push("--permission-prompts", options.permissionPrompts);
-  if (options.continueConversation) push("--continue");
+  // With a store, `continueConversation` is resolved against the store (the newest session there
+  // becomes `resume`), as the official SDK does; the CLI's own `--continue` would look on disk.
+  if (options.continueConversation && options.sessionStore === undefined) push("--continue");
   if (options.resume !== undefined) push("--resume", options.resume);
 
   const allowed = allowedToolsWithSkills(options);
@@ -116,6 +118,7 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
   if (options.resumeDropsTurn !== undefined) push("--resume-drops-turn", options.resumeDropsTurn);
   if (options.sessionId !== undefined) push("--session-id", options.sessionId);
   if (options.persistSession === false) push("--no-session-persistence");
+  if (options.sessionStore !== undefined) push("--session-mirror");
   if (options.managedSettings !== undefined)
     push("--managed-settings", JSON.stringify(options.managedSettings));
 
@@ -256,12 +259,41 @@ export function claudeOptionConflicts(options: AgentOptions): string[] {
       "supportedDialogKinds: needs onUserDialog; declaring dialog kinds without a handler would park dialogs nothing answers",
     );
   }
+  if (options.sessionStore !== undefined) issues.push(...sessionStoreConflicts(options));
   if (options.sessionId !== undefined && (options.resume !== undefined || options.continueConversation)) {
     if (!options.forkSession) {
       issues.push(
         "sessionId: cannot be combined with resume or continueConversation unless forkSession is set",
       );
     }
+  }
+  return issues;
+}
+
+/** What cannot go with `sessionStore` (the official SDK's rules, plus `transport`). */
+function sessionStoreConflicts(options: AgentOptions): string[] {
+  const issues: string[] = [];
+  if (options.persistSession === false) {
+    issues.push(
+      "sessionStore: cannot be combined with persistSession: false — the CLI mirrors what it writes " +
+        "locally. To keep no local copy, point env.CLAUDE_CONFIG_DIR at a new private directory and delete it afterwards",
+    );
+  }
+  if (options.enableFileCheckpointing) {
+    issues.push(
+      "sessionStore: cannot be combined with enableFileCheckpointing — file backups are not mirrored, " +
+        "so rewindFiles() would fail after a resume from the store",
+    );
+  }
+  if (options.continueConversation && options.resume === undefined && !options.sessionStore?.listSessions) {
+    issues.push(
+      "continueConversation: with sessionStore needs store.listSessions() to find the newest session",
+    );
+  }
+  if (options.transport !== undefined) {
+    issues.push(
+      "sessionStore: cannot be combined with transport; the SDK must start the CLI with --session-mirror",
+    );
   }
   return issues;
 }

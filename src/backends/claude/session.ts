@@ -2,6 +2,7 @@
  * A Claude Code session: one CLI process in stream-json mode, driven through the control protocol.
  */
 
+import { randomUUID } from "node:crypto";
 import type { McpSetServersResult } from "../../control-types.js";
 import { AbortError, type JsonDecodeError } from "../../errors.js";
 import { missingResultError } from "../../internal/missing-result.js";
@@ -23,6 +24,8 @@ import { HookRegistry } from "./hook-registry.js";
 import { buildClaudeInitialize } from "./initialize.js";
 import { parseClaudeMessage } from "./message-parser.js";
 import { ResultOrdering } from "./result-ordering.js";
+import type { SessionKey } from "./sessions/store-types.js";
+import { TranscriptMirror } from "./transcript-mirror.js";
 
 /** Default timeout of one control request. */
 export const DEFAULT_CONTROL_TIMEOUT_MS = 60_000;
@@ -39,6 +42,13 @@ export interface ClaudeSessionParams {
    * `system/init`, or `undefined` when the session ends before one arrives.
    */
   onCliVersion?: ((reported: unknown) => void) | undefined;
+  /**
+   * With `options.sessionStore`: `<CLAUDE_CONFIG_DIR>/projects` of the CLI process, which the paths
+   * of its `transcript_mirror` frames are under.
+   */
+  mirrorProjectsDir?: string;
+  /** Runs once the session has shut down (its process is gone): removes what was made for it. */
+  cleanup?: () => Promise<void>;
 }
 
 /** One Claude Code process and its control protocol. */
@@ -55,9 +65,21 @@ export class ClaudeSession implements Session {
   /** Background tasks the CLI reported running, by task id. */
   private readonly backgroundTasks = new Set<string>();
   private readonly ordering = new ResultOrdering((message) => this.deliver(message));
+  private readonly mirror: TranscriptMirror | undefined;
+  private readonly cleanup: (() => Promise<void>) | undefined;
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
+    this.cleanup = params.cleanup;
+    const store = params.options.sessionStore;
+    if (store !== undefined && params.mirrorProjectsDir !== undefined) {
+      this.mirror = new TranscriptMirror(
+        store,
+        params.options.sessionStoreFlush ?? "batched",
+        params.mirrorProjectsDir,
+        (key, error) => this.reportMirrorError(key, error),
+      );
+    }
     this.transport = params.transport;
     this.bridge = params.bridge;
     this.onCliVersion = params.onCliVersion;
@@ -238,12 +260,39 @@ export class ClaudeSession implements Session {
     try {
       await this.transport.close();
     } finally {
-      await this.bridge.close();
-      this.life.end(error);
+      try {
+        // Bounded: a store that hangs delays the close by MIRROR_CLOSE_TIMEOUT_MS at most.
+        await this.mirror?.close();
+        await this.bridge.close();
+      } finally {
+        this.life.end(error);
+        await this.cleanup?.().catch(() => undefined);
+      }
     }
   }
 
+  /** A lost mirror batch, as the `system`/`mirror_error` message the official SDK sends. */
+  private reportMirrorError(key: SessionKey, error: string): void {
+    this.ordering.push(
+      parseClaudeMessage({
+        type: "system",
+        subtype: "mirror_error",
+        error,
+        key,
+        uuid: randomUUID(),
+        session_id: key.sessionId,
+      }),
+    );
+  }
+
   private onMessage(raw: RawObject): void {
+    if (raw.type === "transcript_mirror") {
+      // SDK-internal: the entries go to the store, never to the consumer.
+      this.mirror?.enqueue(raw.filePath, raw.entries);
+      return;
+    }
+    // The end of a turn: what the turn wrote goes to the store now rather than at the next tick.
+    if (raw.type === "result") this.mirror?.flushSoon();
     let message: Message;
     try {
       message = parseClaudeMessage(raw);
@@ -316,6 +365,19 @@ export class ClaudeSession implements Session {
   private onEnd(error: unknown): void {
     this.ordering.flush();
     if (this.onCliVersion !== undefined) this.reportCliVersion(undefined);
+    // The CLI is done: the store gets its last entries (bounded) before the stream ends, so a
+    // consumer that read to the end finds the store complete, and sees any mirror_error.
+    if (this.mirror !== undefined) {
+      void this.mirror.close().then(() => {
+        this.ordering.flush();
+        this.finishEnd(error);
+      });
+      return;
+    }
+    this.finishEnd(error);
+  }
+
+  private finishEnd(error: unknown): void {
     // Claude Code exits 1 after a session whose last turn failed at the API; that failure already
     // reached the caller as `result.isError`, so the exit code adds nothing.
     const alreadyReported = this.lastResultWasError && isExitCodeOne(error);

@@ -12,15 +12,20 @@
  */
 
 export {
+  archiveSession,
   deleteSession,
+  foldSessionSummary,
   forkSession,
   getSessionInfo,
   getSessionMessages,
   getSubagentMessages,
+  InMemorySessionStore,
+  importSessionToStore,
   listSessions,
   listSubagents,
   renameSession,
   tagSession,
+  unarchiveSession,
 } from "../../backends/claude/sessions/index.js";
 export { AbortError, UnsupportedOptionsError } from "../../errors.js";
 export { HOOK_EVENTS } from "../../hooks.js";

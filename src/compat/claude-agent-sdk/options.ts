@@ -89,6 +89,9 @@ const SAME = [
   "projectConfigRoot",
   "spawnClaudeCodeProcess",
   "extraArgs",
+  "sessionStore",
+  "sessionStoreFlush",
+  "loadTimeoutMs",
 ] as const satisfies readonly (keyof Options & keyof AgentOptions)[];
 
 /** Official hook-matcher fields (0.3.330's `HookCallbackMatcher`). */

@@ -6,6 +6,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import type { SessionStore, SessionStoreFlush } from "../../backends/claude/sessions/store-types.js";
 import type { ClaudeSettings, ToolConfig as CoreToolConfig, SystemPromptConfig } from "../../options.js";
 import type {
   SpawnedProcess as CoreSpawnedProcess,
@@ -385,8 +386,8 @@ export type Options = {
   pluginDelivery?: "argv" | "initialize";
   verbatimPrompts?: boolean;
   loadTimeoutMs?: number;
-  sessionStore?: unknown;
-  sessionStoreFlush?: unknown;
+  sessionStore?: SessionStore;
+  sessionStoreFlush?: SessionStoreFlush;
   taskBudget?: { total: number };
   resumeDropsTurn?: string;
   permissionPrompts?: "host" | "none";

@@ -36,7 +36,7 @@ export const NEWER_CLAUDE_ONLY_OPTIONS = {
   executable: "node" as never,
   executableArgs: [] as never,
   spawnClaudeCodeProcess: (() => undefined) as never,
-  sessionStore: {} as never,
-  sessionStoreFlush: "eager" as never,
-  loadTimeoutMs: 1000 as never,
+  sessionStore: { append: async () => {}, load: async () => null },
+  sessionStoreFlush: "eager",
+  loadTimeoutMs: 1000,
 } satisfies Partial<AgentOptions>;

@@ -9,6 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RawObject } from "../../../messages.js";
+import { archivedOf, readArchiveMark } from "./archive.js";
 import {
   assertSessionId,
   findSessionOrUndefined,
@@ -18,6 +19,7 @@ import {
   readdirOrEmpty,
   readHeadTail,
 } from "./store.js";
+import { listSessionsInStore, sessionInfoInStore } from "./store-helpers.js";
 import type { ListSessionsOptions, SessionInfo, SessionLocationOptions } from "./types.js";
 
 /** Entry points of sessions started by a program rather than a person. */
@@ -40,6 +42,7 @@ const CONCURRENCY = 16;
  * ```
  */
 export async function listSessions(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+  if (options.sessionStore !== undefined) return listSessionsInStore(options.sessionStore, options);
   const files: { sessionId: string; path: string }[] = [];
   for (const projectDir of await projectDirs(options)) {
     for (const name of await readdirOrEmpty(projectDir)) {
@@ -80,6 +83,7 @@ export async function getSessionInfo(
   options: SessionLocationOptions = {},
 ): Promise<SessionInfo | undefined> {
   assertSessionId(sessionId);
+  if (options.sessionStore !== undefined) return sessionInfoInStore(options.sessionStore, sessionId, options);
   const file = await findSessionOrUndefined(sessionId, options);
   return file === undefined ? undefined : describeFile(sessionId, file.path, {});
 }
@@ -104,7 +108,11 @@ async function describeFile(
     lastOfType(ends.tail, "custom-title", "customTitle") === undefined
       ? await readTitleSidecar(path)
       : undefined;
-  return describe(sessionId, ends, sidecar);
+  const info = describe(sessionId, ends, sidecar);
+  if (info === undefined) return undefined;
+  const archived = archivedOf(await readArchiveMark(path, sessionId), ends);
+  if (archived !== undefined) info.archived = archived;
+  return info;
 }
 
 /**

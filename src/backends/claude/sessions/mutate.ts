@@ -13,6 +13,8 @@ import { InvalidOptionsError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
 import { firstPromptOf, titleSidecarPath } from "./info.js";
 import { assertSessionId, findSession, readEntries } from "./store.js";
+import { appendToStore, deleteInStore, loadOrThrow } from "./store-helpers.js";
+import type { SessionStore, SessionStoreEntry } from "./store-types.js";
 import { CHAIN_TYPES } from "./transcript.js";
 import type { ForkSessionOptions, ForkSessionResult, SessionLocationOptions } from "./types.js";
 
@@ -30,11 +32,10 @@ export async function renameSession(
   assertSessionId(sessionId);
   const trimmed = typeof title === "string" ? title.trim() : "";
   if (trimmed === "") throw new InvalidOptionsError(["title must be a non-empty string"]);
-  const path = await appendEntry(
-    sessionId,
-    { type: "custom-title", customTitle: trimmed, sessionId },
-    options,
-  );
+  const entry = { type: "custom-title", customTitle: trimmed, sessionId };
+  if (options.sessionStore !== undefined)
+    return appendToStore(options.sessionStore, sessionId, entry, options);
+  const path = await appendEntry(sessionId, entry, options);
   // The CLI keeps its title in a file beside the transcript too; keep an existing one in step.
   const sidecar = titleSidecarPath(path);
   if (
@@ -63,7 +64,10 @@ export async function tagSession(
     value = typeof tag === "string" ? tag.trim() : "";
     if (value === "") throw new InvalidOptionsError(["tag must be a non-empty string (null clears the tag)"]);
   }
-  await appendEntry(sessionId, { type: "tag", tag: value, sessionId }, options);
+  const entry = { type: "tag", tag: value, sessionId };
+  if (options.sessionStore !== undefined)
+    return appendToStore(options.sessionStore, sessionId, entry, options);
+  await appendEntry(sessionId, entry, options);
 }
 
 /**
@@ -74,6 +78,7 @@ export async function tagSession(
  */
 export async function deleteSession(sessionId: string, options: SessionLocationOptions = {}): Promise<void> {
   assertSessionId(sessionId);
+  if (options.sessionStore !== undefined) return deleteInStore(options.sessionStore, sessionId, options);
   const file = await findSession(sessionId, options);
   await rm(file.path, { force: true });
   await rm(join(file.projectDir, sessionId), { recursive: true, force: true });
@@ -93,8 +98,29 @@ export async function forkSession(
   options: ForkSessionOptions = {},
 ): Promise<ForkSessionResult> {
   assertSessionId(sessionId);
+  if (options.sessionStore !== undefined) return forkInStore(options.sessionStore, sessionId, options);
   const file = await findSession(sessionId, options);
-  const entries = await readEntries(file.path);
+  const fork = forkEntries(await readEntries(file.path), sessionId, options);
+  // `wx`: a fresh UUID never exists, and if it did, nothing is overwritten.
+  await writeFile(
+    join(file.projectDir, `${fork.sessionId}.jsonl`),
+    `${fork.entries.map((e) => JSON.stringify(e)).join("\n")}\n`,
+    { flag: "wx", mode: 0o600 },
+  );
+  return { sessionId: fork.sessionId };
+}
+
+/**
+ * The entries of a fork of `entries` (a session's transcript): the conversation (up to
+ * `upToMessageId`) with fresh uuids, the parent links remapped, and a title entry.
+ *
+ * @throws InvalidOptionsError when `upToMessageId` is not in the session or nothing is left to copy.
+ */
+export function forkEntries(
+  entries: readonly RawObject[],
+  sessionId: string,
+  options: Pick<ForkSessionOptions, "upToMessageId" | "title">,
+): { sessionId: string; entries: RawObject[] } {
   let transcript = entries.filter(
     (e) =>
       typeof e.uuid === "string" &&
@@ -120,7 +146,7 @@ export async function forkSession(
   const remap = (value: unknown): string | null =>
     typeof value === "string" ? (newUuids.get(value) ?? null) : (value as null);
   const now = new Date().toISOString();
-  const lines: string[] = [];
+  const out: RawObject[] = [];
   for (const e of transcript) {
     const copy: RawObject = { ...e };
     copy.uuid = newUuids.get(e.uuid as string);
@@ -134,24 +160,32 @@ export async function forkSession(
     delete copy.teamName;
     delete copy.agentName;
     copy.forkedFrom = { sessionId, messageUuid: e.uuid };
-    lines.push(JSON.stringify(copy));
+    out.push(copy);
   }
   const title = options.title?.trim() || `${titleOf(entries) ?? "Forked session"} (fork)`;
-  lines.push(
-    JSON.stringify({
-      type: "custom-title",
-      sessionId: forkId,
-      customTitle: title,
-      uuid: randomUUID(),
-      timestamp: now,
-    }),
-  );
-  // `wx`: a fresh UUID never exists, and if it did, nothing is overwritten.
-  await writeFile(join(file.projectDir, `${forkId}.jsonl`), `${lines.join("\n")}\n`, {
-    flag: "wx",
-    mode: 0o600,
+  out.push({
+    type: "custom-title",
+    sessionId: forkId,
+    customTitle: title,
+    uuid: randomUUID(),
+    timestamp: now,
   });
-  return { sessionId: forkId };
+  return { sessionId: forkId, entries: out };
+}
+
+/** `forkSession` with a store: the fork is appended to the store under its new id. */
+async function forkInStore(
+  store: SessionStore,
+  sessionId: string,
+  options: ForkSessionOptions,
+): Promise<ForkSessionResult> {
+  const { key, entries } = await loadOrThrow(store, sessionId, options);
+  const fork = forkEntries(entries as RawObject[], sessionId, options);
+  await store.append(
+    { projectKey: key.projectKey, sessionId: fork.sessionId },
+    fork.entries as SessionStoreEntry[],
+  );
+  return { sessionId: fork.sessionId };
 }
 
 function titleOf(entries: readonly RawObject[]): string | undefined {

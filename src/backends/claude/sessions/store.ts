@@ -145,13 +145,27 @@ export async function findSessionOrUndefined(
   sessionId: string,
   options: SessionLocationOptions = {},
 ): Promise<SessionFile | undefined> {
+  return (await findSessionFiles(sessionId, options, 1))[0];
+}
+
+/**
+ * Every transcript of a session (one per project folder that has it — a moved project can leave
+ * two), at most `max` of them.
+ */
+export async function findSessionFiles(
+  sessionId: string,
+  options: SessionLocationOptions = {},
+  max = Number.POSITIVE_INFINITY,
+): Promise<SessionFile[]> {
   assertSessionId(sessionId);
+  const found: SessionFile[] = [];
   for (const projectDir of await projectDirs(options)) {
     const path = join(projectDir, `${sessionId}.jsonl`);
     const info = await stat(path).catch(() => undefined);
-    if (info?.isFile() && info.size > 0) return { path, projectDir };
+    if (info?.isFile() && info.size > 0) found.push({ path, projectDir });
+    if (found.length >= max) break;
   }
-  return undefined;
+  return found;
 }
 
 /** Names in a directory; an absent directory has none. Other failures propagate. */

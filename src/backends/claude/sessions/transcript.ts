@@ -19,6 +19,7 @@ import {
   projectsDirOf,
   readEntries,
 } from "./store.js";
+import { listSubagentsInStore, sessionMessagesInStore, subagentMessagesInStore } from "./store-helpers.js";
 import type { GetSessionMessagesOptions, SessionLocationOptions, SessionMessage } from "./types.js";
 
 /** Entry types that take part in the conversation chain (the rest is bookkeeping). */
@@ -46,6 +47,8 @@ export async function getSessionMessages(
   options: GetSessionMessagesOptions = {},
 ): Promise<SessionMessage[]> {
   assertSessionId(sessionId);
+  if (options.sessionStore !== undefined)
+    return sessionMessagesInStore(options.sessionStore, sessionId, options);
   const file = await findSessionOrUndefined(sessionId, options);
   if (file === undefined) return [];
   const entries = await readEntries(file.path);
@@ -64,6 +67,8 @@ export async function listSubagents(
   options: SessionLocationOptions = {},
 ): Promise<string[]> {
   assertSessionId(sessionId);
+  if (options.sessionStore !== undefined)
+    return listSubagentsInStore(options.sessionStore, sessionId, options);
   const file = await findSessionOrUndefined(sessionId, options);
   if (file === undefined) return [];
   return (await subagentFiles(join(file.projectDir, sessionId, "subagents"))).map((f) => f.agentId);
@@ -82,6 +87,9 @@ export async function getSubagentMessages(
   options: GetSessionMessagesOptions = {},
 ): Promise<SessionMessage[]> {
   assertSessionId(sessionId);
+  if (options.sessionStore !== undefined) {
+    return subagentMessagesInStore(options.sessionStore, sessionId, agentId, options);
+  }
   const file = await findSession(sessionId, options);
   const found = (await subagentFiles(join(file.projectDir, sessionId, "subagents"))).find(
     (f) => f.agentId === agentId,
@@ -127,6 +135,16 @@ export function conversationChain(entries: readonly RawObject[], sidechain: bool
     at = typeof at.parentUuid === "string" ? byUuid.get(at.parentUuid) : undefined;
   }
   return chain.reverse();
+}
+
+/** The conversation of a main transcript's or a subagent transcript's entries, as messages. */
+export function messagesOf(
+  entries: readonly RawObject[],
+  sidechain: boolean,
+  options: GetSessionMessagesOptions,
+  parents: { parentToolUseId: string | null; parentAgentId: string | null },
+): SessionMessage[] {
+  return toMessages(conversationChain(entries, sidechain), options, parents);
 }
 
 function toMessages(

@@ -4,6 +4,7 @@
  * `ListSessionsOptions`, …), in this SDK's camelCase where the official type is snake_case.
  */
 import type { ContentBlock, RawObject } from "../../../messages.js";
+import type { SessionStore } from "./store-types.js";
 
 /** Where the helpers look: shared by every session helper. */
 export interface SessionStoreOptions {
@@ -19,9 +20,16 @@ export interface SessionStoreOptions {
 export interface SessionLocationOptions extends SessionStoreOptions {
   /**
    * The project directory the session ran in (its `cwd`). When omitted every project directory is
-   * searched. Symlinks are resolved, as the CLI does.
+   * searched. Symlinks are resolved, as the CLI does. With `sessionStore`, the project whose key is
+   * used (default: the current directory).
    */
   dir?: string;
+  /**
+   * Read (and, for the helpers that change sessions, write) this store instead of the local files:
+   * the sessions mirrored with `options.sessionStore`. Keys are `{ projectKey: encodeProjectDir(dir
+   * ?? process.cwd()), sessionId }`. `archiveSession` / `unarchiveSession` reject it.
+   */
+  sessionStore?: SessionStore;
 }
 
 /** Options of {@link listSessions}. */
@@ -50,8 +58,11 @@ export interface SessionInfo {
   summary: string;
   /** Last modification of the transcript file, ms since the epoch. */
   lastModified: number;
-  /** Size of the transcript file in bytes. */
-  fileSize: number;
+  /**
+   * Size of the transcript file in bytes (with a `sessionStore`: of its entries as JSONL). Absent
+   * for sessions listed from a store's `listSessionSummaries`, which do not know it.
+   */
+  fileSize?: number;
   /** Title set with {@link renameSession}, `/rename` or a fork. */
   customTitle?: string;
   /** First prompt a person (or SDK) typed in the session. */
@@ -64,7 +75,16 @@ export interface SessionInfo {
   tag?: string;
   /** Time of the first entry, ms since the epoch. */
   createdAt?: number;
+  /**
+   * Set by {@link archiveSession}: `true` while archived; `false` once unarchived or after a prompt
+   * was sent in the session. Absent when it never was archived, and for sessions read from a
+   * `sessionStore`.
+   */
+  archived?: boolean;
 }
+
+/** Options of the helpers that change a session (official `SessionMutationOptions`). */
+export type SessionMutationOptions = SessionLocationOptions;
 
 /** Options of {@link getSessionMessages} and {@link getSubagentMessages}. */
 export interface GetSessionMessagesOptions extends SessionLocationOptions {
