@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RawObject } from "../../../messages.js";
 import { archivedOf, readArchiveMark } from "./archive.js";
+import { attachmentLabelOf, firstPromptOf } from "./first-prompt.js";
 import {
   assertSessionId,
   findSessionOrUndefined,
@@ -152,7 +153,8 @@ export function describe(sessionId: string, ends: HeadTail, sidecarTitle?: strin
     customTitle ??
     lastOfType(tail, "last-prompt", "lastPrompt") ??
     lastOfType(tail, "summary", "summary") ??
-    firstPrompt;
+    firstPrompt ??
+    attachmentLabelOf(head);
   if (summary === undefined) return undefined;
   const info: SessionInfo = {
     sessionId,
@@ -209,40 +211,4 @@ function firstString(entries: RawObject[], field: string): string | undefined {
     if (typeof value === "string" && value !== "") return value;
   }
   return undefined;
-}
-
-/** Longest first prompt kept, in characters. */
-const PROMPT_CHARS = 200;
-
-/**
- * The first prompt a person or program typed: a `user` entry that is not meta, not a tool result,
- * not a compaction summary and not the CLI's own markup (`<command-name>`, `<system-reminder>`, …).
- */
-export function firstPromptOf(entries: RawObject[]): string | undefined {
-  for (const e of entries) {
-    if (e.type !== "user" || e.isMeta === true || e.isCompactSummary === true || e.isSidechain === true)
-      continue;
-    const message = e.message;
-    if (typeof message !== "object" || message === null) continue;
-    const content = (message as RawObject).content;
-    let text: string | undefined;
-    if (typeof content === "string") text = content;
-    else if (Array.isArray(content)) {
-      if (content.some((b) => isBlock(b, "tool_result"))) continue;
-      text = content
-        .filter((b): b is { text: string } => isBlock(b, "text") && typeof (b as RawObject).text === "string")
-        .map((b) => b.text)
-        .join(" ");
-      if (text.trim() === "" && content.some((b) => isBlock(b, "image"))) return "Image";
-      if (text.trim() === "" && content.some((b) => isBlock(b, "document"))) return "Document";
-    }
-    const cleaned = text?.replace(/\s+/g, " ").trim();
-    if (cleaned === undefined || cleaned === "" || cleaned.startsWith("<")) continue;
-    return [...cleaned].slice(0, PROMPT_CHARS).join("");
-  }
-  return undefined;
-}
-
-function isBlock(block: unknown, type: string): boolean {
-  return typeof block === "object" && block !== null && (block as RawObject).type === type;
 }

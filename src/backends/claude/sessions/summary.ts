@@ -4,6 +4,7 @@
  * serve both.
  */
 import type { RawObject } from "../../../messages.js";
+import { promptOf } from "./first-prompt.js";
 import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from "./store-types.js";
 import type { SessionInfo } from "./types.js";
 
@@ -68,53 +69,6 @@ function foldFirstPrompt(data: Record<string, unknown>, entry: RawObject): void 
     data.firstPrompt = prompt;
     data.firstPromptLocked = true;
   }
-}
-
-/** Longest prompt shown, in UTF-16 units, before an ellipsis. */
-const PROMPT_CHARS = 200;
-/** Text the CLI writes itself rather than a person: a tag, or an interruption note. */
-const MARKUP = /^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])/;
-
-/**
- * The prompt a `user` entry holds as the CLI shows it in session lists, or `undefined`; a slash
- * command's name is remembered in `state.commandFallback` (used when no prompt is found).
- */
-function promptOf(entry: RawObject, state: { commandFallback: string }): string | undefined {
-  if (entry.type !== "user" || entry.isMeta === true || entry.isCompactSummary === true) return undefined;
-  const message = entry.message as RawObject | undefined;
-  if (typeof message !== "object" || message === null) return undefined;
-  const texts: string[] = [];
-  if (typeof message.content === "string") texts.push(message.content);
-  else if (Array.isArray(message.content)) {
-    for (const block of message.content as unknown[]) {
-      if (typeof block !== "object" || block === null) continue;
-      const b = block as RawObject;
-      if (b.type === "tool_result") return undefined;
-      if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
-    }
-  }
-  for (const raw of texts) {
-    let text = raw.replaceAll("\n", " ").trim();
-    if (text === "") continue;
-    const command = /<command-name>(.*?)<\/command-name>/.exec(text);
-    if (command) {
-      if (!state.commandFallback) state.commandFallback = command[1] ?? "";
-      continue;
-    }
-    const bash = /<bash-input>([\s\S]*?)<\/bash-input>/.exec(text);
-    if (bash) return `! ${(bash[1] ?? "").trim()}`;
-    if (MARKUP.test(text)) continue;
-    if (text.length > PROMPT_CHARS) text = `${cutUtf16(text, PROMPT_CHARS).trim()}…`;
-    return text;
-  }
-  return undefined;
-}
-
-/** The first `length` UTF-16 units of `text`, without splitting a surrogate pair. */
-function cutUtf16(text: string, length: number): string {
-  const cut = text.slice(0, length);
-  const last = cut.charCodeAt(length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
 /**
