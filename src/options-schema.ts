@@ -538,29 +538,33 @@ export const agentOptionsSchema = z
   .check(
     z.superRefine(
       (value, ctx) => {
-        // Runs even when other fields failed (`when` below), so `value` may be any object: read defensively.
-        const v = value as Record<string, unknown>;
-        const high = typeof v.highWaterMark === "number" ? v.highWaterMark : 16 * 1024 * 1024;
-        if (typeof v.lowWaterMark === "number" && v.lowWaterMark >= high) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["lowWaterMark"],
-            message: `must be below highWaterMark (${high} bytes)`,
-          });
-        }
-        if (v.permissionMode === "bypassPermissions" && v.allowDangerouslySkipPermissions !== true) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["permissionMode"],
-            message:
-              "'bypassPermissions' runs every tool without asking; set allowDangerouslySkipPermissions: true " +
-              "to confirm you want that (only do so in a sandbox without internet access)",
-          });
-        }
+        for (const issue of crossFieldIssues(value as Record<string, unknown>)) ctx.addIssue(issue);
       },
       { when: (payload) => typeof payload.value === "object" && payload.value !== null },
     ),
   );
+
+/**
+ * The rules that relate two options. Runs even when other fields failed (zod's `when`), so `v`
+ * may be any object: read defensively.
+ */
+function crossFieldIssues(v: Record<string, unknown>): { code: "custom"; path: string[]; message: string }[] {
+  const issues: { code: "custom"; path: string[]; message: string }[] = [];
+  const high = typeof v.highWaterMark === "number" ? v.highWaterMark : 16 * 1024 * 1024;
+  if (typeof v.lowWaterMark === "number" && v.lowWaterMark >= high) {
+    issues.push({ code: "custom", path: ["lowWaterMark"], message: `must be below highWaterMark (${high} bytes)` });
+  }
+  if (v.permissionMode === "bypassPermissions" && v.allowDangerouslySkipPermissions !== true) {
+    issues.push({
+      code: "custom",
+      path: ["permissionMode"],
+      message:
+        "'bypassPermissions' runs every tool without asking; set allowDangerouslySkipPermissions: true " +
+        "to confirm you want that (only do so in a sandbox without internet access)",
+    });
+  }
+  return issues;
+}
 
 /** zod's English messages, used for every parse here (see the module comment). */
 const localeError = english().localeError;
@@ -571,10 +575,32 @@ const localeError = english().localeError;
  */
 export function agentOptionsIssues(options: unknown): string[] {
   if (options === undefined) return [];
+  if (passesKeyByKey(options)) return [];
   const result = agentOptionsSchema.safeParse(options, { error: localeError });
   if (result.success) return [];
   const known = Object.keys(agentOptionsSchema.shape);
   return result.error.issues.flatMap((issue) => formatIssue(issue, [], known));
+}
+
+/**
+ * The fast path of {@link agentOptionsIssues}: true when `options` is valid, checked key by key
+ * against the schema's fields plus the cross-field rules, which is what the strict object's parse
+ * amounts to. It touches only the schemas of the options present, so a query's first validation
+ * does not pay for zod preparing (and compiling) the parser of a ~100-field object. False means
+ * "not sure": the full parse then runs and words the issues.
+ */
+function passesKeyByKey(options: unknown): boolean {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) return false;
+  const prototype = Object.getPrototypeOf(options);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const shape = agentOptionsSchema.shape as Record<string, z.ZodMiniType | undefined>;
+  const record = options as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(shape, key)) return false;
+    const field = shape[key];
+    if (field === undefined || !field.safeParse(record[key], { error: localeError }).success) return false;
+  }
+  return crossFieldIssues(record).length === 0;
 }
 
 /**
