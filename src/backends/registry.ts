@@ -42,6 +42,8 @@ const entries: Record<BackendKind, Entry | undefined> = {
 
 const loaded = new Map<BackendKind, Backend>();
 const loading = new Map<BackendKind, Promise<Backend>>();
+/** Set once the application asked for a backend (a query, a client, `loadBackend`). */
+let requested = false;
 
 /** The backend {@link preloadWhenIdle} loads: the one a query without `backend` uses. */
 const DEFAULT_BACKEND: BackendKind = "claude";
@@ -54,13 +56,15 @@ const IDLE_PRELOAD_TURNS = 20;
 
 /**
  * Once the host's event loop comes round after importing this package, loads the default backend
- * in the background, so the first query does not wait for its code (~4 ms in a fresh process, see
- * bench/README.md); `import` itself does no more work than before. Only for a host that stays up:
- * the timer is unref'd, and while nothing but file I/O and the standard streams are pending (which
- * is also how the end of a script that just imported this package looks) it looks again on the next
- * turn, for a few turns, so a host on its way out exits without loading anything. Nothing is loaded when a query already
- * asked for a backend (that one is loading), and a failure is left to the query that needs the
- * backend to report.
+ * in the background and runs its warm-up (one turn over an in-memory stand-in, so V8 has compiled
+ * the code a first query runs): the first query then neither waits for the backend's code nor pays
+ * for compiling it (together ~8 ms in a fresh process, see bench/README.md). `import` itself does
+ * no more work than before. Only for a host that stays up: the timer is unref'd, and while nothing
+ * but file I/O and the standard streams are pending (which is also how the end of a script that
+ * just imported this package looks) it looks again on the next turn, for a few turns, so a host on
+ * its way out exits without loading anything. Nothing is loaded when a query already asked for a
+ * backend (that one is loading), the warm-up is skipped once one has, and a failure is left to the
+ * query that needs the backend to report.
  */
 function preloadWhenIdle(turnsLeft = IDLE_PRELOAD_TURNS): void {
   setTimeout(() => {
@@ -69,7 +73,9 @@ function preloadWhenIdle(turnsLeft = IDLE_PRELOAD_TURNS): void {
       if (turnsLeft > 1) preloadWhenIdle(turnsLeft - 1);
       return;
     }
-    loadBackend(DEFAULT_BACKEND).catch(() => undefined);
+    loadOnce(DEFAULT_BACKEND)
+      .then((backend) => (requested ? undefined : backend.warmUp?.()))
+      .catch(() => undefined);
   }, 0).unref();
 }
 
@@ -104,6 +110,11 @@ export function getBackend(kind: BackendKind = "claude"): Backend {
  * @throws InvalidOptionsError for an unknown `kind`.
  */
 export function loadBackend(kind: BackendKind = "claude"): Promise<Backend> {
+  requested = true;
+  return loadOnce(kind);
+}
+
+function loadOnce(kind: BackendKind): Promise<Backend> {
   const done = loaded.get(kind);
   if (done) return Promise.resolve(done);
   let pending = loading.get(kind);

@@ -26,6 +26,7 @@ import {
 import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
 import { validateClaudeOptions } from "./validate.js";
+import { warmUpClaude } from "./warm-up.js";
 
 const versionCheck = checkVersionOncePerBinary(checkClaudeVersion);
 
@@ -36,6 +37,10 @@ export class ClaudeBackend implements Backend {
 
   validateOptions(options: AgentOptions): void {
     validateClaudeOptions(options);
+  }
+
+  warmUp(): Promise<void> {
+    return warmUpClaude(this);
   }
 
   async openSession(params: OpenSessionParams): Promise<Session> {

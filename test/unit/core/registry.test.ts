@@ -57,19 +57,24 @@ describe("backend registry", () => {
 describe("idle preload of the default backend", () => {
   const ROOT = join(import.meta.dirname, "..", "..", "..");
 
+  /** Runs `script` as a host; resolves with its stdout once it exited 0 with nothing on stderr. */
   function host(script: string): Promise<string> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
         cwd: ROOT,
-        stdio: ["ignore", "pipe", "inherit"],
+        stdio: ["ignore", "pipe", "pipe"],
       });
       let out = "";
+      let err = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => {
         out += d;
       });
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        err += d;
+      });
       child.on("error", reject);
       child.on("close", (code) =>
-        code === 0 ? resolve(out.trim()) : reject(new Error(`host exited ${code}`)),
+        code === 0 && err === "" ? resolve(out.trim()) : reject(new Error(`host exited ${code}: ${err}`)),
       );
     });
   }
