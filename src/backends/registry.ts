@@ -74,7 +74,7 @@ function preloadWhenIdle(turnsLeft = IDLE_PRELOAD_TURNS): void {
       return;
     }
     loadOnce(DEFAULT_BACKEND)
-      .then((backend) => (requested ? undefined : backend.warmUp?.()))
+      .then((backend) => (requested ? undefined : warmUpOnce(backend)))
       .catch(() => undefined);
   }, 0).unref();
 }
@@ -105,13 +105,41 @@ export function getBackend(kind: BackendKind = "claude"): Backend {
 
 /**
  * Loads the backend for `kind` (default `"claude"`) and resolves with it; its `validateOptions`
- * then runs synchronously. Loads once per process.
+ * then runs synchronously. Loads once per process, and also warms it up once (Claude: one turn over
+ * an in-memory stand-in, no process), so the first query neither loads nor compiles its code:
+ * await it at start-up to take both out of the first query. (`query()` loads what it needs itself.)
  *
  * @throws InvalidOptionsError for an unknown `kind`.
  */
-export function loadBackend(kind: BackendKind = "claude"): Promise<Backend> {
+export async function loadBackend(kind: BackendKind = "claude"): Promise<Backend> {
+  const backend = await startLoading(kind);
+  await warmUpOnce(backend);
+  return backend;
+}
+
+/** Loads `kind` for the application (a query, a client): the idle warm-up is then not started. @internal */
+export function startLoading(kind: BackendKind = "claude"): Promise<Backend> {
   requested = true;
   return loadOnce(kind);
+}
+
+const warmedUp = new Map<BackendKind, Promise<void>>();
+
+/**
+ * Runs `backend`'s warm-up once per process. A failure is reported as a process warning, not to the
+ * caller: it only means that the first query compiles its code itself.
+ */
+function warmUpOnce(backend: Backend): Promise<void> {
+  let pending = warmedUp.get(backend.name);
+  if (!pending) {
+    pending = (backend.warmUp?.() ?? Promise.resolve()).catch((error: unknown) => {
+      process.emitWarning(`the ${backend.name} backend's warm-up failed: ${String(error)}`, {
+        code: "CODE_AGENT_SDK_WARM_UP",
+      });
+    });
+    warmedUp.set(backend.name, pending);
+  }
+  return pending;
 }
 
 function loadOnce(kind: BackendKind): Promise<Backend> {
@@ -141,7 +169,7 @@ function loadOnce(kind: BackendKind): Promise<Backend> {
  * besides: the MCP SDK when they name in-process (`type: "sdk"`) MCP servers.
  */
 export async function backendFor(options: AgentOptions): Promise<Backend> {
-  const backend = await loadBackend(options.backend);
+  const backend = await startLoading(options.backend);
   if (hasSdkMcpServer(options)) await loadMcpServer();
   return backend;
 }
