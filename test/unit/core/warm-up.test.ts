@@ -1,26 +1,30 @@
 /**
- * The idle warm-up runs one real turn of the Claude backend (session, control handshake, JSON-lines
- * reader, message parser) over an in-memory stand-in: it must complete, start no process, and say
- * nothing to the host (no warning, no output).
+ * The warm-up runs one real turn of a backend (Claude: session, control handshake, JSON-lines
+ * reader, message parser; Codex: the `exec --json` session) over an in-memory stand-in: it must
+ * complete, start no process, and say nothing to the host (no warning, no output).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Backend } from "../../../src/backends/backend.js";
 import { ClaudeBackend } from "../../../src/backends/claude/backend.js";
 import { warmUpClaude } from "../../../src/backends/claude/warm-up.js";
+import { CodexBackend } from "../../../src/backends/codex/backend.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("Claude warm-up", () => {
-  it("runs one turn to its result without a process, a warning or output", async () => {
+describe("backend warm-up", () => {
+  it.each([
+    ["claude", () => new ClaudeBackend()],
+    ["codex", () => new CodexBackend()],
+  ] as const)("%s: runs one turn to its result without a process, a warning or output", async (_, make) => {
     const warnings: unknown[] = [];
     const onWarning = (warning: unknown): void => {
       warnings.push(warning);
     };
     process.on("warning", onWarning);
     const emitWarning = vi.spyOn(process, "emitWarning");
-    const backend = new ClaudeBackend();
+    const backend = make();
     const openSession = vi.spyOn(backend, "openSession");
     try {
       await backend.warmUp();
