@@ -6,6 +6,7 @@
  * `loadBackend` (which `query()` and `AgentSdkClient.connect()` await) loads the implementation.
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
+import { settleWithin } from "../internal/deadline.js";
 import { loadMcpServer } from "../mcp/tool.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "./backend.js";
@@ -125,14 +126,22 @@ export function startLoading(kind: BackendKind = "claude"): Promise<Backend> {
 
 const warmedUp = new Map<BackendKind, Promise<void>>();
 
+/** A warm-up runs in memory in a few milliseconds; one still running after this is reported. */
+const WARM_UP_BOUND_MS = 10_000;
+
 /**
- * Runs `backend`'s warm-up once per process. A failure is reported as a process warning, not to the
- * caller: it only means that the first query compiles its code itself.
+ * Runs `backend`'s warm-up once per process. A failure (or one past {@link WARM_UP_BOUND_MS}) is
+ * reported as a process warning, not to the caller: it only means that the first query compiles
+ * its code itself.
  */
 function warmUpOnce(backend: Backend): Promise<void> {
   let pending = warmedUp.get(backend.name);
   if (!pending) {
-    pending = (backend.warmUp?.() ?? Promise.resolve()).catch((error: unknown) => {
+    const work = backend.warmUp?.() ?? Promise.resolve();
+    pending = settleWithin(work, {
+      timeoutMs: WARM_UP_BOUND_MS,
+      onTimeout: () => new Error(`still running after ${WARM_UP_BOUND_MS} ms`),
+    }).catch((error: unknown) => {
       process.emitWarning(`the ${backend.name} backend's warm-up failed: ${String(error)}`, {
         code: "CODE_AGENT_SDK_WARM_UP",
       });
