@@ -2,8 +2,10 @@
  * Picks the backend for `options.backend`.
  *
  * A backend is loaded on first use, not when this package is imported: each one is its own chunk
- * of the bundle, with its option checks (zod/mini), which only a query on that backend needs. `getBackend` answers at once (name, capabilities);
- * `loadBackend` (which `query()` and `AgentSdkClient.connect()` await) loads the implementation.
+ * of the bundle, which only a query on that backend needs. `getBackend` answers at once (name,
+ * capabilities); every `query()` and `AgentSdkClient.connect()` loads the implementation, and
+ * `loadBackend` also warms it up (see `warmUpOnce`). A host that stays up after the import gets the
+ * default backend loaded and warmed up while it is idle (see `preloadWhenIdle`).
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { settleWithin } from "../internal/deadline.js";
