@@ -4,7 +4,8 @@
  * breakdown in bench/README.md). Each repetition is a fresh `node` process that times, in order:
  *
  * 1. `import()` of the package;
- * 2. `await loadBackend(backend)`: the backend's chunks (resolve, read, compile, evaluate);
+ * 2. `await loadBackend(backend)`: the backend's chunks (resolve, read, compile, evaluate) and its
+ *    warm-up (one turn over an in-memory stand-in; builds before that warm-up had none);
  * 3. the backend's first `validateOptions()` of the bench's options, then a second one;
  * 4. a query with all of the above done (spawn → first assistant message), then a second query:
  *    their difference is the code the first query runs for the first time (V8 compiles functions
