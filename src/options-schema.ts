@@ -16,6 +16,15 @@ import type { SessionStore } from "./backends/claude/sessions/store-types.js";
 import { claudeSettingsSchema } from "./claude-settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
 
+/** A value built on first use, then reused: schemas cost nothing until an option needs them. */
+function lazy<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= build();
+    return value;
+  };
+}
+
 const fn = (what: string) =>
   // biome-ignore lint/complexity/noBannedTypes: any callable is acceptable here; the exact signature is a compile-time concern.
   z.custom<Function>((v) => typeof v === "function", { error: `${what} must be a function` });
@@ -25,14 +34,19 @@ const wholeNumber = (message: string) =>
   z.int({ error: (issue: $ZodRawIssue) => (typeof issue.input === "number" ? message : undefined) });
 
 const nonEmpty = () => z.string().check(z.minLength(1));
-const stringMap = z.record(z.string(), z.string());
-const positiveInt = wholeNumber("must be a whole number").check(z.positive("must be greater than 0"));
-const positiveNumber = z.number().check(z.positive("must be greater than 0"));
-/** A memory bound in bytes: whole, and at least one pipe chunk (smaller would pause on every read). */
-const bufferBytes = wholeNumber("must be a whole number of bytes").check(
-  z.minimum(65536, "must be at least 65536 bytes (64 KiB)"),
+const stringMap = lazy(() => z.record(z.string(), z.string()));
+const positiveInt = lazy(() =>
+  wholeNumber("must be a whole number").check(z.positive("must be greater than 0")),
 );
-const port = z.int().check(z.minimum(1), z.maximum(65535));
+const positiveNumber = lazy(() => z.number().check(z.positive("must be greater than 0")));
+
+/** A memory bound in bytes: whole, and at least one pipe chunk (smaller would pause on every read). */
+const bufferBytes = lazy(() =>
+  wholeNumber("must be a whole number of bytes").check(
+    z.minimum(65536, "must be at least 65536 bytes (64 KiB)"),
+  ),
+);
+const port = lazy(() => z.int().check(z.minimum(1), z.maximum(65535)));
 
 /**
  * The longest delay a Node.js timer takes: 2^31−1 ms (about 24.8 days). A longer one is not an
@@ -90,11 +104,13 @@ export function durationIssue(
 }
 
 /** A hook timeout, in seconds as the CLI takes it (it turns them into a timer of its own). */
-const hookTimeoutSeconds = z.number().check(
-  z.superRefine((value, ctx) => {
-    const message = durationProblem(value, "rejected", "seconds", Math.floor(MAX_TIMER_MS / 1000));
-    if (message) ctx.addIssue({ code: "custom", message, input: value });
-  }),
+const hookTimeoutSeconds = lazy(() =>
+  z.number().check(
+    z.superRefine((value, ctx) => {
+      const message = durationProblem(value, "rejected", "seconds", Math.floor(MAX_TIMER_MS / 1000));
+      if (message) ctx.addIssue({ code: "custom", message, input: value });
+    }),
+  ),
 );
 
 /*
@@ -105,31 +121,33 @@ const hookTimeoutSeconds = z.number().check(
  * strict check here would refuse configuration the CLI runs.
  */
 
-const mcpToolPolicy = z.looseObject({
-  name: nonEmpty(),
-  permission_policy: z.optional(z.enum(["always_allow", "always_ask", "always_deny"])),
-  org_max_permission: z.optional(z.enum(["allow", "ask", "blocked"])),
-});
-const mcpCommon = {
-  timeout: z.optional(positiveNumber),
+const mcpToolPolicy = lazy(() =>
+  z.looseObject({
+    name: nonEmpty(),
+    permission_policy: z.optional(z.enum(["always_allow", "always_ask", "always_deny"])),
+    org_max_permission: z.optional(z.enum(["allow", "ask", "blocked"])),
+  }),
+);
+const mcpCommon = lazy(() => ({
+  timeout: z.optional(positiveNumber()),
   alwaysLoad: z.optional(z.boolean()),
-};
-const mcpStdioShape = {
+}));
+const mcpStdioShape = lazy(() => ({
   type: z.optional(z.literal("stdio")),
   command: nonEmpty(),
   args: z.optional(z.array(z.string())),
-  env: z.optional(stringMap),
-  ...mcpCommon,
-};
-const mcpRemoteShape = {
+  env: z.optional(stringMap()),
+  ...mcpCommon(),
+}));
+const mcpRemoteShape = lazy(() => ({
   url: nonEmpty(),
-  headers: z.optional(stringMap),
-  tools: z.optional(z.array(mcpToolPolicy)),
-  ...mcpCommon,
-};
-const mcpSseShape = { type: z.literal("sse"), ...mcpRemoteShape };
-const mcpHttpShape = { type: z.literal("http"), ...mcpRemoteShape };
-const mcpSdkShape = {
+  headers: z.optional(stringMap()),
+  tools: z.optional(z.array(mcpToolPolicy())),
+  ...mcpCommon(),
+}));
+const mcpSseShape = lazy(() => ({ type: z.literal("sse"), ...mcpRemoteShape() }));
+const mcpHttpShape = lazy(() => ({ type: z.literal("http"), ...mcpRemoteShape() }));
+const mcpSdkShape = lazy(() => ({
   type: z.literal("sdk"),
   name: nonEmpty(),
   // Only the shape matters here: the MCP SDK's McpServer is a class we must not import at runtime.
@@ -139,33 +157,35 @@ const mcpSdkShape = {
   createInstance: z.optional(
     z.custom<() => unknown>((v) => typeof v === "function", { error: "createInstance must be a function" }),
   ),
-  timeout: z.optional(positiveNumber),
-  tools: z.optional(z.array(mcpToolPolicy)),
-};
+  timeout: z.optional(positiveNumber()),
+  tools: z.optional(z.array(mcpToolPolicy())),
+}));
 
 /** One MCP server entry. Discriminated on `type` so errors point into the matching variant. */
-const mcpServerSchema = z.discriminatedUnion(
-  "type",
-  [
-    z.looseObject(mcpStdioShape),
-    z.looseObject(mcpSseShape),
-    z.looseObject(mcpHttpShape),
-    z.looseObject(mcpSdkShape),
-  ],
-  { error: "expected an MCP server config with type 'stdio' (or no type), 'sse', 'http' or 'sdk'" },
+const mcpServerSchema = lazy(() =>
+  z.discriminatedUnion(
+    "type",
+    [
+      z.looseObject(mcpStdioShape()),
+      z.looseObject(mcpSseShape()),
+      z.looseObject(mcpHttpShape()),
+      z.looseObject(mcpSdkShape()),
+    ],
+    { error: "expected an MCP server config with type 'stdio' (or no type), 'sse', 'http' or 'sdk'" },
+  ),
 );
 
-const hookMatcherShape = {
+const hookMatcherShape = lazy(() => ({
   matcher: z.optional(z.string()),
   hooks: z.array(fn("each hook")),
-  timeout: z.optional(hookTimeoutSeconds),
+  timeout: z.optional(hookTimeoutSeconds()),
   onFailure: z.optional(z.enum(["continue", "block"])),
-};
+}));
 
 const permissionModes = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"] as const;
 const efforts = ["low", "medium", "high", "xhigh", "max"] as const;
 
-const agentDefinitionShape = {
+const agentDefinitionShape = lazy(() => ({
   description: z.string(),
   prompt: z.string(),
   tools: z.optional(z.array(z.string())),
@@ -175,8 +195,8 @@ const agentDefinitionShape = {
   criticalSystemReminder_EXPERIMENTAL: z.optional(z.string()),
   skills: z.optional(z.array(z.string())),
   initialPrompt: z.optional(z.string()),
-  maxTurns: z.optional(positiveInt),
-  autoCompactWindow: z.optional(positiveInt),
+  maxTurns: z.optional(positiveInt()),
+  autoCompactWindow: z.optional(positiveInt()),
   background: z.optional(z.boolean()),
   omitClaudeMd: z.optional(z.boolean()),
   memory: z.optional(z.enum(["user", "project", "local"])),
@@ -184,46 +204,48 @@ const agentDefinitionShape = {
   permissionMode: z.optional(z.enum(permissionModes)),
   observer: z.optional(z.string()),
   observerMessage: z.optional(z.string()),
-};
+}));
 
-const strings = z.array(z.string());
-const sandboxNetworkShape = {
-  allowedDomains: z.optional(strings),
-  deniedDomains: z.optional(strings),
+const strings = lazy(() => z.array(z.string()));
+const sandboxNetworkShape = lazy(() => ({
+  allowedDomains: z.optional(strings()),
+  deniedDomains: z.optional(strings()),
   strictAllowlist: z.optional(z.boolean()),
   allowManagedDomainsOnly: z.optional(z.boolean()),
-  allowUnixSockets: z.optional(strings),
+  allowUnixSockets: z.optional(strings()),
   allowAllUnixSockets: z.optional(z.boolean()),
   allowLocalBinding: z.optional(z.boolean()),
-  allowMachLookup: z.optional(strings),
-  httpProxyPort: z.optional(port),
-  socksProxyPort: z.optional(port),
+  allowMachLookup: z.optional(strings()),
+  httpProxyPort: z.optional(port()),
+  socksProxyPort: z.optional(port()),
   tlsTerminate: z.optional(
     z.looseObject({ caCertPath: z.optional(z.string()), caKeyPath: z.optional(z.string()) }),
   ),
-};
-const sandboxFilesystemShape = {
-  allowWrite: z.optional(strings),
-  denyWrite: z.optional(strings),
-  denyRead: z.optional(strings),
-  allowRead: z.optional(strings),
+}));
+const sandboxFilesystemShape = lazy(() => ({
+  allowWrite: z.optional(strings()),
+  denyWrite: z.optional(strings()),
+  denyRead: z.optional(strings()),
+  allowRead: z.optional(strings()),
   allowManagedReadPathsOnly: z.optional(z.boolean()),
   disabled: z.optional(z.boolean()),
-};
-const credentialRule = {
+}));
+const credentialRule = lazy(() => ({
   mode: z.enum(["deny", "mask"]),
   extract: z.optional(z.string()),
   onExtractNoMatch: z.optional(z.enum(["deny", "error", "warn"])),
   decode: z.optional(z.literal("jwt")),
-  maskClaims: z.optional(strings),
-  injectHosts: z.optional(strings),
-};
-const passthrough = z.enum(["deny", "passthrough"]);
-const sandboxCredentialsShape = {
+  maskClaims: z.optional(strings()),
+  injectHosts: z.optional(strings()),
+}));
+const passthrough = lazy(() => z.enum(["deny", "passthrough"]));
+const sandboxCredentialsShape = lazy(() => ({
   files: z.optional(
-    z.array(z.looseObject({ path: z.string(), maskDuplicates: z.optional(z.boolean()), ...credentialRule })),
+    z.array(
+      z.looseObject({ path: z.string(), maskDuplicates: z.optional(z.boolean()), ...credentialRule() }),
+    ),
   ),
-  envVars: z.optional(z.array(z.looseObject({ name: z.string(), ...credentialRule }))),
+  envVars: z.optional(z.array(z.looseObject({ name: z.string(), ...credentialRule() }))),
   allowPlaintextInject: z.optional(z.boolean()),
   awsPairs: z.optional(
     z.array(
@@ -236,55 +258,63 @@ const sandboxCredentialsShape = {
   ),
   sigv4: z.optional(
     z.looseObject({
-      streaming: z.optional(passthrough),
-      presigned: z.optional(passthrough),
-      sigv4a: z.optional(passthrough),
+      streaming: z.optional(passthrough()),
+      presigned: z.optional(passthrough()),
+      sigv4a: z.optional(passthrough()),
     }),
   ),
-};
-const sandboxShape = {
+}));
+const sandboxShape = lazy(() => ({
   enabled: z.optional(z.boolean()),
   failIfUnavailable: z.optional(z.boolean()),
   autoAllowBashIfSandboxed: z.optional(z.boolean()),
   allowUnsandboxedCommands: z.optional(z.boolean()),
-  network: z.optional(z.looseObject(sandboxNetworkShape)),
-  filesystem: z.optional(z.looseObject(sandboxFilesystemShape)),
-  credentials: z.optional(z.looseObject(sandboxCredentialsShape)),
-  ignoreViolations: z.optional(z.record(z.string(), strings)),
+  network: z.optional(z.looseObject(sandboxNetworkShape())),
+  filesystem: z.optional(z.looseObject(sandboxFilesystemShape())),
+  credentials: z.optional(z.looseObject(sandboxCredentialsShape())),
+  ignoreViolations: z.optional(z.record(z.string(), strings())),
   enableWeakerNestedSandbox: z.optional(z.boolean()),
   allowNestedUserNamespaces: z.optional(z.boolean()),
   enableWeakerNetworkIsolation: z.optional(z.boolean()),
   allowAppleEvents: z.optional(z.boolean()),
-  excludedCommands: z.optional(strings),
-  ripgrep: z.optional(z.looseObject({ command: nonEmpty(), args: z.optional(strings) })),
+  excludedCommands: z.optional(strings()),
+  ripgrep: z.optional(z.looseObject({ command: nonEmpty(), args: z.optional(strings()) })),
   bwrapPath: z.optional(z.string()),
   socatPath: z.optional(z.string()),
-};
-const sandboxSchema = z.looseObject(sandboxShape);
+}));
+const sandboxSchema = lazy(() => z.looseObject(sandboxShape()));
 
-const pluginShape = { type: z.literal("local"), path: nonEmpty(), skipMcpDiscovery: z.optional(z.boolean()) };
+const pluginShape = lazy(() => ({
+  type: z.literal("local"),
+  path: nonEmpty(),
+  skipMcpDiscovery: z.optional(z.boolean()),
+}));
 
-const systemPromptCustomShape = {
+const systemPromptCustomShape = lazy(() => ({
   type: z.literal("custom"),
-  prompt: z.union([z.string(), strings]),
+  prompt: z.union([z.string(), strings()]),
   snapshot: z.optional(z.boolean()),
-};
-const systemPromptPresetShape = {
+}));
+const systemPromptPresetShape = lazy(() => ({
   type: z.literal("preset"),
   preset: z.literal("claude_code"),
   append: z.optional(z.string()),
   excludeDynamicSections: z.optional(z.boolean()),
   snapshot: z.optional(z.boolean()),
-};
+}));
 
-const thinkingDisplay = z.optional(z.enum(["summarized", "omitted"]));
-const thinkingShapes = {
-  adaptive: { type: z.literal("adaptive"), display: thinkingDisplay },
-  enabled: { type: z.literal("enabled"), budgetTokens: z.optional(positiveInt), display: thinkingDisplay },
+const thinkingDisplay = lazy(() => z.optional(z.enum(["summarized", "omitted"])));
+const thinkingShapes = lazy(() => ({
+  adaptive: { type: z.literal("adaptive"), display: thinkingDisplay() },
+  enabled: {
+    type: z.literal("enabled"),
+    budgetTokens: z.optional(positiveInt()),
+    display: thinkingDisplay(),
+  },
   disabled: { type: z.literal("disabled") },
-};
+}));
 
-const toolConfigShape = {
+const toolConfigShape = lazy(() => ({
   askUserQuestion: z.optional(
     z.looseObject({
       previewFormat: z.optional(z.enum(["markdown", "html"])),
@@ -292,7 +322,7 @@ const toolConfigShape = {
       optionalDescriptions: z.optional(z.boolean()),
     }),
   ),
-};
+}));
 
 /** A TOML value (Codex `-c` overrides): no null, no non-finite numbers. */
 function isTomlValue(value: unknown): boolean {
@@ -303,77 +333,85 @@ function isTomlValue(value: unknown): boolean {
   return false;
 }
 
-const codexSchema = z.strictObject({
-  approvalPolicy: z.optional(z.enum(["untrusted", "on-request", "never"])),
-  sandboxMode: z.optional(z.enum(["read-only", "workspace-write", "danger-full-access"])),
-  reasoningEffort: z.optional(z.enum(["minimal", "low", "medium", "high", "xhigh"])),
-  networkAccess: z.optional(z.boolean()),
-  config: z.optional(
-    z.record(
-      z.string().check(z.regex(/^[^=\s]+$/, "config keys are dotted paths without '=' or whitespace")),
-      z.custom((v) => isTomlValue(v), {
-        error: "expected a TOML value: string, finite number, boolean, or an array/table of them",
-      }),
+const codexSchema = lazy(() =>
+  z.strictObject({
+    approvalPolicy: z.optional(z.enum(["untrusted", "on-request", "never"])),
+    sandboxMode: z.optional(z.enum(["read-only", "workspace-write", "danger-full-access"])),
+    reasoningEffort: z.optional(z.enum(["minimal", "low", "medium", "high", "xhigh"])),
+    networkAccess: z.optional(z.boolean()),
+    config: z.optional(
+      z.record(
+        z.string().check(z.regex(/^[^=\s]+$/, "config keys are dotted paths without '=' or whitespace")),
+        z.custom((v) => isTomlValue(v), {
+          error: "expected a TOML value: string, finite number, boolean, or an array/table of them",
+        }),
+      ),
     ),
-  ),
-  skipGitRepoCheck: z.optional(z.boolean()),
-});
+    skipGitRepoCheck: z.optional(z.boolean()),
+  }),
+);
 
-const cursorSchema = z.strictObject({
-  forceApprove: z.optional(z.boolean()),
-  mode: z.optional(z.enum(["plan", "ask"])),
-  trustWorkspace: z.optional(z.boolean()),
-  sandbox: z.optional(z.enum(["enabled", "disabled"])),
-  apiKey: z.optional(z.string()),
-  partialOutput: z.optional(z.boolean()),
-});
+const cursorSchema = lazy(() =>
+  z.strictObject({
+    forceApprove: z.optional(z.boolean()),
+    mode: z.optional(z.enum(["plan", "ask"])),
+    trustWorkspace: z.optional(z.boolean()),
+    sandbox: z.optional(z.enum(["enabled", "disabled"])),
+    apiKey: z.optional(z.string()),
+    partialOutput: z.optional(z.boolean()),
+  }),
+);
 
-const acpSchema = z.strictObject({
-  agent: z.optional(
-    z.enum(["gemini", "qwen", "opencode", "copilot", "kilo", "claude-code-acp", "codex-acp"]),
-  ),
-  command: z.optional(nonEmpty()),
-  args: z.optional(z.array(z.string())),
-  clientFs: z.optional(z.boolean()),
-  terminal: z.optional(z.boolean()),
-  mode: z.optional(nonEmpty()),
-  authMethod: z.optional(nonEmpty()),
-});
-
-const transportSchema = z.custom<object>(
-  (v) =>
-    typeof v === "object" &&
-    v !== null &&
-    ["connect", "write", "readMessages", "endInput", "close", "isReady"].every(
-      (k) => typeof (v as Record<string, unknown>)[k] === "function",
+const acpSchema = lazy(() =>
+  z.strictObject({
+    agent: z.optional(
+      z.enum(["gemini", "qwen", "opencode", "copilot", "kilo", "claude-code-acp", "codex-acp"]),
     ),
-  { error: "transport must implement connect, write, readMessages, endInput, close and isReady" },
+    command: z.optional(nonEmpty()),
+    args: z.optional(z.array(z.string())),
+    clientFs: z.optional(z.boolean()),
+    terminal: z.optional(z.boolean()),
+    mode: z.optional(nonEmpty()),
+    authMethod: z.optional(nonEmpty()),
+  }),
+);
+
+const transportSchema = lazy(() =>
+  z.custom<object>(
+    (v) =>
+      typeof v === "object" &&
+      v !== null &&
+      ["connect", "write", "readMessages", "endInput", "close", "isReady"].every(
+        (k) => typeof (v as Record<string, unknown>)[k] === "function",
+      ),
+    { error: "transport must implement connect, write, readMessages, endInput, close and isReady" },
+  ),
 );
 
 /**
- * The zod schema of {@link AgentOptions}. Strict: unknown keys are errors, so a typo such as
- * `maxTurn` fails loudly instead of being ignored. Cross-field rules (bypass permissions) are
- * included. Prefer {@link validateAgentOptions}, which turns failures into `InvalidOptionsError`.
+ * The fields of {@link agentOptionsSchema}, each built on first use: validating the options a
+ * query passes builds the schemas of those options only (see `passesKeyByKey`).
  */
-export const agentOptionsSchema = z
-  .strictObject({
-    backend: z.optional(z.enum(["claude", "codex", "cursor", "acp"])),
-    codex: z.optional(codexSchema),
-    cursor: z.optional(cursorSchema),
-    acp: z.optional(acpSchema),
+const FIELDS = {
+  backend: () => z.optional(z.enum(["claude", "codex", "cursor", "acp"])),
+  codex: () => z.optional(codexSchema()),
+  cursor: () => z.optional(cursorSchema()),
+  acp: () => z.optional(acpSchema()),
 
-    cliPath: z.optional(nonEmpty()),
-    autoInstallCli: z.optional(
+  cliPath: () => z.optional(nonEmpty()),
+  autoInstallCli: () =>
+    z.optional(
       z.union([
         z.boolean(),
         z.strictObject({ version: z.optional(nonEmpty()), cacheDir: z.optional(nonEmpty()) }),
       ]),
     ),
-    onCliInstallProgress: z.optional(fn("onCliInstallProgress")),
-    cwd: z.optional(nonEmpty()),
-    env: z.optional(z.record(z.string(), z.optional(z.string()))),
-    user: z.optional(z.union([nonEmpty(), z.int().check(z.nonnegative())])),
-    extraArgs: z.optional(
+  onCliInstallProgress: () => z.optional(fn("onCliInstallProgress")),
+  cwd: () => z.optional(nonEmpty()),
+  env: () => z.optional(z.record(z.string(), z.optional(z.string()))),
+  user: () => z.optional(z.union([nonEmpty(), z.int().check(z.nonnegative())])),
+  extraArgs: () =>
+    z.optional(
       z.record(
         z
           .string()
@@ -381,54 +419,56 @@ export const agentOptionsSchema = z
         z.nullable(z.string()),
       ),
     ),
-    signal: z.optional(z.instanceof(AbortSignal, { error: "signal must be an AbortSignal" })),
-    stderr: z.optional(fn("stderr")),
-    highWaterMark: z.optional(bufferBytes),
-    lowWaterMark: z.optional(
-      wholeNumber("must be a whole number of bytes").check(z.nonnegative("must be 0 or more")),
-    ),
-    maxReaderLagBytes: z.optional(bufferBytes),
-    maxBufferSize: z.optional(
+  signal: () => z.optional(z.instanceof(AbortSignal, { error: "signal must be an AbortSignal" })),
+  stderr: () => z.optional(fn("stderr")),
+  highWaterMark: () => z.optional(bufferBytes()),
+  lowWaterMark: () =>
+    z.optional(wholeNumber("must be a whole number of bytes").check(z.nonnegative("must be 0 or more"))),
+  maxReaderLagBytes: () => z.optional(bufferBytes()),
+  maxBufferSize: () =>
+    z.optional(
       wholeNumber("must be a whole number of bytes").check(z.minimum(1024, "must be at least 1024 bytes")),
     ),
-    controlTimeoutMs: z.optional(durationMs("no limit")),
-    closeGraceMs: z.optional(durationMs("rejected")),
-    exitTimeoutMs: z.optional(durationMs("no limit")),
-    callbackTimeoutMs: z.optional(durationMs("no limit")),
-    inheritEnv: z.optional(z.boolean()),
-    backgroundTaskTimeoutMs: z.optional(durationMs("no limit")),
-    transport: z.optional(transportSchema),
-    spawnClaudeCodeProcess: z.optional(fn("spawnClaudeCodeProcess")),
-    debug: z.optional(z.boolean()),
-    debugFile: z.optional(nonEmpty()),
-    projectConfigRoot: z.optional(nonEmpty()),
-    record: z.optional(
+  controlTimeoutMs: () => z.optional(durationMs("no limit")),
+  closeGraceMs: () => z.optional(durationMs("rejected")),
+  exitTimeoutMs: () => z.optional(durationMs("no limit")),
+  callbackTimeoutMs: () => z.optional(durationMs("no limit")),
+  inheritEnv: () => z.optional(z.boolean()),
+  backgroundTaskTimeoutMs: () => z.optional(durationMs("no limit")),
+  transport: () => z.optional(transportSchema()),
+  spawnClaudeCodeProcess: () => z.optional(fn("spawnClaudeCodeProcess")),
+  debug: () => z.optional(z.boolean()),
+  debugFile: () => z.optional(nonEmpty()),
+  projectConfigRoot: () => z.optional(nonEmpty()),
+  record: () =>
+    z.optional(
       z.union([nonEmpty(), z.strictObject({ path: nonEmpty(), redact: z.optional(z.array(z.string())) })]),
     ),
 
-    model: z.optional(nonEmpty()),
-    fallbackModel: z.optional(nonEmpty()),
-    maxTurns: z.optional(positiveInt),
-    maxBudgetUsd: z.optional(positiveNumber),
-    taskBudget: z.optional(z.strictObject({ total: positiveInt })),
-    effort: z.optional(z.enum(efforts)),
-    thinking: z.optional(
+  model: () => z.optional(nonEmpty()),
+  fallbackModel: () => z.optional(nonEmpty()),
+  maxTurns: () => z.optional(positiveInt()),
+  maxBudgetUsd: () => z.optional(positiveNumber()),
+  taskBudget: () => z.optional(z.strictObject({ total: positiveInt() })),
+  effort: () => z.optional(z.enum(efforts)),
+  thinking: () =>
+    z.optional(
       z.discriminatedUnion(
         "type",
         [
-          z.looseObject(thinkingShapes.adaptive),
-          z.looseObject(thinkingShapes.enabled),
-          z.looseObject(thinkingShapes.disabled),
+          z.looseObject(thinkingShapes().adaptive),
+          z.looseObject(thinkingShapes().enabled),
+          z.looseObject(thinkingShapes().disabled),
         ],
         { error: "expected { type: 'adaptive' | 'enabled' | 'disabled' }" },
       ),
     ),
-    maxThinkingTokens: z.optional(
-      wholeNumber("must be a whole number").check(z.nonnegative("must be 0 or more")),
-    ),
-    betas: z.optional(z.array(nonEmpty())),
+  maxThinkingTokens: () =>
+    z.optional(wholeNumber("must be a whole number").check(z.nonnegative("must be 0 or more"))),
+  betas: () => z.optional(z.array(nonEmpty())),
 
-    tools: z.optional(
+  tools: () =>
+    z.optional(
       z.union(
         [
           z.array(z.string()),
@@ -437,34 +477,36 @@ export const agentOptionsSchema = z
         { error: "expected a list of tool names or { type: 'preset', preset: 'claude_code' }" },
       ),
     ),
-    allowedTools: z.optional(z.array(z.string())),
-    disallowedTools: z.optional(z.array(z.string())),
-    toolAliases: z.optional(z.record(nonEmpty(), nonEmpty())),
-    toolConfig: z.optional(z.looseObject(toolConfigShape)),
-    permissionMode: z.optional(z.enum(permissionModes)),
-    allowDangerouslySkipPermissions: z.optional(z.boolean()),
-    permissionPromptToolName: z.optional(nonEmpty()),
-    permissionPrompts: z.optional(z.enum(["host", "none"])),
-    planModeInstructions: z.optional(z.string()),
-    canUseTool: z.optional(fn("canUseTool")),
-    onElicitation: z.optional(fn("onElicitation")),
-    onUserDialog: z.optional(fn("onUserDialog")),
-    supportedDialogKinds: z.optional(z.array(nonEmpty())),
-    perTaskStopAffordance: z.optional(z.boolean()),
+  allowedTools: () => z.optional(z.array(z.string())),
+  disallowedTools: () => z.optional(z.array(z.string())),
+  toolAliases: () => z.optional(z.record(nonEmpty(), nonEmpty())),
+  toolConfig: () => z.optional(z.looseObject(toolConfigShape())),
+  permissionMode: () => z.optional(z.enum(permissionModes)),
+  allowDangerouslySkipPermissions: () => z.optional(z.boolean()),
+  permissionPromptToolName: () => z.optional(nonEmpty()),
+  permissionPrompts: () => z.optional(z.enum(["host", "none"])),
+  planModeInstructions: () => z.optional(z.string()),
+  canUseTool: () => z.optional(fn("canUseTool")),
+  onElicitation: () => z.optional(fn("onElicitation")),
+  onUserDialog: () => z.optional(fn("onUserDialog")),
+  supportedDialogKinds: () => z.optional(z.array(nonEmpty())),
+  perTaskStopAffordance: () => z.optional(z.boolean()),
 
-    mcpServers: z.optional(
-      z.union([nonEmpty(), z.record(nonEmpty(), mcpServerSchema)], {
+  mcpServers: () =>
+    z.optional(
+      z.union([nonEmpty(), z.record(nonEmpty(), mcpServerSchema())], {
         error: "expected a path to an MCP config file or an object of MCP servers by name",
       }),
     ),
-    mcpServersDelivery: z.optional(z.enum(["argv", "initialize"])),
-    strictMcpConfig: z.optional(z.boolean()),
-    plugins: z.optional(z.array(z.looseObject(pluginShape))),
-    pluginDelivery: z.optional(z.enum(["argv", "initialize"])),
-    addDirs: z.optional(z.array(nonEmpty())),
-    agents: z.optional(z.record(nonEmpty(), z.looseObject(agentDefinitionShape))),
-    agent: z.optional(nonEmpty()),
-    skills: z.optional(
+  mcpServersDelivery: () => z.optional(z.enum(["argv", "initialize"])),
+  strictMcpConfig: () => z.optional(z.boolean()),
+  plugins: () => z.optional(z.array(z.looseObject(pluginShape()))),
+  pluginDelivery: () => z.optional(z.enum(["argv", "initialize"])),
+  addDirs: () => z.optional(z.array(nonEmpty())),
+  agents: () => z.optional(z.record(nonEmpty(), z.looseObject(agentDefinitionShape()))),
+  agent: () => z.optional(nonEmpty()),
+  skills: () =>
+    z.optional(
       z.union(
         [
           z.literal("all"),
@@ -480,18 +522,20 @@ export const agentOptionsSchema = z
       ),
     ),
 
-    continueConversation: z.optional(z.boolean()),
-    resume: z.optional(nonEmpty()),
-    resumeSessionAt: z.optional(nonEmpty()),
-    resumeDropsTurn: z.optional(nonEmpty()),
-    forkSession: z.optional(z.boolean()),
-    sessionId: z.optional(
+  continueConversation: () => z.optional(z.boolean()),
+  resume: () => z.optional(nonEmpty()),
+  resumeSessionAt: () => z.optional(nonEmpty()),
+  resumeDropsTurn: () => z.optional(nonEmpty()),
+  forkSession: () => z.optional(z.boolean()),
+  sessionId: () =>
+    z.optional(
       z
         .string()
         .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID")),
     ),
-    persistSession: z.optional(z.boolean()),
-    sessionStore: z.optional(
+  persistSession: () => z.optional(z.boolean()),
+  sessionStore: () =>
+    z.optional(
       z.custom<SessionStore>(
         (value) =>
           typeof value === "object" &&
@@ -501,27 +545,29 @@ export const agentOptionsSchema = z
         { error: "must be a SessionStore: an object with append() and load() methods" },
       ),
     ),
-    sessionStoreFlush: z.optional(z.enum(["batched", "eager"])),
-    loadTimeoutMs: z.optional(positiveNumber),
-    title: z.optional(z.string()),
-    settingSources: z.optional(z.array(z.enum(["user", "project", "local"]))),
-    settings: z.optional(
+  sessionStoreFlush: () => z.optional(z.enum(["batched", "eager"])),
+  loadTimeoutMs: () => z.optional(positiveNumber()),
+  title: () => z.optional(z.string()),
+  settingSources: () => z.optional(z.array(z.enum(["user", "project", "local"]))),
+  settings: () =>
+    z.optional(
       z.union([nonEmpty(), z.lazy(claudeSettingsSchema)], {
         error: "expected a settings JSON string, a settings object, or a path to a settings file",
       }),
     ),
-    managedSettings: z.optional(z.lazy(claudeSettingsSchema)),
-    sandbox: z.optional(sandboxSchema),
-    enableFileCheckpointing: z.optional(z.boolean()),
+  managedSettings: () => z.optional(z.lazy(claudeSettingsSchema)),
+  sandbox: () => z.optional(sandboxSchema()),
+  enableFileCheckpointing: () => z.optional(z.boolean()),
 
-    systemPrompt: z.optional(
+  systemPrompt: () =>
+    z.optional(
       z.union(
         [
           z.string(),
-          strings,
+          strings(),
           z.discriminatedUnion("type", [
-            z.looseObject(systemPromptCustomShape),
-            z.looseObject(systemPromptPresetShape),
+            z.looseObject(systemPromptCustomShape()),
+            z.looseObject(systemPromptPresetShape()),
           ]),
         ],
         {
@@ -530,48 +576,81 @@ export const agentOptionsSchema = z
         },
       ),
     ),
-    hooks: z.optional(z.record(z.string(), z.array(z.looseObject(hookMatcherShape)))),
-    includeHookEvents: z.optional(z.boolean()),
-    includePartialMessages: z.optional(z.boolean()),
-    forwardSubagentText: z.optional(z.boolean()),
-    promptSuggestions: z.optional(z.boolean()),
-    agentProgressSummaries: z.optional(z.boolean()),
-    verbatimPrompts: z.optional(z.boolean()),
-    outputFormat: z.optional(
-      z.strictObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }),
-    ),
+  hooks: () => z.optional(z.record(z.string(), z.array(z.looseObject(hookMatcherShape())))),
+  includeHookEvents: () => z.optional(z.boolean()),
+  includePartialMessages: () => z.optional(z.boolean()),
+  forwardSubagentText: () => z.optional(z.boolean()),
+  promptSuggestions: () => z.optional(z.boolean()),
+  agentProgressSummaries: () => z.optional(z.boolean()),
+  verbatimPrompts: () => z.optional(z.boolean()),
+  outputFormat: () =>
+    z.optional(z.strictObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) })),
 
-    // Official SDK options that cannot apply: accepted by the schema so that each backend rejects
-    // them with its reason (`UnsupportedOptionsError`), instead of "unknown option".
-    executable: z.optional(z.unknown()),
-    executableArgs: z.optional(z.unknown()),
-  })
-  .check(
+  // Official SDK options that cannot apply: accepted by the schema so that each backend rejects
+  // them with its reason (`UnsupportedOptionsError`), instead of "unknown option".
+  executable: () => z.optional(z.unknown()),
+  executableArgs: () => z.optional(z.unknown()),
+} satisfies Record<string, () => z.ZodMiniType>;
+
+type FieldName = keyof typeof FIELDS;
+const builtFields = new Map<string, z.ZodMiniType>();
+
+/** The schema of one top-level option, built once. */
+function fieldSchema(name: FieldName): z.ZodMiniType {
+  let schema = builtFields.get(name);
+  if (schema === undefined) {
+    schema = FIELDS[name]();
+    builtFields.set(name, schema);
+  }
+  return schema;
+}
+
+/**
+ * The zod schema of {@link AgentOptions}, built on first call (with every field: see
+ * {@link agentOptionsIssues} for the check that builds only the fields present). Strict: unknown
+ * keys are errors, so a typo such as `maxTurn` fails loudly instead of being ignored. Cross-field
+ * rules (bypass permissions) are included. Prefer {@link validateAgentOptions}, which turns
+ * failures into `InvalidOptionsError`.
+ */
+export const agentOptionsSchema = lazy(() => {
+  const shape = Object.fromEntries(
+    Object.keys(FIELDS).map((name) => [name, fieldSchema(name as FieldName)]),
+  ) as { [K in FieldName]: ReturnType<(typeof FIELDS)[K]> };
+  return z.strictObject(shape).check(
     z.superRefine(
       (value, ctx) => {
-        // Runs even when other fields failed (`when` below), so `value` may be any object: read defensively.
-        const v = value as Record<string, unknown>;
-        const high = typeof v.highWaterMark === "number" ? v.highWaterMark : 16 * 1024 * 1024;
-        if (typeof v.lowWaterMark === "number" && v.lowWaterMark >= high) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["lowWaterMark"],
-            message: `must be below highWaterMark (${high} bytes)`,
-          });
-        }
-        if (v.permissionMode === "bypassPermissions" && v.allowDangerouslySkipPermissions !== true) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["permissionMode"],
-            message:
-              "'bypassPermissions' runs every tool without asking; set allowDangerouslySkipPermissions: true " +
-              "to confirm you want that (only do so in a sandbox without internet access)",
-          });
-        }
+        for (const issue of crossFieldIssues(value as Record<string, unknown>)) ctx.addIssue(issue);
       },
       { when: (payload) => typeof payload.value === "object" && payload.value !== null },
     ),
   );
+});
+
+/**
+ * The rules that relate two options. Runs even when other fields failed (zod's `when`), so `v`
+ * may be any object: read defensively.
+ */
+function crossFieldIssues(v: Record<string, unknown>): { code: "custom"; path: string[]; message: string }[] {
+  const issues: { code: "custom"; path: string[]; message: string }[] = [];
+  const high = typeof v.highWaterMark === "number" ? v.highWaterMark : 16 * 1024 * 1024;
+  if (typeof v.lowWaterMark === "number" && v.lowWaterMark >= high) {
+    issues.push({
+      code: "custom",
+      path: ["lowWaterMark"],
+      message: `must be below highWaterMark (${high} bytes)`,
+    });
+  }
+  if (v.permissionMode === "bypassPermissions" && v.allowDangerouslySkipPermissions !== true) {
+    issues.push({
+      code: "custom",
+      path: ["permissionMode"],
+      message:
+        "'bypassPermissions' runs every tool without asking; set allowDangerouslySkipPermissions: true " +
+        "to confirm you want that (only do so in a sandbox without internet access)",
+    });
+  }
+  return issues;
+}
 
 /** zod's English messages, used for every parse here (see the module comment). */
 const localeError = english().localeError;
@@ -582,10 +661,30 @@ const localeError = english().localeError;
  */
 export function agentOptionsIssues(options: unknown): string[] {
   if (options === undefined) return [];
-  const result = agentOptionsSchema.safeParse(options, { error: localeError });
+  if (passesKeyByKey(options)) return [];
+  const result = agentOptionsSchema().safeParse(options, { error: localeError });
   if (result.success) return [];
-  const known = Object.keys(agentOptionsSchema.shape);
+  const known = Object.keys(FIELDS);
   return result.error.issues.flatMap((issue) => formatIssue(issue, [], known));
+}
+
+/**
+ * The fast path of {@link agentOptionsIssues}: true when `options` is valid, checked key by key
+ * against the schema's fields plus the cross-field rules, which is what the strict object's parse
+ * amounts to. It touches only the schemas of the options present, so a query's first validation
+ * does not pay for zod preparing (and compiling) the parser of a ~100-field object. False means
+ * "not sure": the full parse then runs and words the issues.
+ */
+function passesKeyByKey(options: unknown): boolean {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) return false;
+  const prototype = Object.getPrototypeOf(options);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = options as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(FIELDS, key)) return false;
+    if (!fieldSchema(key as FieldName).safeParse(record[key], { error: localeError }).success) return false;
+  }
+  return crossFieldIssues(record).length === 0;
 }
 
 /**
@@ -676,11 +775,11 @@ function editDistance(a: string, b: string): number {
 
 type Shape = Record<string, unknown>;
 
-/** Fields of `value` that `shape` does not name, as `path.field` strings. */
-function extraFields(value: unknown, shape: Shape, path: string): string[] {
+/** Fields of `value` that `known` does not name, as `path.field` strings. */
+function extraFields(value: unknown, known: Shape, path: string): string[] {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
   return Object.keys(value)
-    .filter((key) => !Object.hasOwn(shape, key))
+    .filter((key) => !Object.hasOwn(known, key))
     .map((key) => `${path}.${key}`);
 }
 
@@ -714,7 +813,7 @@ const CLI_OWNED_OPTIONS = [
  */
 export function unknownNestedFields(options: unknown): string[] {
   const o = (typeof options === "object" && options !== null ? options : {}) as Record<string, unknown>;
-  return CLI_OWNED_OPTIONS.flatMap((key) => unknownBySchema(o[key], agentOptionsSchema.shape[key], key));
+  return CLI_OWNED_OPTIONS.flatMap((key) => unknownBySchema(o[key], fieldSchema(key), key));
 }
 
 /** The parts of a zod schema's definition that {@link unknownBySchema} walks. */

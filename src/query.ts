@@ -10,7 +10,7 @@ import type {
   Session,
 } from "./backends/backend.js";
 import type { RewindFilesResult } from "./backends/claude/control-types.js";
-import { backendFor, loadBackend } from "./backends/registry.js";
+import { backendFor, startLoading } from "./backends/registry.js";
 import type {
   AccountInfo,
   AgentInfo,
@@ -228,7 +228,7 @@ export function query(params: QueryParams): Query {
  */
 function preload(options: AgentOptions): void {
   if (typeof options.backend === "string" || options.backend === undefined)
-    loadBackend(options.backend).catch(() => undefined);
+    startLoading(options.backend).catch(() => undefined);
 }
 
 /** {@link query} on a session from `source` instead of a new process. @internal */

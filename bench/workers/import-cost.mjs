@@ -5,9 +5,9 @@
  * loads); "anchor" is the backend's official SDK.
  *
  * For ours it also reports `readyMs`/`readyRssMB`: `import()` plus `await loadBackend(backend)`,
- * i.e. everything a first query of that backend loads (its code and the option validator, which
- * `import()` leaves out on purpose). The anchors load everything at `import()`, so for them (and
- * for bare node) ready = import.
+ * i.e. everything a first query of that backend loads (its code, which `import()` leaves out on
+ * purpose) and the backend's warm-up (one in-memory turn, so the first query runs compiled code).
+ * The anchors load everything at `import()`, so for them (and for bare node) ready = import.
  */
 import { pathToFileURL } from "node:url";
 import { guard, params, report } from "./common.mjs";

@@ -7,6 +7,8 @@
  * With `preload`, ours calls `await loadBackend(backend)` before the clock starts, as an
  * application does at start-up to take the lazily loaded backend out of its first query (the
  * anchors load all their code at import, which is outside the clock for every implementation).
+ * With `idleMs`, every implementation waits that long on a timer before the clock starts: the host
+ * is idle after the import, and ours loads its default backend in the background meanwhile.
  */
 import { guard, loadRunner, params, report } from "./common.mjs";
 
@@ -22,6 +24,7 @@ await guard(async () => {
     const { sdk } = await import("./adapters/ours.mjs");
     await sdk.loadBackend(p.backend);
   }
+  if (p.idleMs > 0) await new Promise((resolve) => setTimeout(resolve, p.idleMs));
   const first = [];
   const whole = [];
   for (let i = 0; i < 1 + p.warmup + p.sessions; i++) {

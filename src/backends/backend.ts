@@ -139,4 +139,9 @@ export interface Backend {
   validateOptions(options: AgentOptions): void;
   /** Spawns and handshakes. The initial prompt, if given, is already sent when this resolves. */
   openSession(params: OpenSessionParams): Promise<Session>;
+  /**
+   * Runs the code a first session runs, without a process (in-memory stand-in), so V8 has compiled
+   * it before the first real one. Called once, when the host is idle after import. @internal
+   */
+  warmUp?(): Promise<void>;
 }

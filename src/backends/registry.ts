@@ -2,10 +2,13 @@
  * Picks the backend for `options.backend`.
  *
  * A backend is loaded on first use, not when this package is imported: each one is its own chunk
- * of the bundle, with its option checks (zod/mini), which only a query on that backend needs. `getBackend` answers at once (name, capabilities);
- * `loadBackend` (which `query()` and `AgentSdkClient.connect()` await) loads the implementation.
+ * of the bundle, which only a query on that backend needs. `getBackend` answers at once (name,
+ * capabilities); every `query()` and `AgentSdkClient.connect()` loads the implementation, and
+ * `loadBackend` also warms it up (see `warmUpOnce`). A host that stays up after the import gets the
+ * default backend loaded and warmed up while it is idle (see `preloadWhenIdle`).
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
+import { settleWithin } from "../internal/deadline.js";
 import { loadMcpServer } from "../mcp/tool.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "./backend.js";
@@ -42,6 +45,54 @@ const entries: Record<BackendKind, Entry | undefined> = {
 
 const loaded = new Map<BackendKind, Backend>();
 const loading = new Map<BackendKind, Promise<Backend>>();
+/** Set once the application asked for a backend (a query, a client, `loadBackend`). */
+let requested = false;
+
+/** The backend {@link preloadWhenIdle} loads: the one a query without `backend` uses. */
+const DEFAULT_BACKEND: BackendKind = "claude";
+
+/**
+ * How many loop turns {@link preloadWhenIdle} waits for the host to show it is staying up, while the
+ * only thing pending is file I/O (the module loader closing the files it read is such I/O).
+ */
+const IDLE_PRELOAD_TURNS = 20;
+
+/**
+ * Once the host's event loop comes round after importing this package, loads the default backend
+ * in the background and runs its warm-up (one turn over an in-memory stand-in, so V8 has compiled
+ * the code a first query runs): the first query then neither waits for the backend's code nor pays
+ * for compiling it (together ~8 ms in a fresh process, see bench/README.md). `import` itself does
+ * no more work than before. Only for a host that stays up: the timer is unref'd, and while nothing
+ * but file I/O and the standard streams are pending (which is also how the end of a script that
+ * just imported this package looks) it looks again on the next turn, for a few turns, so a host on
+ * its way out exits without loading anything. Nothing is loaded when a query already asked for a
+ * backend (that one is loading), the warm-up is skipped once one has, and a failure is left to the
+ * query that needs the backend to report.
+ */
+function preloadWhenIdle(turnsLeft = IDLE_PRELOAD_TURNS): void {
+  setTimeout(() => {
+    if (loaded.size > 0 || loading.size > 0) return;
+    if (!hostStaysUp()) {
+      if (turnsLeft > 1) preloadWhenIdle(turnsLeft - 1);
+      return;
+    }
+    loadOnce(DEFAULT_BACKEND)
+      .then((backend) => (requested ? undefined : warmUpOnce(backend)))
+      .catch(() => undefined);
+  }, 0).unref();
+}
+
+/**
+ * Whether something keeps the event loop running besides file I/O and the standard streams (which
+ * a script on its way out has too): a socket, a timer, a child process, a server.
+ */
+function hostStaysUp(): boolean {
+  return process
+    .getActiveResourcesInfo()
+    .some((resource) => !resource.startsWith("FSReq") && resource !== "PipeWrap" && resource !== "TTYWrap");
+}
+
+preloadWhenIdle();
 
 /**
  * Returns the backend for `kind` (default `"claude"`) without waiting for it to load. Its name and
@@ -57,11 +108,52 @@ export function getBackend(kind: BackendKind = "claude"): Backend {
 
 /**
  * Loads the backend for `kind` (default `"claude"`) and resolves with it; its `validateOptions`
- * then runs synchronously. Loads once per process.
+ * then runs synchronously. Loads once per process, and also warms it up once (Claude: one turn over
+ * an in-memory stand-in, no process), so the first query neither loads nor compiles its code:
+ * await it at start-up to take both out of the first query. (`query()` loads what it needs itself.)
  *
  * @throws InvalidOptionsError for an unknown `kind`.
  */
-export function loadBackend(kind: BackendKind = "claude"): Promise<Backend> {
+export async function loadBackend(kind: BackendKind = "claude"): Promise<Backend> {
+  const backend = await startLoading(kind);
+  await warmUpOnce(backend);
+  return backend;
+}
+
+/** Loads `kind` for the application (a query, a client): the idle warm-up is then not started. @internal */
+export function startLoading(kind: BackendKind = "claude"): Promise<Backend> {
+  requested = true;
+  return loadOnce(kind);
+}
+
+const warmedUp = new Map<BackendKind, Promise<void>>();
+
+/** A warm-up runs in memory in a few milliseconds; one still running after this is reported. */
+const WARM_UP_BOUND_MS = 10_000;
+
+/**
+ * Runs `backend`'s warm-up once per process. A failure (or one past {@link WARM_UP_BOUND_MS}) is
+ * reported as a process warning, not to the caller: it only means that the first query compiles
+ * its code itself.
+ */
+function warmUpOnce(backend: Backend): Promise<void> {
+  let pending = warmedUp.get(backend.name);
+  if (!pending) {
+    const work = backend.warmUp?.() ?? Promise.resolve();
+    pending = settleWithin(work, {
+      timeoutMs: WARM_UP_BOUND_MS,
+      onTimeout: () => new Error(`still running after ${WARM_UP_BOUND_MS} ms`),
+    }).catch((error: unknown) => {
+      process.emitWarning(`the ${backend.name} backend's warm-up failed: ${String(error)}`, {
+        code: "CODE_AGENT_SDK_WARM_UP",
+      });
+    });
+    warmedUp.set(backend.name, pending);
+  }
+  return pending;
+}
+
+function loadOnce(kind: BackendKind): Promise<Backend> {
   const done = loaded.get(kind);
   if (done) return Promise.resolve(done);
   let pending = loading.get(kind);
@@ -88,7 +180,7 @@ export function loadBackend(kind: BackendKind = "claude"): Promise<Backend> {
  * besides: the MCP SDK when they name in-process (`type: "sdk"`) MCP servers.
  */
 export async function backendFor(options: AgentOptions): Promise<Backend> {
-  const backend = await loadBackend(options.backend);
+  const backend = await startLoading(options.backend);
   if (hasSdkMcpServer(options)) await loadMcpServer();
   return backend;
 }

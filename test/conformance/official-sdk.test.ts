@@ -100,7 +100,7 @@ describe(`conformance with @anthropic-ai/claude-agent-sdk ${surface.version}`, (
   });
 
   it("every official option is supported under a name AgentOptions has, or rejected with a reason", () => {
-    const known = new Set(Object.keys(agentOptionsSchema.shape));
+    const known = new Set(Object.keys(agentOptionsSchema().shape));
     const problems: string[] = [];
     for (const key of surface.options) {
       const entry = OFFICIAL_CLAUDE_OPTIONS[key];

@@ -29,6 +29,7 @@ import { buildClaudeEnv, resolveUser } from "./env.js";
 import { ClaudeSession } from "./session.js";
 import { prepareStoreResume, type StoreResume } from "./store-resume.js";
 import { validateClaudeOptions } from "./validate.js";
+import { warmUpClaude } from "./warm-up.js";
 
 const versionCheck = checkVersionOncePerBinary(checkClaudeVersion);
 
@@ -39,6 +40,10 @@ export class ClaudeBackend implements Backend {
 
   validateOptions(options: AgentOptions): void {
     validateClaudeOptions(options);
+  }
+
+  warmUp(): Promise<void> {
+    return warmUpClaude(this);
   }
 
   async openSession(params: OpenSessionParams): Promise<Session> {

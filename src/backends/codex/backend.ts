@@ -24,6 +24,7 @@ import { ExecEventMapper } from "./exec-events.js";
 import { CodexExecSession } from "./exec-session.js";
 import { type PromptParts, promptParts, TempFiles, writeImages } from "./prompt-input.js";
 import { validateCodexOptions } from "./validate.js";
+import { warmUpCodex } from "./warm-up.js";
 
 /**
  * The Codex version check, learned without running anything: from the npm package next to the
@@ -58,6 +59,10 @@ export class CodexBackend implements Backend {
 
   validateOptions(options: AgentOptions): void {
     validateCodexOptions(options);
+  }
+
+  warmUp(): Promise<void> {
+    return warmUpCodex(this);
   }
 
   async openSession(params: OpenSessionParams): Promise<Session> {

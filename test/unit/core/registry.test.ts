@@ -2,6 +2,8 @@
  * Backends load on first use: `getBackend` answers at once, `loadBackend` (and every session
  * start) brings in the implementation.
  */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CURSOR_CAPABILITIES } from "../../../src/backends/capabilities.js";
 import {
@@ -28,16 +30,87 @@ describe("backend registry", () => {
     expect(() => backend.validateOptions({ maxTurns: 0 })).toThrow(InvalidOptionsError);
   });
 
+  // Codex: Claude, the default backend, may already be loaded by the idle preload (see below).
   it("opens a session through a backend that was not loaded yet", async () => {
-    const lazy = getBackend("claude");
+    const lazy = getBackend("codex");
     await expect(
-      lazy.openSession({ options: { cliPath: "/nonexistent/claude" }, oneShot: true, initialPrompt: "hi" }),
+      lazy.openSession({
+        options: { backend: "codex", cliPath: "/nonexistent/codex" },
+        oneShot: true,
+        initialPrompt: "hi",
+      }),
     ).rejects.toBeInstanceOf(CliNotFoundError);
-    expect(getBackend("claude")).not.toBe(lazy);
+    expect(getBackend("codex")).not.toBe(lazy);
   });
 
   it("rejects an unknown backend", async () => {
     expect(() => getBackend("nope" as never)).toThrow(InvalidOptionsError);
     await expect(loadBackend("nope" as never)).rejects.toBeInstanceOf(InvalidOptionsError);
+  });
+});
+
+/**
+ * The default backend loads in the background once the host's event loop comes round after the
+ * import, but only in a host that stays up: a script that imports the package and ends exits
+ * without loading anything. Each case runs in its own Node process, as a host would.
+ */
+describe("idle preload of the default backend", () => {
+  const ROOT = join(import.meta.dirname, "..", "..", "..");
+
+  /** Runs `script` as a host; resolves with its stdout once it exited 0 with nothing on stderr. */
+  function host(script: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        out += d;
+      });
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        err += d;
+      });
+      child.on("error", reject);
+      child.on("close", (code) =>
+        code === 0 && err === "" ? resolve(out.trim()) : reject(new Error(`host exited ${code}: ${err}`)),
+      );
+    });
+  }
+
+  it("a host that ends right after importing exits without loading the backend", async () => {
+    const out = await host(
+      `const sdk = await import("./src/index.ts");
+       process.on("exit", () => console.log(sdk.getBackend("claude").constructor.name));`,
+    );
+    expect(out).toBe("LazyBackend");
+  });
+
+  it("a host that stays up has the default backend loaded without asking for it", async () => {
+    // The host stays up on its own interval until the backend is there (or 20 s have passed).
+    const out = await host(
+      `const sdk = await import("./src/index.ts");
+       const started = Date.now();
+       const poll = setInterval(() => {
+         const name = sdk.getBackend("claude").constructor.name;
+         if (name === "ClaudeBackend" || Date.now() - started > 20000) {
+           clearInterval(poll);
+           console.log(name, sdk.getBackend("codex").constructor.name);
+         }
+       }, 1);`,
+    );
+    expect(out).toBe("ClaudeBackend LazyBackend");
+  });
+
+  it("a query for another backend first: the default one is not loaded", async () => {
+    const out = await host(
+      `const sdk = await import("./src/index.ts");
+       await sdk.loadBackend("codex");
+       await new Promise((resolve) => setTimeout(resolve, 0));
+       await new Promise((resolve) => setTimeout(resolve, 0));
+       console.log(sdk.getBackend("claude").constructor.name);`,
+    );
+    expect(out).toBe("LazyBackend");
   });
 });

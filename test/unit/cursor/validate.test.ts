@@ -94,7 +94,7 @@ describe("validateCursorOptions", () => {
   });
 
   it("the allow-list plus the refused list covers every AgentOptions key", () => {
-    const known = Object.keys(agentOptionsSchema.shape).sort();
+    const known = Object.keys(agentOptionsSchema().shape).sort();
     const covered = [...CURSOR_SUPPORTED_OPTIONS, ...Object.keys(REFUSED)].sort();
     expect(covered).toEqual(known);
   });

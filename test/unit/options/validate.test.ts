@@ -305,8 +305,47 @@ describe("validateAgentOptions", () => {
   });
 
   it("exports the schema itself", () => {
-    expect(agentOptionsSchema.safeParse({ maxTurns: 1 }).success).toBe(true);
-    expect(agentOptionsSchema.safeParse({ maxTurns: 0 }).success).toBe(false);
+    expect(agentOptionsSchema().safeParse({ maxTurns: 1 }).success).toBe(true);
+    expect(agentOptionsSchema().safeParse({ maxTurns: 0 }).success).toBe(false);
+  });
+
+  // agentOptionsIssues checks key by key first (only the present options' schemas are built) and
+  // falls back to the full parse; the two must agree on every input.
+  it("the key-by-key check and the full parse agree", () => {
+    class OptionsClass {
+      model = "sonnet";
+    }
+    const inherited = Object.create({ maxTurns: 0 }) as Record<string, unknown>;
+    inherited.model = "sonnet";
+    const cases: unknown[] = [
+      {},
+      everyOption,
+      { cliPath: "/bin/claude" },
+      { cliPath: "" },
+      { maxTurns: undefined },
+      { maxTurns: 0 },
+      { maxTurn: 1 },
+      { permissionMode: "bypassPermissions" },
+      { permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true },
+      { lowWaterMark: 70_000 },
+      { lowWaterMark: 70_000, highWaterMark: 65_536 },
+      { sandbox: { enabled: true, network: { httpProxyPort: 0 } } },
+      { sandbox: { enabled: true, futureField: 1 } },
+      { mcpServers: { a: { type: "stdio", command: "x" } } },
+      { mcpServers: { a: { type: "ftp", url: "x" } } },
+      { codex: { approvalPolicy: "never" } },
+      { codex: { approvalPolicy: "sometimes" } },
+      new OptionsClass(),
+      inherited,
+      Object.assign(Object.create(null), { model: "sonnet" }),
+      [],
+      "model",
+      null,
+    ];
+    for (const options of cases) {
+      const valid = agentOptionsSchema().safeParse(options).success;
+      expect({ options, valid: agentOptionsIssues(options).length === 0 }).toEqual({ options, valid });
+    }
   });
 });
 
