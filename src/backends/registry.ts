@@ -92,7 +92,11 @@ function hostStaysUp(): boolean {
     .some((resource) => !resource.startsWith("FSReq") && resource !== "PipeWrap" && resource !== "TTYWrap");
 }
 
-preloadWhenIdle();
+/**
+ * `CODE_AGENT_SDK_PRELOAD=0` in the environment turns the idle preload off (a host that runs only
+ * other backends, or wants no work it did not ask for): the first query then loads its backend.
+ */
+if (process.env.CODE_AGENT_SDK_PRELOAD !== "0") preloadWhenIdle();
 
 /**
  * Returns the backend for `kind` (default `"claude"`) without waiting for it to load. Its name and

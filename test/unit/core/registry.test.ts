@@ -58,10 +58,11 @@ describe("idle preload of the default backend", () => {
   const ROOT = join(import.meta.dirname, "..", "..", "..");
 
   /** Runs `script` as a host; resolves with its stdout once it exited 0 with nothing on stderr. */
-  function host(script: string): Promise<string> {
+  function host(script: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
         cwd: ROOT,
+        env,
         stdio: ["ignore", "pipe", "pipe"],
       });
       let out = "";
@@ -101,6 +102,20 @@ describe("idle preload of the default backend", () => {
        }, 1);`,
     );
     expect(out).toBe("ClaudeBackend LazyBackend");
+  });
+
+  it("CODE_AGENT_SDK_PRELOAD=0 turns it off", async () => {
+    // Stays up, and waits until the backend's module has loaded (imported here too) and the loop
+    // has come round many times: enough for the preload, as the same host without the variable shows.
+    const script = `const sdk = await import("./src/index.ts");
+       const keep = setInterval(() => {}, 1000);
+       await import("./src/backends/claude/backend.ts");
+       for (let i = 0; i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+       clearInterval(keep);
+       console.log(sdk.getBackend("claude").constructor.name);`;
+    const { CODE_AGENT_SDK_PRELOAD: _, ...inherited } = process.env;
+    expect(await host(script, inherited)).toBe("ClaudeBackend");
+    expect(await host(script, { ...inherited, CODE_AGENT_SDK_PRELOAD: "0" })).toBe("LazyBackend");
   });
 
   it("a query for another backend first: the default one is not loaded", async () => {
