@@ -813,7 +813,10 @@ const CLI_OWNED_OPTIONS = [
  */
 export function unknownNestedFields(options: unknown): string[] {
   const o = (typeof options === "object" && options !== null ? options : {}) as Record<string, unknown>;
-  return CLI_OWNED_OPTIONS.flatMap((key) => unknownBySchema(o[key], fieldSchema(key), key));
+  // Only the options present: building a field's schema is what a query without it must not pay.
+  return CLI_OWNED_OPTIONS.flatMap((key) =>
+    o[key] === undefined || o[key] === null ? [] : unknownBySchema(o[key], fieldSchema(key), key),
+  );
 }
 
 /** The parts of a zod schema's definition that {@link unknownBySchema} walks. */
