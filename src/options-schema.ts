@@ -605,6 +605,11 @@ function fieldSchema(name: FieldName): z.ZodMiniType {
   return schema;
 }
 
+/** The top-level options whose schemas have been built so far in this process. @internal */
+export function builtOptionSchemas(): string[] {
+  return [...builtFields.keys()];
+}
+
 /**
  * The zod schema of {@link AgentOptions}, built on first call (with every field: see
  * {@link agentOptionsIssues} for the check that builds only the fields present). Strict: unknown
