@@ -16,6 +16,7 @@ import { z } from "zod";
 import * as compat from "../../src/compat/claude-agent-sdk/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
+import { eventually } from "../lifecycle/support/processes.js";
 
 type Sdk = typeof compat;
 const SDKS: [string, Sdk][] = [
@@ -269,6 +270,28 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(pair.compat.env).toEqual([["sdk-ts", "unset", "unset"]]);
     expect(initializeOf(pair.official.stdin)).toEqual({ subtype: "initialize", systemPrompt: [""] });
     expect(initializeOf(pair.compat.stdin)).toEqual({ subtype: "initialize", systemPrompt: [""] });
+  });
+
+  it("startup(): the handshake before the prompt, then query() on the warm process; close() of an unused one", async () => {
+    const pair = await sideBySide([{ text: "warm hello" }], async ({ sdk, api, base }, y) => {
+      const warm = await sdk.startup({ options: { ...base } });
+      // Started and initialized, the model not asked yet.
+      const before = {
+        modelRequests: api.turnRequests.length,
+        argvLines: readFileSync(argvLog, "utf8").split("\n").length - 1,
+      };
+      await drain(warm.query("say hi"), y);
+      const unused = await sdk.startup({ options: { ...base } });
+      unused.close();
+      // close() returns at once (void, as the official one); the process ends soon after.
+      return { ...before, closed: await eventually(() => liveGroupCount() === 0, 10_000) };
+    });
+    dump("startup", pair);
+    expectSame(pair);
+    expect(pair.compat.extra).toEqual({ modelRequests: 0, argvLines: 2, closed: true });
+    expect(types(pair.compat)).toEqual(["system/init", "assistant", "result/success"]);
+    // Two processes each: the one that answered, and the unused one, closed.
+    expect(pair.compat.argv).toHaveLength(2);
   });
 
   it("canUseTool allow: the callback's arguments, the control answer, the tool run", async () => {

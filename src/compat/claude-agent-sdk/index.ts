@@ -31,5 +31,5 @@ export { AbortError, UnsupportedOptionsError } from "../../errors.js";
 export { HOOK_EVENTS } from "../../hooks.js";
 export { createSdkMcpServer, tool } from "./mcp.js";
 export { REJECTED_OPTIONS } from "./options.js";
-export { query } from "./query.js";
+export { query, startup } from "./query.js";
 export type * from "./types.js";

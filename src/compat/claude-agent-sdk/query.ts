@@ -3,8 +3,9 @@
  * CLI's wire messages yielded as the official SDK yields them.
  */
 import type { Message } from "../../messages.js";
-import type { StreamedUserInput, WireUserMessage } from "../../prompt.js";
+import type { Prompt, StreamedUserInput, WireUserMessage } from "../../prompt.js";
 import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
+import { startup as coreStartup } from "../../warm/warm-session.js";
 import { mapMcpServers, toAgentOptions } from "./options.js";
 import type {
   AccountInfo,
@@ -23,6 +24,7 @@ import type {
   SDKUserMessage,
   SdkPluginConfig,
   SlashCommand,
+  WarmQuery,
 } from "./types.js";
 
 /**
@@ -37,13 +39,51 @@ import type {
  */
 export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; options?: Options }): Query {
   const agentOptions = toAgentOptions(params.options);
-  if (typeof params.prompt !== "string") {
-    return new CompatQuery(
-      coreQuery({ prompt: params.prompt as AsyncIterable<StreamedUserInput>, options: agentOptions }),
-    );
+  return compatQuery(params.prompt, (prompt) => coreQuery({ prompt, options: agentOptions }));
+}
+
+/** The official prompt run by `run` (a cold query, or one on a warm process), as a compat Query. */
+function compatQuery(
+  prompt: string | AsyncIterable<SDKUserMessage>,
+  run: (prompt: Prompt) => CoreQuery,
+): Query {
+  if (typeof prompt !== "string") {
+    return new CompatQuery(run(prompt as AsyncIterable<StreamedUserInput>));
   }
-  const turn = new SingleTurn(params.prompt);
-  return new CompatQuery(coreQuery({ prompt: turn.input(), options: agentOptions }), turn);
+  const turn = new SingleTurn(prompt);
+  return new CompatQuery(run(turn.input()), turn);
+}
+
+/**
+ * Starts Claude Code and finishes its `initialize` handshake before the prompt is known, as the
+ * official `startup()` does; `query()` on the returned handle then writes the prompt to a ready
+ * process. Options are checked before anything is spawned. As with the official SDK the process
+ * waits for its prompt until `close()` (no idle timeout), but it does not keep the host alive and
+ * ends with it.
+ *
+ * @param params.initializeTimeoutMs The most time to wait for the process to start and answer
+ *   `initialize` (default 60 000 ms); the promise then rejects and the process is ended.
+ * @example
+ * const warm = await startup({ options: { model: "sonnet" } });
+ * // … later, when the prompt is known:
+ * for await (const message of warm.query("What is 2 + 2?")) console.log(message.type);
+ */
+export async function startup(
+  params: { options?: Options; initializeTimeoutMs?: number } = {},
+): Promise<WarmQuery> {
+  const agentOptions = toAgentOptions(params.options);
+  const warm = await coreStartup({
+    options: agentOptions,
+    idleTimeoutMs: Number.POSITIVE_INFINITY,
+    ...(params.initializeTimeoutMs !== undefined ? { timeoutMs: params.initializeTimeoutMs } : {}),
+  });
+  return {
+    query: (prompt) => compatQuery(prompt, (input) => warm.query(input)),
+    close: () => {
+      void warm.close().catch(() => undefined);
+    },
+    [Symbol.asyncDispose]: () => warm.close(),
+  };
 }
 
 /**

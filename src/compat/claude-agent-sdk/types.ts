@@ -652,6 +652,17 @@ export type RewindFilesResult = {
 /** The CLI's answer to a control request whose shape this entry point does not type in detail. */
 export type SDKControlResponsePayload = { [key: string]: unknown };
 
+/**
+ * A Claude Code process started by `startup()` and through its handshake, waiting for its prompt.
+ * `query()` runs once on it; `close()` (or `await using`) ends it if it was never used.
+ */
+export interface WarmQuery extends AsyncDisposable {
+  /** Writes the prompt to the ready process and returns the running query. Usable once. */
+  query(prompt: string | AsyncIterable<SDKUserMessage>): Query;
+  /** Ends the process without a prompt (nothing once a query has taken it). */
+  close(): void;
+}
+
 /** A running query: iterate it for messages; control it with its methods. */
 export interface Query extends AsyncGenerator<SDKMessage, void> {
   interrupt(): Promise<SDKControlInterruptResponse | undefined>;
