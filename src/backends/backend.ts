@@ -52,6 +52,11 @@ export interface Capabilities {
   sdkMcpRouting: boolean;
   /** One long-lived process serves all turns. */
   persistentSession: boolean;
+  /**
+   * The process can be started and through its handshake before the prompt is known (`startup()`,
+   * `WarmPool`). False for a backend that runs one process per turn.
+   */
+  warmStart: boolean;
   /** A running turn can be interrupted. */
   interrupt: boolean;
   /** `setModel` / `setPermissionMode` while a session runs. */

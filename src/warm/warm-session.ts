@@ -5,7 +5,7 @@
  * - Claude Code: spawn + `initialize`.
  * - Codex: `codex app-server` + `initialize` + `thread/start`.
  * - ACP agents: `initialize` (+ `authenticate` when asked) + `session/new` (or `session/load`).
- * - Cursor: no warm start — it runs one process per turn (`persistentSession: false`).
+ * - Cursor: no warm start — it runs one process per turn (`capabilities.warmStart: false`).
  *
  * While it waits, the process does not keep the host alive, so a warm session that is never used
  * cannot pin a script: it ends at the idle timeout, on `close()` / `await using`, or with the host
@@ -210,7 +210,7 @@ export async function startup(params: StartupParams = {}): Promise<WarmSession> 
   const timeoutMs = checkDuration("timeoutMs", params.timeoutMs ?? DEFAULT_WARM_STARTUP_TIMEOUT_MS);
   const idleTimeoutMs = checkDuration("idleTimeoutMs", params.idleTimeoutMs ?? DEFAULT_WARM_IDLE_TIMEOUT_MS);
   const backend = await backendFor(options);
-  if (!backend.capabilities.persistentSession)
+  if (!backend.capabilities.warmStart)
     throw new UnsupportedFeatureError("warm start (startup)", backend.name);
   backend.validateOptions(options);
   const deadline = new AbortController();

@@ -174,6 +174,7 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
       toolApproval: true,
       interrupt: true,
       persistentSession: true,
+      warmStart: true,
       hooks: false,
     });
     await client.connect();

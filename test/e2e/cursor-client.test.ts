@@ -40,6 +40,7 @@ describe("AgentSdkClient on cursor", () => {
       hooks: false,
       sdkMcpRouting: false,
       persistentSession: false,
+      warmStart: false,
       interrupt: true,
       runtimeConfigChanges: false,
       modelSwitching: false,

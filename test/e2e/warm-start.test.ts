@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type AgentOptions,
+  getBackend,
   startup,
   UnsupportedFeatureError,
   WarmPool,
@@ -221,7 +222,10 @@ describe("warm pool: a pooled process that crashed while waiting", () => {
 });
 
 describe("warm start: what cannot be warmed", () => {
-  it("cursor runs one process per turn: startup() throws UnsupportedFeatureError", async () => {
+  it("cursor runs one process per turn: its capabilities say so, and startup() throws UnsupportedFeatureError", async () => {
+    expect(getBackend("cursor").capabilities.warmStart).toBe(false);
+    for (const kind of ["claude", "codex", "acp"] as const)
+      expect(getBackend(kind).capabilities.warmStart).toBe(true);
     await expect(startup({ options: { backend: "cursor", cliPath: FAKE_CURSOR } })).rejects.toBeInstanceOf(
       UnsupportedFeatureError,
     );

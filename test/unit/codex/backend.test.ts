@@ -25,6 +25,7 @@ describe("CodexBackend", () => {
       hooks: false,
       sdkMcpRouting: false,
       persistentSession: true,
+      warmStart: true,
       interrupt: true,
       runtimeConfigChanges: false,
       modelSwitching: true,
