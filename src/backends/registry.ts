@@ -48,7 +48,7 @@ const loading = new Map<BackendKind, Promise<Backend>>();
 /** Set once the application asked for a backend (a query, a client, `loadBackend`). */
 let requested = false;
 
-/** The backend {@link preloadWhenIdle} loads: the one a query without `backend` uses. */
+/** The backend {@link preloadWhenIdle} loads unless told otherwise: the one a query without `backend` uses. */
 const DEFAULT_BACKEND: BackendKind = "claude";
 
 /**
@@ -69,14 +69,14 @@ const IDLE_PRELOAD_TURNS = 20;
  * backend (that one is loading), the warm-up is skipped once one has, and a failure is left to the
  * query that needs the backend to report.
  */
-function preloadWhenIdle(turnsLeft = IDLE_PRELOAD_TURNS): void {
+function preloadWhenIdle(kind: BackendKind, turnsLeft = IDLE_PRELOAD_TURNS): void {
   setTimeout(() => {
     if (loaded.size > 0 || loading.size > 0) return;
     if (!hostStaysUp()) {
-      if (turnsLeft > 1) preloadWhenIdle(turnsLeft - 1);
+      if (turnsLeft > 1) preloadWhenIdle(kind, turnsLeft - 1);
       return;
     }
-    loadOnce(DEFAULT_BACKEND)
+    loadOnce(kind)
       .then((backend) => (requested ? undefined : warmUpOnce(backend)))
       .catch(() => undefined);
   }, 0).unref();
@@ -93,10 +93,24 @@ function hostStaysUp(): boolean {
 }
 
 /**
- * `CODE_AGENT_SDK_PRELOAD=0` in the environment turns the idle preload off (a host that runs only
- * other backends, or wants no work it did not ask for): the first query then loads its backend.
+ * Which backend the idle preload loads, from `CODE_AGENT_SDK_PRELOAD`: unset or empty → the default
+ * (Claude); a backend name (`codex`, `acp`, …) → that one, for a host that runs it; `0` → none (a
+ * host that wants no work it did not ask for: the first query then loads its backend). Anything
+ * else is reported as a warning and preloads nothing.
  */
-if (process.env.CODE_AGENT_SDK_PRELOAD !== "0") preloadWhenIdle();
+function preloadSetting(value: string | undefined): BackendKind | undefined {
+  if (value === undefined || value === "") return DEFAULT_BACKEND;
+  if (value === "0") return undefined;
+  if (Object.hasOwn(entries, value)) return value as BackendKind;
+  process.emitWarning(
+    `CODE_AGENT_SDK_PRELOAD=${JSON.stringify(value)} is neither 0 nor a backend (${Object.keys(entries).join(", ")}): nothing is preloaded`,
+    { code: "CODE_AGENT_SDK_PRELOAD" },
+  );
+  return undefined;
+}
+
+const preloaded = preloadSetting(process.env.CODE_AGENT_SDK_PRELOAD);
+if (preloaded !== undefined) preloadWhenIdle(preloaded);
 
 /**
  * Returns the backend for `kind` (default `"claude"`) without waiting for it to load. Its name and

@@ -104,18 +104,24 @@ describe("idle preload of the default backend", () => {
     expect(out).toBe("ClaudeBackend LazyBackend");
   });
 
-  it("CODE_AGENT_SDK_PRELOAD=0 turns it off", async () => {
-    // Stays up, and waits until the backend's module has loaded (imported here too) and the loop
-    // has come round many times: enough for the preload, as the same host without the variable shows.
+  it("CODE_AGENT_SDK_PRELOAD names the backend to preload, or 0 for none", async () => {
+    // Stays up, and waits until both backends' modules have loaded (imported here too) and the
+    // loop has come round many times: enough for the preload, as the cases that load show.
     const script = `const sdk = await import("./src/index.ts");
        const keep = setInterval(() => {}, 1000);
        await import("./src/backends/claude/backend.ts");
+       await import("./src/backends/codex/backend.ts");
        for (let i = 0; i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 0));
        clearInterval(keep);
-       console.log(sdk.getBackend("claude").constructor.name);`;
+       console.log(sdk.getBackend("claude").constructor.name, sdk.getBackend("codex").constructor.name);`;
     const { CODE_AGENT_SDK_PRELOAD: _, ...inherited } = process.env;
-    expect(await host(script, inherited)).toBe("ClaudeBackend");
-    expect(await host(script, { ...inherited, CODE_AGENT_SDK_PRELOAD: "0" })).toBe("LazyBackend");
+    const withPreload = (value: string) => host(script, { ...inherited, CODE_AGENT_SDK_PRELOAD: value });
+    expect(await host(script, inherited)).toBe("ClaudeBackend LazyBackend");
+    expect(await withPreload("codex")).toBe("LazyBackend CodexBackend");
+    expect(await withPreload("0")).toBe("LazyBackend LazyBackend");
+    await expect(withPreload("codx")).rejects.toThrow(
+      /CODE_AGENT_SDK_PRELOAD="codx" is neither 0 nor a backend/,
+    );
   });
 
   it("a query for another backend first: the default one is not loaded", async () => {
