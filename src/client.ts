@@ -120,7 +120,6 @@ export class AgentSdkClient implements AsyncDisposable {
           // Loading the backend is the one wait before validation; disconnect() may come meanwhile.
           const backend = await backendFor(this.options);
           if (signal.aborted) throw abortErrorFor(signal.reason);
-          backend.validateOptions(this.options);
           session = await backend.openSession({
             options: { ...this.options, signal },
             oneShot: false,

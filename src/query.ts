@@ -446,7 +446,6 @@ class QueryRun implements Query {
           ...(streamed ? {} : { initialPrompt: this.prompt }),
         });
       } else {
-        backend.validateOptions(this.options);
         session = await backend.openSession({
           options: { ...this.options, signal },
           oneShot: !streamed,

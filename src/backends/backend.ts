@@ -142,7 +142,10 @@ export interface Backend {
   readonly capabilities: Capabilities;
   /** Throws `InvalidOptionsError` / `UnsupportedOptionsError` listing every problem. Spawns nothing. */
   validateOptions(options: AgentOptions): void;
-  /** Spawns and handshakes. The initial prompt, if given, is already sent when this resolves. */
+  /**
+   * Validates the options (as {@link validateOptions}, before anything is spawned), then spawns and
+   * handshakes. The initial prompt, if given, is already sent when this resolves.
+   */
   openSession(params: OpenSessionParams): Promise<Session>;
   /**
    * Runs the code a first session runs, without a process (in-memory stand-in), so V8 has compiled

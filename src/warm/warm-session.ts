@@ -212,7 +212,6 @@ export async function startup(params: StartupParams = {}): Promise<WarmSession> 
   const backend = await backendFor(options);
   if (!backend.capabilities.warmStart)
     throw new UnsupportedFeatureError("warm start (startup)", backend.name);
-  backend.validateOptions(options);
   const deadline = new AbortController();
   const timer = Number.isFinite(timeoutMs)
     ? setTimeout(
