@@ -13,8 +13,10 @@ import { archivedOf, readArchiveMark } from "./archive.js";
 import { attachmentLabelOf, firstPromptOf } from "./first-prompt.js";
 import {
   assertSessionId,
+  describeInBatches,
   findSessionOrUndefined,
   type HeadTail,
+  isProgrammaticEntrypoint,
   isSessionId,
   projectDirs,
   readdirOrEmpty,
@@ -22,12 +24,6 @@ import {
 } from "./store.js";
 import { listSessionsInStore, sessionInfoInStore } from "./store-helpers.js";
 import type { ListSessionsOptions, SessionInfo, SessionLocationOptions } from "./types.js";
-
-/** Entry points of sessions started by a program rather than a person. */
-const PROGRAMMATIC_ENTRYPOINTS = new Set(["sdk-cli", "sdk-ts", "sdk-py"]);
-
-/** Files described at once while listing: bounds open file handles. */
-const CONCURRENCY = 16;
 
 /**
  * Lists stored Claude Code sessions, newest first (official `listSessions`).
@@ -52,13 +48,9 @@ export async function listSessions(options: ListSessionsOptions = {}): Promise<S
       if (isSessionId(sessionId)) files.push({ sessionId, path: join(projectDir, name) });
     }
   }
-  const described: SessionInfo[] = [];
-  for (let i = 0; i < files.length; i += CONCURRENCY) {
-    const batch = await Promise.all(
-      files.slice(i, i + CONCURRENCY).map(({ sessionId, path }) => describeFile(sessionId, path, options)),
-    );
-    for (const info of batch) if (info !== undefined) described.push(info);
-  }
+  const described = await describeInBatches(files, ({ sessionId, path }) =>
+    describeFile(sessionId, path, options),
+  );
   // One session id in two project folders (a moved project): keep the newer.
   const byId = new Map<string, SessionInfo>();
   for (const info of described) {
@@ -103,7 +95,7 @@ async function describeFile(
   if (ends.size === 0) return undefined;
   if (options.includeProgrammatic === false) {
     const entrypoint = firstString(ends.head, "entrypoint") ?? lastString(ends.tail, "entrypoint");
-    if (entrypoint !== undefined && PROGRAMMATIC_ENTRYPOINTS.has(entrypoint)) return undefined;
+    if (isProgrammaticEntrypoint(entrypoint)) return undefined;
   }
   const sidecar =
     lastOfType(ends.tail, "custom-title", "customTitle") === undefined

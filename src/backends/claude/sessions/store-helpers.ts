@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
 import { describe } from "./info.js";
-import { HEAD_TAIL_BYTES, parseEntries } from "./store.js";
+import { describeInBatches, HEAD_TAIL_BYTES, isProgrammaticEntrypoint, parseEntries } from "./store.js";
 import { projectKeyOf } from "./store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
 import { infoOfSummary } from "./summary.js";
@@ -20,12 +20,6 @@ import type {
   SessionLocationOptions,
   SessionMessage,
 } from "./types.js";
-
-/** Entry points of sessions started by a program rather than a person. */
-const PROGRAMMATIC_ENTRYPOINTS = new Set(["sdk-cli", "sdk-ts", "sdk-py"]);
-
-/** Sessions loaded at once while listing. */
-const CONCURRENCY = 16;
 
 /** The key of a session's main transcript for these options. */
 export function storeKey(sessionId: string, options: SessionLocationOptions): SessionKey {
@@ -58,19 +52,13 @@ export async function listSessionsInStore(
   const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
   // Without a programmatic filter only the page is loaded; with one, every session must be looked at.
   const candidates = options.includeProgrammatic === false ? sorted : sorted.slice(offset, offset + limit);
-  const described: SessionInfo[] = [];
-  for (let i = 0; i < candidates.length; i += CONCURRENCY) {
-    const batch = await Promise.all(
-      candidates.slice(i, i + CONCURRENCY).map(async ({ sessionId, mtime }) => {
-        const entries = await store.load({ projectKey, sessionId });
-        if (!Array.isArray(entries) || entries.length === 0) return undefined;
-        if (options.includeProgrammatic === false && isProgrammatic(entries)) return undefined;
-        const info = describeEntries(sessionId, entries, Math.trunc(mtime));
-        return info === undefined ? undefined : { ...info, lastModified: Math.trunc(mtime) };
-      }),
-    );
-    for (const info of batch) if (info !== undefined) described.push(info);
-  }
+  const described = await describeInBatches(candidates, async ({ sessionId, mtime }) => {
+    const entries = await store.load({ projectKey, sessionId });
+    if (!Array.isArray(entries) || entries.length === 0) return undefined;
+    if (options.includeProgrammatic === false && isProgrammatic(entries)) return undefined;
+    const info = describeEntries(sessionId, entries, Math.trunc(mtime));
+    return info === undefined ? undefined : { ...info, lastModified: Math.trunc(mtime) };
+  });
   return options.includeProgrammatic === false ? described.slice(offset, offset + limit) : described;
 }
 
@@ -131,8 +119,7 @@ function resolvedDir(dir: string | undefined): string {
 }
 
 function isProgrammatic(entries: readonly SessionStoreEntry[]): boolean {
-  const entrypoint = entries.find((e) => typeof e.entrypoint === "string")?.entrypoint;
-  return typeof entrypoint === "string" && PROGRAMMATIC_ENTRYPOINTS.has(entrypoint);
+  return isProgrammaticEntrypoint(entries.find((e) => typeof e.entrypoint === "string")?.entrypoint);
 }
 
 /** `getSessionInfo(id, { sessionStore })`: modified at its last entry's time. */

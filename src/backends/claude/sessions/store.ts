@@ -21,6 +21,33 @@ export const HEAD_TAIL_BYTES = 64 * 1024;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Entry points of sessions started by a program rather than a person. */
+const PROGRAMMATIC_ENTRYPOINTS = new Set(["sdk-cli", "sdk-ts", "sdk-py"]);
+
+/** Whether a session's `entrypoint` says a program started it (`includeProgrammatic: false`). */
+export function isProgrammaticEntrypoint(entrypoint: unknown): boolean {
+  return typeof entrypoint === "string" && PROGRAMMATIC_ENTRYPOINTS.has(entrypoint);
+}
+
+/** Sessions described at once while listing: bounds open file handles and store calls. */
+const LISTING_CONCURRENCY = 16;
+
+/**
+ * `describeOne` applied to every item, at most {@link LISTING_CONCURRENCY} at a time, in order;
+ * the `undefined` answers (nothing to list) are left out.
+ */
+export async function describeInBatches<T, R>(
+  items: readonly T[],
+  describeOne: (item: T) => Promise<R | undefined>,
+): Promise<R[]> {
+  const described: R[] = [];
+  for (let i = 0; i < items.length; i += LISTING_CONCURRENCY) {
+    const batch = await Promise.all(items.slice(i, i + LISTING_CONCURRENCY).map(describeOne));
+    for (const item of batch) if (item !== undefined) described.push(item);
+  }
+  return described;
+}
+
 /** True when `text` is a UUID, the only form of session id the CLI stores. */
 export function isSessionId(text: unknown): text is string {
   return typeof text === "string" && UUID_RE.test(text);
