@@ -22,33 +22,16 @@ import {
   UnsupportedOptionsError,
 } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
-import type { RecordedRequest, ScriptedTurn } from "../../src/testing/index.js";
+import type { RecordedRequest } from "../../src/testing/index.js";
 import { eventually } from "../lifecycle/support/processes.js";
-import { type Bed, CLAUDE_CLI_VERSION, collect, results, testBed } from "./support.js";
+import { type Bed, CLAUDE_CLI_VERSION, collect, delegatingTurn, results, testBed } from "./support.js";
 
 afterEach(async () => {
   expect(await eventually(() => liveGroupCount() === 0)).toBe(true);
 });
 
 /** Delegates to a subagent on "delegate please", so the session has a subagent transcript too. */
-const delegating: ScriptedTurn = (request) => {
-  const text = request.lastUserText;
-  if (text.includes("delegate please")) {
-    return {
-      toolUse: {
-        name: "Task",
-        input: {
-          description: "Greet",
-          prompt: "Say hi from the subagent",
-          subagent_type: "general-purpose",
-          run_in_background: false,
-        },
-      },
-    };
-  }
-  if (text.includes("Say hi from the subagent")) return { text: "hi from subagent" };
-  return { text: "Main done." };
-};
+const delegating = delegatingTurn();
 
 /** An in-memory store that also records each `append` call. */
 class RecordingStore extends InMemorySessionStore {

@@ -24,8 +24,8 @@ import {
   textOf,
   unarchiveSession,
 } from "../../src/index.js";
-import type { RecordedRequest, ScriptedTurn } from "../../src/testing/index.js";
-import { type Bed, CLAUDE_CLI_VERSION, collect, results, testBed } from "./support.js";
+import type { RecordedRequest } from "../../src/testing/index.js";
+import { type Bed, CLAUDE_CLI_VERSION, collect, delegatingTurn, results, testBed } from "./support.js";
 
 /** Runs one one-shot turn and returns its session id. */
 async function run(bed: Bed, prompt: string, resume?: string): Promise<string> {
@@ -48,27 +48,7 @@ function sentTexts(request: RecordedRequest): string {
 
 describe(`session helpers against claude ${CLAUDE_CLI_VERSION}`, () => {
   it("lists and reads sessions the CLI wrote, a subagent's transcript included, then deletes one", async () => {
-    // The subagent's request and the main thread's follow-up are told apart by their content.
-    const route: ScriptedTurn = (request) => {
-      const text = request.lastUserText;
-      if (text.includes("delegate please")) {
-        return {
-          toolUse: {
-            name: "Task",
-            // In the foreground: a background agent's completion would start a turn of its own.
-            input: {
-              description: "Greet",
-              prompt: "Say hi from the subagent",
-              subagent_type: "general-purpose",
-              run_in_background: false,
-            },
-          },
-        };
-      }
-      if (text.includes("Say hi from the subagent")) return { text: "hi from subagent" };
-      if (text.includes("second prompt")) return { text: "second answer" };
-      return { text: "Main done." };
-    };
+    const route = delegatingTurn({ "second prompt": "second answer" });
     await using bed = await testBed([route, route, route, route]);
     const configDir = configDirOf(bed);
     const first = await run(bed, "delegate please");

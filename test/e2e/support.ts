@@ -54,3 +54,32 @@ export function assistantText(messages: Message[]): string {
     .map((b) => (b.type === "text" ? b.text : ""))
     .join("");
 }
+
+/**
+ * A scripted turn for sessions with a subagent: "delegate please" starts a foreground `Task` (a
+ * background agent's completion would start a turn of its own), the subagent answers "hi from
+ * subagent", a prompt containing one of `replies`' keys gets its value, anything else "Main done.".
+ * The subagent's request and the main thread's follow-up are told apart by their content.
+ */
+export function delegatingTurn(replies: Record<string, string> = {}): ScriptedTurn {
+  return (request) => {
+    const text = request.lastUserText;
+    if (text.includes("delegate please")) {
+      return {
+        toolUse: {
+          name: "Task",
+          input: {
+            description: "Greet",
+            prompt: "Say hi from the subagent",
+            subagent_type: "general-purpose",
+            run_in_background: false,
+          },
+        },
+      };
+    }
+    if (text.includes("Say hi from the subagent")) return { text: "hi from subagent" };
+    for (const [prompt, answer] of Object.entries(replies))
+      if (text.includes(prompt)) return { text: answer };
+    return { text: "Main done." };
+  };
+}
