@@ -17,8 +17,6 @@ export {
   foldSessionSummary,
   forkSession,
   getSessionInfo,
-  getSessionMessages,
-  getSubagentMessages,
   InMemorySessionStore,
   importSessionToStore,
   listSessions,
@@ -32,4 +30,5 @@ export { HOOK_EVENTS } from "../../hooks.js";
 export { createSdkMcpServer, tool } from "./mcp.js";
 export { REJECTED_OPTIONS } from "./options.js";
 export { query, startup } from "./query.js";
+export { getSessionMessages, getSubagentMessages } from "./sessions.js";
 export type * from "./types.js";

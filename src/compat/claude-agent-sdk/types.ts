@@ -25,8 +25,26 @@ export type {
   SessionLocationOptions as GetSessionInfoOptions,
   SessionLocationOptions as ListSubagentsOptions,
   SessionLocationOptions as GetSubagentMessagesOptions,
-  SessionMessage,
 } from "../../backends/claude/sessions/index.js";
+
+/**
+ * A stored message as `getSessionMessages` / `getSubagentMessages` return it (the official field
+ * names). The CLI-written flags appear only on the entries that have them.
+ */
+export type SessionMessage = {
+  type: "user" | "assistant" | "system";
+  uuid: string;
+  session_id: string;
+  /** The API message as stored (`{ role, content, … }`). */
+  message: unknown;
+  parent_tool_use_id: string | null;
+  /** For a nested subagent: the agent id of the subagent that started it; else `null`. */
+  parent_agent_id: string | null;
+  timestamp?: string;
+  isCompactSummary?: true;
+  is_meta?: true;
+  isCompletedLocalCommand?: true;
+};
 
 /** A UUID string. */
 export type UUID = `${string}-${string}-${string}-${string}-${string}`;

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+// Our messages in the official SDK's field names, as the compat entry point returns them.
+import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
 import {
   deleteSession,
   encodeProjectDir,
@@ -22,7 +24,6 @@ import {
   listSessions,
   listSubagents,
   renameSession,
-  type SessionMessage,
   SessionNotFoundError,
   type SessionStore,
   type SessionStoreEntry,
@@ -59,22 +60,6 @@ afterEach(() => {
   else process.env.CLAUDE_CONFIG_DIR = savedConfigDir;
   rmSync(configDir, { recursive: true, force: true });
 });
-
-/** Our message in the official SDK's field names. */
-function asOfficial(m: SessionMessage) {
-  return {
-    type: m.type,
-    uuid: m.uuid,
-    session_id: m.sessionId,
-    message: m.message,
-    parent_tool_use_id: m.parentToolUseId,
-    parent_agent_id: m.parentAgentId,
-    timestamp: m.timestamp,
-    isCompactSummary: m.isCompactSummary,
-    is_meta: m.isMeta,
-    isCompletedLocalCommand: m.isCompletedLocalCommand,
-  };
-}
 
 const withoutTime = <T extends { lastModified?: number }>(list: T[]) =>
   list.map(({ lastModified: _ignored, ...rest }) => rest);

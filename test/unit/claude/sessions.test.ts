@@ -20,6 +20,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as compat from "../../../src/compat/claude-agent-sdk/index.js";
+// Our messages in the official SDK's field names, as the compat entry point returns them.
+import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
 import {
   deleteSession,
   encodeProjectDir,
@@ -63,22 +66,6 @@ afterEach(() => {
   rmSync(configDir, { recursive: true, force: true });
 });
 
-/** Our message in the official SDK's field names. */
-function asOfficial(m: SessionMessage) {
-  return {
-    type: m.type,
-    uuid: m.uuid,
-    session_id: m.sessionId,
-    message: m.message,
-    parent_tool_use_id: m.parentToolUseId,
-    parent_agent_id: m.parentAgentId,
-    timestamp: m.timestamp,
-    isCompactSummary: m.isCompactSummary,
-    is_meta: m.isMeta,
-    isCompletedLocalCommand: m.isCompletedLocalCommand,
-  };
-}
-
 describe("session helpers on a store claude 2.1.330 wrote, against the official SDK", () => {
   it("lists and describes sessions like the official listSessions / getSessionInfo", async () => {
     const ours = await listSessions({ configDir });
@@ -97,6 +84,17 @@ describe("session helpers on a store claude 2.1.330 wrote, against the official 
     expect(await listSessions({ configDir, dir: PROJECT })).toEqual(ours);
     expect(await listSessions({ configDir, limit: 1 })).toEqual(await official.listSessions({ limit: 1 }));
     expect(await listSessions({ configDir, offset: 1 })).toEqual(await official.listSessions({ offset: 1 }));
+  });
+
+  it("the compat entry point's getSessionMessages / getSubagentMessages return exactly the official shape", async () => {
+    for (const id of ALL) {
+      expect(await compat.getSessionMessages(id, { configDir })).toStrictEqual(
+        await official.getSessionMessages(id),
+      );
+    }
+    expect(
+      await compat.getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579", { configDir }),
+    ).toStrictEqual(await official.getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579"));
   });
 
   it("reads conversations and subagent transcripts like the official helpers", async () => {
