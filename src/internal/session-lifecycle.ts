@@ -62,6 +62,11 @@ export class SessionLifecycle {
     return this.hub.isEnded;
   }
 
+  /** Neither ended nor closing: the process can still take a turn (`Session.isAlive`). */
+  get isAlive(): boolean {
+    return !this.isEnded && !this.isClosing;
+  }
+
   /** True while a turn sent (see {@link turnSent}) still waits for its `result`. */
   get hasPendingTurn(): boolean {
     return this.resultsSeen < this.turnsSent;

@@ -348,7 +348,7 @@ export class AcpSession implements Session {
   }
 
   isAlive(): boolean {
-    return !this.life.isEnded && !this.life.isClosing;
+    return this.life.isAlive;
   }
 
   close(reason?: unknown): Promise<void> {

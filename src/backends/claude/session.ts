@@ -175,7 +175,7 @@ export class ClaudeSession implements Session {
   }
 
   isAlive(): boolean {
-    return !this.life.isEnded && !this.life.isClosing;
+    return this.life.isAlive;
   }
 
   serverInfo(): ClaudeInitializeResponse | undefined {

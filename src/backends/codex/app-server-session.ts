@@ -271,7 +271,7 @@ export class CodexAppServerSession implements Session {
   }
 
   isAlive(): boolean {
-    return !this.life.isEnded && !this.life.isClosing;
+    return this.life.isAlive;
   }
 
   /** Ends the session and the process. With `reason`, readers get it as an error after draining. */
