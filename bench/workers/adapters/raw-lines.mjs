@@ -8,25 +8,18 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { newCount, seeAssistant } from "./count.mjs";
+import { CODEX_ARGS, closed, startClaude } from "./raw.mjs";
 
 /** Returns the iterated floor's runner for `backend`; nothing to import. */
 export async function load(backend) {
   return backend === "claude" ? claude : codex;
 }
-const CLAUDE_ARGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
 
 async function claude({ cli, prompt }) {
   const count = newCount();
-  const child = spawn(cli, CLAUDE_ARGS, { stdio: ["pipe", "pipe", "ignore"] });
-  const send = (obj) => child.stdin.write(`${JSON.stringify(obj)}\n`);
-  send({ type: "control_request", request_id: "init-1", request: { subtype: "initialize", hooks: null } });
-  send({
-    type: "user",
-    message: { role: "user", content: prompt },
-    parent_tool_use_id: null,
-    session_id: "default",
-  });
-  const exit = new Promise((r) => child.on("close", r));
+  const { child } = startClaude(cli, prompt);
+  const exit = closed(child);
+  exit.catch(() => undefined); // awaited after the loop; a failure exit must not count as unhandled meanwhile
   for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity })) {
     if (line.length === 0) continue;
     const msg = JSON.parse(line);
@@ -42,10 +35,9 @@ async function claude({ cli, prompt }) {
 
 async function codex({ cli, prompt }) {
   const count = newCount();
-  const child = spawn(cli, ["exec", "--json", "--skip-git-repo-check"], {
-    stdio: ["pipe", "pipe", "ignore"],
-  });
-  const exit = new Promise((r) => child.on("close", r));
+  const child = spawn(cli, CODEX_ARGS, { stdio: ["pipe", "pipe", "ignore"] });
+  const exit = closed(child);
+  exit.catch(() => undefined); // awaited after the loop; a failure exit must not count as unhandled meanwhile
   child.stdin.end(prompt);
   for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity })) {
     if (line.length === 0) continue;

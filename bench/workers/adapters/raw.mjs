@@ -13,6 +13,25 @@ export async function load(backend) {
 }
 
 const CLAUDE_ARGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
+/** `codex exec` as the floors run it. */
+export const CODEX_ARGS = ["exec", "--json", "--skip-git-repo-check"];
+
+/**
+ * Spawns the Claude CLI and writes the initialize request and the user message at once (without
+ * waiting for the handshake); returns the child and a writer of further lines.
+ */
+export function startClaude(cli, prompt) {
+  const child = spawn(cli, CLAUDE_ARGS, { stdio: ["pipe", "pipe", "ignore"] });
+  const send = (obj) => child.stdin.write(`${JSON.stringify(obj)}\n`);
+  send({ type: "control_request", request_id: "init-1", request: { subtype: "initialize", hooks: null } });
+  send({
+    type: "user",
+    message: { role: "user", content: prompt },
+    parent_tool_use_id: null,
+    session_id: "default",
+  });
+  return { child, send };
+}
 
 /**
  * A `data` handler that calls `onObject` with each complete line parsed. Works on Buffers so a
@@ -39,7 +58,7 @@ function jsonLines(onObject) {
 }
 
 /** Resolves when the child has exited and its pipes closed; rejects on a failure exit. */
-function closed(child) {
+export function closed(child) {
   return new Promise((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code, signal) =>
@@ -50,8 +69,7 @@ function closed(child) {
 
 async function claude({ cli, prompt }) {
   const count = newCount();
-  const child = spawn(cli, CLAUDE_ARGS, { stdio: ["pipe", "pipe", "ignore"] });
-  const send = (obj) => child.stdin.write(`${JSON.stringify(obj)}\n`);
+  const { child, send } = startClaude(cli, prompt);
   child.stdout.on(
     "data",
     jsonLines((msg) => {
@@ -80,23 +98,13 @@ async function claude({ cli, prompt }) {
       }
     }),
   );
-  const done = closed(child);
-  send({ type: "control_request", request_id: "init-1", request: { subtype: "initialize", hooks: null } });
-  send({
-    type: "user",
-    message: { role: "user", content: prompt },
-    parent_tool_use_id: null,
-    session_id: "default",
-  });
-  await done;
+  await closed(child);
   return count;
 }
 
 async function codex({ cli, prompt }) {
   const count = newCount();
-  const child = spawn(cli, ["exec", "--json", "--skip-git-repo-check"], {
-    stdio: ["pipe", "pipe", "ignore"],
-  });
+  const child = spawn(cli, CODEX_ARGS, { stdio: ["pipe", "pipe", "ignore"] });
   child.stdout.on(
     "data",
     jsonLines((event) => {
