@@ -244,6 +244,23 @@ describe("session helpers on a sessionStore, against the official SDK", () => {
     }
   });
 
+  it("lists a session whose load fails with an empty summary, as the official helpers do", async () => {
+    const failing = (store: SessionStore): SessionStore => ({
+      ...withoutSummaries(store),
+      load: (key) =>
+        key.sessionId === RENAMED_SESSION ? Promise.reject(new Error("store is down")) : store.load(key),
+    });
+    const mine = await listSessions({ sessionStore: failing(ours), dir: PROJECT });
+    const theirsListed = await official.listSessions({ sessionStore: failing(theirs), dir: PROJECT });
+    expect(withoutTime(mine).sort(bySession)).toEqual(withoutTime(theirsListed).sort(bySession));
+    expect(mine.find((s) => s.sessionId === RENAMED_SESSION)).toMatchObject({ summary: "" });
+    expect(mine).toHaveLength(ALL.length);
+    // Reading that session itself still reports the failure.
+    await expect(
+      getSessionInfo(RENAMED_SESSION, { sessionStore: failing(ours), dir: PROJECT }),
+    ).rejects.toThrow(/store is down/);
+  });
+
   it("needs the optional store methods it uses", async () => {
     const minimal: SessionStore = { append: async () => {}, load: async () => null };
     await expect(listSessions({ sessionStore: minimal })).rejects.toBeInstanceOf(InvalidOptionsError);

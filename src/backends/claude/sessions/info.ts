@@ -30,7 +30,9 @@ import type { ListSessionsOptions, SessionInfo, SessionLocationOptions } from ".
  *
  * With `dir`, the sessions of that project directory; without, of every project. Subagent
  * transcripts are not sessions and are not listed; files that hold no conversation (nothing to
- * title them by) are skipped.
+ * title them by) are skipped. With `sessionStore`, the store's sessions; one whose `load` fails is
+ * listed with an empty `summary` (as the official SDK lists it), and its own `getSessionInfo` reports
+ * the failure.
  *
  * @example
  * ```ts

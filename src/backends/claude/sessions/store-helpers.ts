@@ -52,13 +52,9 @@ export async function listSessionsInStore(
   const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
   // Without a programmatic filter only the page is loaded; with one, every session must be looked at.
   const candidates = options.includeProgrammatic === false ? sorted : sorted.slice(offset, offset + limit);
-  const described = await describeInBatches(candidates, async ({ sessionId, mtime }) => {
-    const entries = await store.load({ projectKey, sessionId });
-    if (!Array.isArray(entries) || entries.length === 0) return undefined;
-    if (options.includeProgrammatic === false && isProgrammatic(entries)) return undefined;
-    const info = describeEntries(sessionId, entries, Math.trunc(mtime));
-    return info === undefined ? undefined : { ...info, lastModified: Math.trunc(mtime) };
-  });
+  const described = await describeInBatches(candidates, ({ sessionId, mtime }) =>
+    describeStored(store, projectKey, sessionId, mtime, options.includeProgrammatic === false),
+  );
   return options.includeProgrammatic === false ? described.slice(offset, offset + limit) : described;
 }
 
@@ -106,12 +102,35 @@ async function listFromSummaries(store: SessionStore, options: ListSessionsOptio
       out.push(row.info);
       continue;
     }
-    const entries = await store.load({ projectKey, sessionId: row.sessionId });
-    if (!Array.isArray(entries) || entries.length === 0) continue;
-    const info = describeEntries(row.sessionId, entries, Math.trunc(row.mtime));
-    if (info !== undefined) out.push({ ...info, lastModified: Math.trunc(row.mtime) });
+    const info = await describeStored(store, projectKey, row.sessionId, row.mtime, false);
+    if (info !== undefined) out.push(info);
   }
   return out;
+}
+
+/**
+ * One listed session, described by loading it. A session whose `load` fails is still listed, with
+ * an empty summary, as the official SDK lists it: one unreadable session does not hide the others
+ * (reading it with `getSessionInfo` or `getSessionMessages` reports the failure).
+ */
+async function describeStored(
+  store: SessionStore,
+  projectKey: string,
+  sessionId: string,
+  mtime: number,
+  skipProgrammatic: boolean,
+): Promise<SessionInfo | undefined> {
+  const lastModified = Math.trunc(mtime);
+  let entries: SessionStoreEntry[] | null;
+  try {
+    entries = await store.load({ projectKey, sessionId });
+  } catch {
+    return { sessionId, summary: "", lastModified };
+  }
+  if (!Array.isArray(entries) || entries.length === 0) return undefined;
+  if (skipProgrammatic && isProgrammatic(entries)) return undefined;
+  const info = describeEntries(sessionId, entries, lastModified);
+  return info === undefined ? undefined : { ...info, lastModified };
 }
 
 function resolvedDir(dir: string | undefined): string {
