@@ -7,7 +7,7 @@
  * reports medians and paired ratios. Every process the run starts carries a marker in its
  * environment and is checked for (and killed, by pid) after each trial and at the end.
  *
- * Environment: BENCH_QUICK=1 (one repetition each: smoke run), BENCH_ONLY=<id substrings, comma
+ * Environment: BENCH_QUICK=1 (one repetition each: smoke run), BENCH_ONLY=<id prefixes, comma
  * separated> (a subset of scenarios), BENCH_SKIP_BUILD=1 (measure dist/ as it is), BENCH_DIST=<path
  * to an index.js> (measure another build, e.g. a candidate optimisation), CC (compiler).
  */
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const selected = scenarios(quick).filter((s) => !only || only.some((o) => s.id.includes(o)));
+  const selected = scenarios(quick).filter((s) => !only || only.some((o) => s.id.startsWith(o)));
   log(`${selected.length} scenarios${quick ? " (BENCH_QUICK: 1 repetition each)" : ""}; ${build.note}`);
   const outcomes: Outcome[] = [];
   for (const scenario of selected) {
