@@ -64,33 +64,66 @@ export class LineSplitter {
     const out: SplitItem[] = [];
     const length = chunk.length;
     let start = 0;
-    while (start < length) {
-      const nl = chunk.indexOf(NEWLINE, start);
+    // A line begun in an earlier chunk (or one being discarded) ends at this chunk's first newline.
+    if (this.pendingBytes > 0 || this.discarding) {
+      const nl = chunk.indexOf(NEWLINE);
       if (nl === -1) {
-        this.appendPending(chunk.subarray(start), out);
-        break;
+        this.appendPending(chunk, out);
+        return out;
       }
       if (this.discarding) {
         this.discarding = false;
-      } else if (this.pendingBytes === 0) {
-        // Fast path: the whole line sits in this chunk; decoded from it directly.
-        const end = nl > start && chunk[nl - 1] === CARRIAGE_RETURN ? nl - 1 : nl;
-        if (end - start > this.maxLineBytes) {
-          out.push(
-            new BufferOverflowError(this.maxLineBytes, headOf([chunk.subarray(start, end)]), end - start),
-          );
-        } else if (end > start) {
-          const text = chunk.toString("utf8", start, end);
-          if (!isBlank(text)) out.push(text);
-        }
       } else {
-        this.pending.push(chunk.subarray(start, nl));
-        this.pendingBytes += nl - start;
+        this.pending.push(chunk.subarray(0, nl));
+        this.pendingBytes += nl;
         this.flushPending(out);
       }
       start = nl + 1;
     }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) {
+      // The complete lines: decoded in one call when none of them can be over the limit.
+      if (last - start <= this.maxLineBytes) this.splitText(chunk.toString("utf8", start, last), out);
+      else this.splitEach(chunk, start, last, out);
+      start = last + 1;
+    }
+    if (start < length) this.appendPending(chunk.subarray(start), out);
     return out;
+  }
+
+  /**
+   * The lines of `text` (complete lines, decoded together: a newline byte is never part of a
+   * multi-byte character, so this equals decoding each line alone), `\r\n` and blank lines
+   * handled as everywhere else.
+   */
+  private splitText(text: string, out: SplitItem[]): void {
+    let from = 0;
+    for (;;) {
+      const nl = text.indexOf("\n", from);
+      const end = nl === -1 ? text.length : nl;
+      const line =
+        text.charCodeAt(end - 1) === CARRIAGE_RETURN ? text.slice(from, end - 1) : text.slice(from, end);
+      if (line.length > 0 && !isBlank(line)) out.push(line);
+      if (nl === -1) return;
+      from = nl + 1;
+    }
+  }
+
+  /** The complete lines of `chunk[start, last]` one by one, each checked against the limit. */
+  private splitEach(chunk: Buffer, start: number, last: number, out: SplitItem[]): void {
+    while (start <= last) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      const end = nl > start && chunk[nl - 1] === CARRIAGE_RETURN ? nl - 1 : nl;
+      if (end - start > this.maxLineBytes) {
+        out.push(
+          new BufferOverflowError(this.maxLineBytes, headOf([chunk.subarray(start, end)]), end - start),
+        );
+      } else if (end > start) {
+        const text = chunk.toString("utf8", start, end);
+        if (!isBlank(text)) out.push(text);
+      }
+      start = nl + 1;
+    }
   }
 
   /** Signals end of input; returns the final line if the stream did not end with a newline. */

@@ -139,7 +139,50 @@ describe("LineSplitter", () => {
     expect(splitter.push(Buffer.from("rest\nok\n"))).toEqual(["ok"]);
   });
 
+  it("splits any chunking of mixed lines as a line-by-line reading does, within and over the limit", () => {
+    // A small xorshift generator: the same cases every run.
+    let seed = 0x2f6b1d3;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const pieces = ["{", "}", "a", "é", "€", "𝄞", " ", "\t", "\r", "x".repeat(40)];
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      let line = "";
+      const count = next(12);
+      for (let j = 0; j < count; j++) line += pieces[next(pieces.length)];
+      lines.push(line + (next(4) === 0 ? "\r" : ""));
+    }
+    const bytes = Buffer.from(`${lines.join("\n")}\n`);
+    for (const max of [Number.POSITIVE_INFINITY, 120, 30]) {
+      const expected = lines.flatMap((raw): SplitItem[] => {
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        const size = Buffer.byteLength(line);
+        if (size > max) return [new BufferOverflowError(max, "", size)];
+        return line.length > 0 && line.trim() !== "" ? [line] : [];
+      });
+      for (let round = 0; round < 20; round++) {
+        const chunks: Buffer[] = [];
+        for (let at = 0; at < bytes.length; ) {
+          const size = 1 + next(round % 2 === 0 ? 64 : 4096);
+          chunks.push(bytes.subarray(at, at + size));
+          at += size;
+        }
+        const got = split(chunks, max === Number.POSITIVE_INFINITY ? undefined : max);
+        expect(got.map(comparable)).toEqual(expected.map(comparable));
+      }
+    }
+  });
+
   it("rejects a non-positive limit", () => {
     expect(() => new LineSplitter({ maxLineBytes: 0 })).toThrow(/maxLineBytes/);
   });
 });
+
+/** A line as is; an overflow as a marker (its head and "at least" size depend on the chunking). */
+function comparable(item: SplitItem): string {
+  return typeof item === "string" ? JSON.stringify(item) : "<overflow>";
+}
