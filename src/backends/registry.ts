@@ -5,7 +5,7 @@
  * of the bundle, which only a query on that backend needs. `getBackend` answers at once (name,
  * capabilities); every `query()` and `AgentSdkClient.connect()` loads the implementation, and
  * `loadBackend` also warms it up (see `warmUpOnce`). A host that stays up after the import gets the
- * default backend loaded and warmed up while it is idle (see `preloadWhenIdle`).
+ * Claude and Codex backends loaded and warmed up while it is idle (see `preloadWhenIdle`).
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { settleWithin } from "../internal/deadline.js";
@@ -48,8 +48,11 @@ const loading = new Map<BackendKind, Promise<Backend>>();
 /** Set once the application asked for a backend (a query, a client, `loadBackend`). */
 let requested = false;
 
-/** The backend {@link preloadWhenIdle} loads unless told otherwise: the one a query without `backend` uses. */
-const DEFAULT_BACKEND: BackendKind = "claude";
+/**
+ * What {@link preloadWhenIdle} loads unless told otherwise, in this order: the backend a query
+ * without `backend` uses, then the other CLI most hosts run.
+ */
+const DEFAULT_PRELOAD: readonly BackendKind[] = ["claude", "codex"];
 
 /**
  * How many loop turns {@link preloadWhenIdle} waits for the host to show it is staying up, while the
@@ -58,27 +61,32 @@ const DEFAULT_BACKEND: BackendKind = "claude";
 const IDLE_PRELOAD_TURNS = 20;
 
 /**
- * Once the host's event loop comes round after importing this package, loads the default backend
- * in the background and runs its warm-up (one turn over an in-memory stand-in, so V8 has compiled
- * the code a first query runs): the first query then neither waits for the backend's code nor pays
- * for compiling it (together ~8 ms in a fresh process, see bench/README.md). `import` itself does
- * no more work than before. Only for a host that stays up: the timer is unref'd, and while nothing
- * but file I/O and the standard streams are pending (which is also how the end of a script that
- * just imported this package looks) it looks again on the next turn, for a few turns, so a host on
- * its way out exits without loading anything. Nothing is loaded when a query already asked for a
- * backend (that one is loading), the warm-up is skipped once one has, and a failure is left to the
- * query that needs the backend to report.
+ * Once the host's event loop comes round after importing this package, loads `kinds` (by default
+ * Claude, then Codex) in the background and runs each one's warm-up (one turn over an in-memory
+ * stand-in, so V8 has compiled the code a first query runs): a first query on them then neither
+ * waits for the backend's code nor pays for compiling it (together ~8 ms each in a fresh process,
+ * see bench/README.md). `import` itself does no more work than before. Only for a host that stays
+ * up: the timer is unref'd, and while nothing but file I/O and the standard streams are pending
+ * (which is also how the end of a script that just imported this package looks) it looks again on
+ * the next turn, for a few turns, so a host on its way out exits without loading anything. It stops
+ * as soon as the application asks for a backend itself (that one is loading; the preload must not
+ * compete with it), one backend per loop turn; a failure is left to the query that needs it.
  */
-function preloadWhenIdle(kind: BackendKind, turnsLeft = IDLE_PRELOAD_TURNS): void {
+function preloadWhenIdle(kinds: readonly BackendKind[], turnsLeft = IDLE_PRELOAD_TURNS): void {
+  const [kind, ...rest] = kinds;
+  if (kind === undefined) return;
   setTimeout(() => {
-    if (loaded.size > 0 || loading.size > 0) return;
+    if (requested) return;
     if (!hostStaysUp()) {
-      if (turnsLeft > 1) preloadWhenIdle(kind, turnsLeft - 1);
+      if (turnsLeft > 1) preloadWhenIdle(kinds, turnsLeft - 1);
       return;
     }
     loadOnce(kind)
       .then((backend) => (requested ? undefined : warmUpOnce(backend)))
-      .catch(() => undefined);
+      .then(
+        () => preloadWhenIdle(rest),
+        () => undefined,
+      );
   }, 0).unref();
 }
 
@@ -93,24 +101,24 @@ function hostStaysUp(): boolean {
 }
 
 /**
- * Which backend the idle preload loads, from `CODE_AGENT_SDK_PRELOAD`: unset or empty → the default
- * (Claude); a backend name (`codex`, `acp`, …) → that one, for a host that runs it; `0` → none (a
- * host that wants no work it did not ask for: the first query then loads its backend). Anything
- * else is reported as a warning and preloads nothing.
+ * What the idle preload loads, from `CODE_AGENT_SDK_PRELOAD`: unset or empty → Claude, then Codex;
+ * backend names separated by commas (`codex`, `acp,claude`, …) → those, in that order, for a host
+ * that runs them; `0` → none (a host that wants no work it did not ask for: the first query then
+ * loads its backend). Anything else is reported as a warning and preloads nothing.
  */
-function preloadSetting(value: string | undefined): BackendKind | undefined {
-  if (value === undefined || value === "") return DEFAULT_BACKEND;
-  if (value === "0") return undefined;
-  if (Object.hasOwn(entries, value)) return value as BackendKind;
+function preloadSetting(value: string | undefined): readonly BackendKind[] {
+  if (value === undefined || value.trim() === "") return DEFAULT_PRELOAD;
+  if (value.trim() === "0") return [];
+  const names = value.split(",").map((name) => name.trim());
+  if (names.every((name) => Object.hasOwn(entries, name))) return [...new Set(names)] as BackendKind[];
   process.emitWarning(
-    `CODE_AGENT_SDK_PRELOAD=${JSON.stringify(value)} is neither 0 nor a backend (${Object.keys(entries).join(", ")}): nothing is preloaded`,
+    `CODE_AGENT_SDK_PRELOAD=${JSON.stringify(value)} is neither 0 nor a list of backends (${Object.keys(entries).join(", ")}): nothing is preloaded`,
     { code: "CODE_AGENT_SDK_PRELOAD" },
   );
-  return undefined;
+  return [];
 }
 
-const preloaded = preloadSetting(process.env.CODE_AGENT_SDK_PRELOAD);
-if (preloaded !== undefined) preloadWhenIdle(preloaded);
+preloadWhenIdle(preloadSetting(process.env.CODE_AGENT_SDK_PRELOAD));
 
 /**
  * Returns the backend for `kind` (default `"claude"`) without waiting for it to load. Its name and

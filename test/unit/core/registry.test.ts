@@ -30,17 +30,18 @@ describe("backend registry", () => {
     expect(() => backend.validateOptions({ maxTurns: 0 })).toThrow(InvalidOptionsError);
   });
 
-  // Codex: Claude, the default backend, may already be loaded by the idle preload (see below).
+  // ACP: Claude and Codex may already be loaded by the idle preload (see below).
   it("opens a session through a backend that was not loaded yet", async () => {
-    const lazy = getBackend("codex");
+    const lazy = getBackend("acp");
+    expect(lazy.constructor.name).toBe("LazyBackend");
     await expect(
       lazy.openSession({
-        options: { backend: "codex", cliPath: "/nonexistent/codex" },
+        options: { backend: "acp", acp: { command: "/nonexistent/agent" } },
         oneShot: true,
         initialPrompt: "hi",
       }),
     ).rejects.toBeInstanceOf(CliNotFoundError);
-    expect(getBackend("codex")).not.toBe(lazy);
+    expect(getBackend("acp")).not.toBe(lazy);
   });
 
   it("rejects an unknown backend", async () => {
@@ -50,11 +51,11 @@ describe("backend registry", () => {
 });
 
 /**
- * The default backend loads in the background once the host's event loop comes round after the
+ * Claude, then Codex, load in the background once the host's event loop comes round after the
  * import, but only in a host that stays up: a script that imports the package and ends exits
  * without loading anything. Each case runs in its own Node process, as a host would.
  */
-describe("idle preload of the default backend", () => {
+describe("idle preload of the Claude and Codex backends", () => {
   const ROOT = join(import.meta.dirname, "..", "..", "..");
 
   /** Runs `script` as a host; resolves with its stdout once it exited 0 with nothing on stderr. */
@@ -88,23 +89,27 @@ describe("idle preload of the default backend", () => {
     expect(out).toBe("LazyBackend");
   });
 
-  it("a host that stays up has the default backend loaded without asking for it", async () => {
-    // The host stays up on its own interval until the backend is there (or 20 s have passed).
+  it("a host that stays up has Claude, then Codex loaded without asking for them", async () => {
+    // The host stays up on its own interval until both are there (or 20 s have passed), noting the
+    // order in which they arrive.
     const out = await host(
       `const sdk = await import("./src/index.ts");
        const started = Date.now();
+       const seen = [];
        const poll = setInterval(() => {
-         const name = sdk.getBackend("claude").constructor.name;
-         if (name === "ClaudeBackend" || Date.now() - started > 20000) {
+         for (const kind of ["claude", "codex", "acp", "cursor"]) {
+           if (!seen.includes(kind) && sdk.getBackend(kind).constructor.name !== "LazyBackend") seen.push(kind);
+         }
+         if (seen.length >= 2 || Date.now() - started > 20000) {
            clearInterval(poll);
-           console.log(name, sdk.getBackend("codex").constructor.name);
+           console.log(seen.join(" "));
          }
        }, 1);`,
     );
-    expect(out).toBe("ClaudeBackend LazyBackend");
+    expect(out).toBe("claude codex");
   });
 
-  it("CODE_AGENT_SDK_PRELOAD names the backend to preload, or 0 for none", async () => {
+  it("CODE_AGENT_SDK_PRELOAD names the backends to preload, or 0 for none", async () => {
     // Stays up, and waits until both backends' modules have loaded (imported here too) and the
     // loop has come round many times: enough for the preload, as the cases that load show.
     const script = `const sdk = await import("./src/index.ts");
@@ -116,12 +121,15 @@ describe("idle preload of the default backend", () => {
        console.log(sdk.getBackend("claude").constructor.name, sdk.getBackend("codex").constructor.name);`;
     const { CODE_AGENT_SDK_PRELOAD: _, ...inherited } = process.env;
     const withPreload = (value: string) => host(script, { ...inherited, CODE_AGENT_SDK_PRELOAD: value });
-    expect(await host(script, inherited)).toBe("ClaudeBackend LazyBackend");
+    expect(await host(script, inherited)).toBe("ClaudeBackend CodexBackend");
     expect(await withPreload("codex")).toBe("LazyBackend CodexBackend");
+    expect(await withPreload("claude")).toBe("ClaudeBackend LazyBackend");
+    expect(await withPreload(" codex , claude ")).toBe("ClaudeBackend CodexBackend");
     expect(await withPreload("0")).toBe("LazyBackend LazyBackend");
     await expect(withPreload("codx")).rejects.toThrow(
-      /CODE_AGENT_SDK_PRELOAD="codx" is neither 0 nor a backend/,
+      /CODE_AGENT_SDK_PRELOAD="codx" is neither 0 nor a list of backends/,
     );
+    await expect(withPreload("claude,codx")).rejects.toThrow(/nothing is preloaded/);
   });
 
   it("a query for another backend first: the default one is not loaded", async () => {
