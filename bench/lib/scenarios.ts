@@ -32,7 +32,7 @@ function throughput(backend: Backend, n: number, size: number, label: string, re
  * How the first query of the process meets ours: right after `import()` ("cold": the backend loads
  * inside the clock), after `await loadBackend()` ("preloaded"), or after the host's event loop has
  * come round for 20 ms ("idle": an application that does anything asynchronous between importing
- * the SDK and its first query, during which the SDK loads its default backend in the background).
+ * the SDK and its first query, during which the SDK loads Claude, then Codex, in the background).
  * Every implementation waits the same way; only ours does something with it.
  */
 type FirstQueryStart = "cold" | "preloaded" | "idle";
