@@ -2,6 +2,7 @@
  * Typed errors. Every failure the SDK reports is one of these classes, so callers can
  * `catch (e) { if (e instanceof ProcessError) … }` and read the context they need to act.
  */
+import { detachedString } from "./internal/detached-string.js";
 
 /** Base class of every error thrown or yielded by code-agent-sdk. */
 export class AgentSdkError extends Error {
@@ -70,7 +71,7 @@ export class JsonDecodeError extends AgentSdkError {
   /** Total length of the offending line or buffer, in bytes. */
   readonly lineLength: number;
   constructor(message: string, line: string, lineLength = Buffer.byteLength(line), cause?: unknown) {
-    const head = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+    const head = detachedString(line.length > 200 ? `${line.slice(0, 200)}…` : line);
     super(`${message}: ${JSON.stringify(head)}`, { cause });
     this.lineHead = head;
     this.lineLength = lineLength;

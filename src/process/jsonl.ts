@@ -3,6 +3,7 @@
  */
 import { Readable } from "node:stream";
 import { BufferOverflowError, JsonDecodeError } from "../errors.js";
+import { detachedString } from "../internal/detached-string.js";
 import { LineSplitter, type SplitItem } from "./line-splitter.js";
 
 /** Options for {@link readJsonLines} and {@link readJsonLineBatches}. */
@@ -174,8 +175,8 @@ export function parseJsonLine(line: string): Record<string, unknown> | JsonDecod
   let value: unknown;
   try {
     value = JSON.parse(line.charCodeAt(0) === BYTE_ORDER_MARK ? line.slice(1) : line);
-  } catch (err) {
-    return new JsonDecodeError("Line from the CLI is not valid JSON", line, undefined, err);
+  } catch {
+    return notJson(line);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
@@ -185,6 +186,22 @@ export function parseJsonLine(line: string): Record<string, unknown> | JsonDecod
 }
 
 const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * The error for a line that is not JSON. Its cause is `JSON.parse`'s own error, taken again on a
+ * copy of the line: V8's message quotes the text it failed on as a view into it, and `line` may be
+ * a view into a whole chunk of output (see `LineSplitter`), which the error would otherwise keep.
+ */
+function notJson(line: string): JsonDecodeError {
+  const own = detachedString(line);
+  let cause: unknown;
+  try {
+    JSON.parse(own.charCodeAt(0) === BYTE_ORDER_MARK ? own.slice(1) : own);
+  } catch (err) {
+    cause = err;
+  }
+  return new JsonDecodeError("Line from the CLI is not valid JSON", own, undefined, cause);
+}
 
 function toMessage(item: SplitItem): JsonLineItem {
   if (item instanceof BufferOverflowError) throw item;

@@ -3,6 +3,7 @@
  * CLI's own explanation, without letting a chatty process grow memory without bound.
  */
 import { BufferOverflowError } from "../errors.js";
+import { detachedString } from "../internal/detached-string.js";
 import { LineSplitter } from "./line-splitter.js";
 
 /** Options for {@link StderrTail}. */
@@ -61,7 +62,7 @@ export class StderrTail {
       item instanceof BufferOverflowError
         ? `${item.lineHead} [stderr line truncated: ${item.lineLength}+ bytes exceeded ${item.limit}]`
         : item;
-    this.keep(line);
+    this.keep(detachedString(line));
     this.notify(line);
   }
 
