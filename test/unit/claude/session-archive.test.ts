@@ -4,11 +4,10 @@
  * writing the same files.
  */
 import { randomUUID } from "node:crypto";
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   archiveSession,
   encodeProjectDir,
@@ -18,25 +17,14 @@ import {
   SessionNotFoundError,
   unarchiveSession,
 } from "../../../src/index.js";
+import { PROJECT, RENAMED_SESSION, SUBAGENT_SESSION, useFixtureConfigDir } from "./session-fixture.js";
 
-const FIXTURE = new URL("../../fixtures/claude/sessions/store", import.meta.url).pathname;
-const SESSION = "8c5056df-eaa9-4777-afd7-7b84875eae92";
-const OTHER = "b48ee355-b0f1-4653-bda1-0c9533aed455";
-const PROJECT = "/tmp/cas-sessions-R8Hm72";
+const SESSION = RENAMED_SESSION;
+const OTHER = SUBAGENT_SESSION;
 
 let configDir: string;
-const savedConfigDir = process.env.CLAUDE_CONFIG_DIR;
-
-beforeEach(() => {
-  configDir = mkdtempSync(join(tmpdir(), "cas-archive-unit-"));
-  cpSync(FIXTURE, configDir, { recursive: true });
-  process.env.CLAUDE_CONFIG_DIR = configDir; // The official helpers read the store named here.
-});
-
-afterEach(() => {
-  if (savedConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
-  else process.env.CLAUDE_CONFIG_DIR = savedConfigDir;
-  rmSync(configDir, { recursive: true, force: true });
+useFixtureConfigDir("cas-archive-unit-", (copy) => {
+  configDir = copy;
 });
 
 const transcript = () => join(configDir, "projects", encodeProjectDir(PROJECT), `${SESSION}.jsonl`);

@@ -3,11 +3,8 @@
  * 2.1.330 wrote (test/fixtures/claude/sessions/store): each imported into one store by ours and
  * into another by the official SDK, then read and changed by both SDKs' helpers side by side.
  */
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 // Our messages in the official SDK's field names, as the compat entry point returns them.
 import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
 import {
@@ -29,36 +26,30 @@ import {
   type SessionStoreEntry,
   tagSession,
 } from "../../../src/index.js";
-
-const FIXTURE = new URL("../../fixtures/claude/sessions/store", import.meta.url).pathname;
-const SUBAGENT_SESSION = "b48ee355-b0f1-4653-bda1-0c9533aed455";
-const RENAMED_SESSION = "8c5056df-eaa9-4777-afd7-7b84875eae92";
-const COMPACTED_SESSION = "8a4716a1-65ab-4920-b3a9-f0c8341103b8";
-const ALL = [SUBAGENT_SESSION, RENAMED_SESSION, COMPACTED_SESSION];
-const PROJECT = "/tmp/cas-sessions-R8Hm72";
-const AGENT = "af9ed1c0092ea1579";
+import {
+  AGENT,
+  ALL_SESSIONS as ALL,
+  PROJECT,
+  RENAMED_SESSION,
+  SUBAGENT_SESSION,
+  useFixtureConfigDir,
+} from "./session-fixture.js";
 
 let configDir: string;
 let ours: InMemorySessionStore;
 let theirs: official.InMemorySessionStore;
-const savedConfigDir = process.env.CLAUDE_CONFIG_DIR;
+
+useFixtureConfigDir("cas-store-helpers-", (copy) => {
+  configDir = copy;
+});
 
 beforeEach(async () => {
-  configDir = mkdtempSync(join(tmpdir(), "cas-store-helpers-"));
-  cpSync(FIXTURE, configDir, { recursive: true });
-  process.env.CLAUDE_CONFIG_DIR = configDir; // The official helpers read the store named here.
   ours = new InMemorySessionStore();
   theirs = new official.InMemorySessionStore();
   for (const id of ALL) {
     await importSessionToStore(id, ours, { configDir, dir: PROJECT });
     await official.importSessionToStore(id, theirs, { dir: PROJECT });
   }
-});
-
-afterEach(() => {
-  if (savedConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
-  else process.env.CLAUDE_CONFIG_DIR = savedConfigDir;
-  rmSync(configDir, { recursive: true, force: true });
 });
 
 const withoutTime = <T extends { lastModified?: number }>(list: T[]) =>

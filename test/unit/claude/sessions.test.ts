@@ -7,7 +7,6 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import {
   appendFileSync,
-  cpSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -19,7 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as compat from "../../../src/compat/claude-agent-sdk/index.js";
 // Our messages in the official SDK's field names, as the compat entry point returns them.
 import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
@@ -38,32 +37,23 @@ import {
   SessionNotFoundError,
   tagSession,
 } from "../../../src/index.js";
-
-const FIXTURE = new URL("../../fixtures/claude/sessions/store", import.meta.url).pathname;
-const SUBAGENT_SESSION = "b48ee355-b0f1-4653-bda1-0c9533aed455";
-const RENAMED_SESSION = "8c5056df-eaa9-4777-afd7-7b84875eae92";
-const COMPACTED_SESSION = "8a4716a1-65ab-4920-b3a9-f0c8341103b8";
-const ALL = [SUBAGENT_SESSION, RENAMED_SESSION, COMPACTED_SESSION];
-const PROJECT = "/tmp/cas-sessions-R8Hm72";
+import {
+  AGENT,
+  ALL_SESSIONS as ALL,
+  COMPACTED_SESSION,
+  PROJECT,
+  RENAMED_SESSION,
+  SUBAGENT_SESSION,
+  useFixtureConfigDir,
+} from "./session-fixture.js";
 
 let configDir: string;
-const savedConfigDir = process.env.CLAUDE_CONFIG_DIR;
-
-beforeEach(() => {
-  configDir = mkdtempSync(join(tmpdir(), "cas-sessions-unit-"));
-  cpSync(FIXTURE, configDir, { recursive: true });
+useFixtureConfigDir("cas-sessions-unit-", (copy) => {
+  configDir = copy;
   // Equal modification times: the order then rests on the tie-break alone, in both SDKs.
-  const project = join(configDir, "projects", encodeProjectDir(PROJECT));
+  const project = join(copy, "projects", encodeProjectDir(PROJECT));
   for (const id of [SUBAGENT_SESSION, RENAMED_SESSION])
     utimesSync(join(project, `${id}.jsonl`), 1_800_000_000, 1_800_000_000);
-  // The official helpers read the store named by the environment.
-  process.env.CLAUDE_CONFIG_DIR = configDir;
-});
-
-afterEach(() => {
-  if (savedConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
-  else process.env.CLAUDE_CONFIG_DIR = savedConfigDir;
-  rmSync(configDir, { recursive: true, force: true });
 });
 
 describe("session helpers on a store claude 2.1.330 wrote, against the official SDK", () => {
@@ -92,9 +82,9 @@ describe("session helpers on a store claude 2.1.330 wrote, against the official 
         await official.getSessionMessages(id),
       );
     }
-    expect(
-      await compat.getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579", { configDir }),
-    ).toStrictEqual(await official.getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579"));
+    expect(await compat.getSubagentMessages(SUBAGENT_SESSION, AGENT, { configDir })).toStrictEqual(
+      await official.getSubagentMessages(SUBAGENT_SESSION, AGENT),
+    );
   });
 
   it("reads conversations and subagent transcripts like the official helpers", async () => {
@@ -128,11 +118,9 @@ describe("session helpers on a store claude 2.1.330 wrote, against the official 
 
     const agents = await listSubagents(SUBAGENT_SESSION, { configDir });
     expect(agents).toEqual(await official.listSubagents(SUBAGENT_SESSION));
-    expect(agents).toEqual(["af9ed1c0092ea1579"]);
-    const sub = await getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579", { configDir });
-    expect(sub.map(asOfficial)).toEqual(
-      await official.getSubagentMessages(SUBAGENT_SESSION, "af9ed1c0092ea1579"),
-    );
+    expect(agents).toEqual([AGENT]);
+    const sub = await getSubagentMessages(SUBAGENT_SESSION, AGENT, { configDir });
+    expect(sub.map(asOfficial)).toEqual(await official.getSubagentMessages(SUBAGENT_SESSION, AGENT));
     expect(sub.map((m) => m.content)).toEqual([
       "Say hi from the subagent",
       [{ type: "text", text: "hi from subagent" }],
