@@ -113,15 +113,7 @@ export class LineSplitter {
   private splitEach(chunk: Buffer, start: number, last: number, out: SplitItem[]): void {
     while (start <= last) {
       const nl = chunk.indexOf(NEWLINE, start);
-      const end = nl > start && chunk[nl - 1] === CARRIAGE_RETURN ? nl - 1 : nl;
-      if (end - start > this.maxLineBytes) {
-        out.push(
-          new BufferOverflowError(this.maxLineBytes, headOf([chunk.subarray(start, end)]), end - start),
-        );
-      } else if (end > start) {
-        const text = chunk.toString("utf8", start, end);
-        if (!isBlank(text)) out.push(text);
-      }
+      this.emit(chunk.subarray(start, nl), out);
       start = nl + 1;
     }
   }
