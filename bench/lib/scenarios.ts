@@ -75,7 +75,7 @@ function realFirstMessage(backend: Backend, reps: number): Scenario {
     worker: "real-ttfm.mjs",
     reps,
     env: {},
-    params: { rounds: 3 },
+    params: { rounds: 4 },
     metrics: [
       { key: "coldMs", label: "1st query of the process ms" },
       { key: "ms", label: "cold query ms" },

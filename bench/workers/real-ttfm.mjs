@@ -4,8 +4,10 @@
  * user waits for, and warm start is there to take it out of the wait.
  *
  * Per implementation, in one fresh process (the first query of a process pays module loading):
- * - raw: spawn the CLI and write the prompt (cold); spawn, finish the handshake, then time the
- *   prompt (warm). The floor: no SDK at all.
+ * - raw: spawn the CLI and write the handshake and the prompt at once (cold); spawn, finish the
+ *   handshake, then time the prompt (warm). The floor: no SDK at all, with the arguments,
+ *   handshake and environment ours uses (the kit's environment, not the bench's `process.env`:
+ *   inheriting this machine's `NODE_EXTRA_CA_CERTS` alone costs Claude Code ~11 ms to start).
  * - ours: `query()` (cold); `startup()` then `warm.query()` (warm); a `WarmPool` of 1 (pool); and
  *   the resident memory of one warm process (`warmRssMB`).
  * - anchor: the official SDK's `query()` (cold) and, for Claude, its `startup()` then
@@ -40,7 +42,8 @@ const kit = await import(pathToFileURL(join(distDir, "testing", "index.js")).hre
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function rssMB(pid) {
@@ -94,29 +97,26 @@ function rawProcess(command, args, env) {
   };
 }
 
-// The arguments ours passes by default, so the floor asks the CLI for the same work.
-const CLAUDE_ARGS = [
-  "--output-format",
-  "stream-json",
-  "--verbose",
-  "--input-format",
-  "stream-json",
-  "--system-prompt",
-  "",
-  "--setting-sources",
-  "",
-];
+// The arguments ours passes by default, and the initialize request it sends (an empty system
+// prompt, as the official SDK's), so the floor asks the CLI for the same work.
+const CLAUDE_ARGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
+const claudeInitialize = {
+  type: "control_request",
+  request_id: "init",
+  request: { subtype: "initialize", systemPrompt: [""] },
+};
 const claudePrompt = { type: "user", message: { role: "user", content: "hello" }, parent_tool_use_id: null };
 const isAssistant = (m) => m.type === "assistant";
 
 async function rawClaude(env, warm) {
+  let t0 = performance.now();
   const cli = rawProcess(CLI.claude, CLAUDE_ARGS, env);
   try {
+    cli.send(claudeInitialize);
     if (warm) {
-      cli.send({ type: "control_request", request_id: "init", request: { subtype: "initialize" } });
       await cli.next((m) => m.type === "control_response");
+      t0 = performance.now();
     }
-    const t0 = performance.now();
     cli.send(claudePrompt);
     await cli.next(isAssistant);
     return performance.now() - t0;
@@ -126,6 +126,7 @@ async function rawClaude(env, warm) {
 }
 
 async function rawCodex(env, warm) {
+  let t0 = performance.now();
   const cli = rawProcess(CLI.codex, ["app-server"], env);
   try {
     let id = 0;
@@ -141,7 +142,6 @@ async function rawCodex(env, warm) {
       const started = await request("thread/start", { cwd: process.cwd() });
       return started.result.thread.id;
     };
-    let t0 = performance.now();
     const threadId = await handshake();
     if (warm) t0 = performance.now();
     const first = cli.next((m) => m.method === "item/completed" && m.params?.item?.type === "agentMessage");
@@ -168,7 +168,9 @@ async function timeToFirst(t0, iterable, onFirst) {
 
 async function ours(backend, env, rounds) {
   const { dist } = { dist: await import(pathToFileURL(process.env.BENCH_DIST).href) };
-  const options = { backend, cliPath: CLI[backend], env };
+  // The kit's environment is the CLI's whole environment (as for the floor and the official SDKs,
+  // whose `env` replaces `process.env`); ours layers `env` over `process.env` unless told not to.
+  const options = { backend, cliPath: CLI[backend], env, inheritEnv: false };
   const cold = [];
   const warm = [];
   const pooled = [];
