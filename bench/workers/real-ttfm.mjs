@@ -7,7 +7,7 @@
  * - raw: spawn the CLI and write the handshake and the prompt at once (cold); spawn, finish the
  *   handshake, then time the prompt (warm). The floor: no SDK at all, with the arguments,
  *   handshake and environment ours uses (the kit's environment, not the bench's `process.env`:
- *   inheriting this machine's `NODE_EXTRA_CA_CERTS` alone costs Claude Code ~11 ms to start).
+ *   with it, Claude Code took ~13 ms longer to answer here, ~6 ms of it for `NODE_EXTRA_CA_CERTS`).
  * - ours: `query()` (cold); `startup()` then `warm.query()` (warm); a `WarmPool` of 1 (pool); and
  *   the resident memory of one warm process (`warmRssMB`).
  * - anchor: the official SDK's `query()` (cold) and, for Claude, its `startup()` then
