@@ -8,8 +8,9 @@
  *   handshake, then time the prompt (warm). The floor: no SDK at all, with the arguments,
  *   handshake and environment ours uses (the kit's environment, not the bench's `process.env`:
  *   with it, Claude Code took ~13 ms longer to answer here, ~6 ms of it for `NODE_EXTRA_CA_CERTS`).
- * - ours: `query()` (cold); `startup()` then `warm.query()` (warm); a `WarmPool` of 1 (pool); and
- *   the resident memory of one warm process (`warmRssMB`).
+ * - ours: `query()` (cold); `startup()` then `warm.query()` (warm); a `WarmPool` of 1 (pool), the
+ *   same with `refillDelayMs: 300` (the replacement starts after the answer has begun); and the
+ *   resident memory of one warm process (`warmRssMB`).
  * - anchor: the official SDK's `query()` (cold) and, for Claude, its `startup()` then
  *   `warmQuery.query()` (warm). The Codex SDK has no warm start.
  *
@@ -197,11 +198,23 @@ async function ours(backend, env, rounds) {
     await q.close();
   }
   await pool.close();
+  // The same with the replacement started after the answer has begun (`refillDelayMs`).
+  const delayed = [];
+  const lazyPool = new dist.WarmPool({ options, size: 1, refillDelayMs: 300 });
+  for (let i = 0; i < rounds; i++) {
+    await lazyPool.ready();
+    const t0 = performance.now();
+    const q = lazyPool.query("hello");
+    delayed.push(await timeToFirst(t0, q, isAssistant));
+    await q.close();
+  }
+  await lazyPool.close();
   return {
     coldMs: cold[0],
     ms: median(cold.slice(1)),
     warmMs: median(warm),
     poolMs: median(pooled),
+    poolDelayedMs: median(delayed),
     warmRssMB: warmRss,
   };
 }

@@ -22,7 +22,7 @@ import { type Query, queryOn, type SessionSource } from "../query.js";
 import { conflictingOptions } from "./option-conflicts.js";
 
 /** The longest delay a Node timer can take (2^31 − 1 ms); longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How long a warm session waits for its prompt before it closes, by default: 10 minutes. */
 export const DEFAULT_WARM_IDLE_TIMEOUT_MS = 10 * 60_000;
@@ -234,7 +234,12 @@ export async function startup(params: StartupParams = {}): Promise<WarmSession> 
   }
 }
 
-function checkDuration(name: string, value: number): number {
+/**
+ * `value` if it is a usable timeout (ms in (0, 2^31 − 1], or `Infinity`).
+ *
+ * @throws InvalidOptionsError naming `name` otherwise.
+ */
+export function checkDuration(name: string, value: number): number {
   if (value === Number.POSITIVE_INFINITY) return value;
   if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS)
     throw new InvalidOptionsError([

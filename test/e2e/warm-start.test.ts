@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   type AgentOptions,
   getBackend,
+  InvalidOptionsError,
   startup,
   UnsupportedFeatureError,
   WarmPool,
@@ -218,6 +219,45 @@ describe("warm pool: a pooled process that crashed while waiting", () => {
     expect(pool.stats).toMatchObject({ warmHits: 0, coldStarts: 1 });
     await pool.ready();
     expect(pool.stats.ready).toBe(1);
+  });
+});
+
+describe("warm pool: refillDelayMs", () => {
+  it("the replacement waits for the delay; ready() starts it at once; close() cancels a pending one", async () => {
+    await using bed = await testBed([{ text: "pooled one" }, { text: "pooled two" }]);
+    const pool = new WarmPool({ options: bed.options(), size: 1, refillDelayMs: 600_000 });
+    await pool.ready();
+    expect(pool.stats).toMatchObject({ ready: 1, starting: 0 });
+    const first = await collect(pool.query("first"));
+    expect(results(first)[0]?.result).toBe("pooled one");
+    // The whole query ran without a replacement starting beside it.
+    expect(pool.stats).toMatchObject({ ready: 0, starting: 0, warmHits: 1 });
+    await pool.ready();
+    expect(pool.stats).toMatchObject({ ready: 1, starting: 0 });
+    const second = await collect(pool.query("second"));
+    expect(results(second)[0]?.result).toBe("pooled two");
+    await pool.close();
+    // The pending refill never starts: afterEach finds no process group left.
+    expect(pool.stats).toMatchObject({ ready: 0, starting: 0, warmHits: 2, coldStarts: 0 });
+  });
+
+  it("a short delay refills the pool on its own", async () => {
+    await using bed = await testBed([{ text: "pooled" }]);
+    await using pool = new WarmPool({ options: bed.options(), size: 1, refillDelayMs: 1 });
+    await pool.ready();
+    const [firstPid] = pool.readyPids();
+    await collect(pool.query("hello"));
+    expect(await eventually(() => pool.stats.ready + pool.stats.starting === 1, 30_000)).toBe(true);
+    await pool.ready();
+    expect(pool.readyPids()).toHaveLength(1);
+    expect(pool.readyPids()[0]).not.toBe(firstPid);
+  });
+
+  it("bad durations throw from the constructor, before anything starts", () => {
+    for (const refillDelayMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])
+      expect(() => new WarmPool({ refillDelayMs })).toThrow(/refillDelayMs/);
+    expect(() => new WarmPool({ idleTimeoutMs: 0 })).toThrow(InvalidOptionsError);
+    expect(() => new WarmPool({ startupTimeoutMs: -5 })).toThrow(/startupTimeoutMs/);
   });
 });
 
