@@ -215,13 +215,23 @@ export class AbortError extends AgentSdkError {
 }
 
 /**
- * A process started ahead of time (`startup()`, `WarmPool`) cannot serve this query or client:
- * the query asks for options the process was not started with, the warm session was already
- * used or closed, or its process exited while it waited.
+ * A process started ahead of time (`startup()`, `WarmPool`, `prewarm()`) cannot serve this query
+ * or client: the query asks for options the process was not started with, the warm session was
+ * already used or closed, or its process exited while it waited; for a spare (`prewarm()`), the
+ * CLI refused the claim or one of the options sent with it.
  */
 export class WarmStartError extends AgentSdkError {
-  /** Why: `conflicting-options`, `already-used`, `closed` or `exited`. */
-  readonly reason: "conflicting-options" | "already-used" | "closed" | "exited";
+  /**
+   * Why: `conflicting-options`, `already-used`, `closed`, `exited`; for a spare's claim,
+   * `claim-refused` (the prompt did not run) or `option-not-applied` (it runs without the option).
+   */
+  readonly reason:
+    | "conflicting-options"
+    | "already-used"
+    | "closed"
+    | "exited"
+    | "claim-refused"
+    | "option-not-applied";
   /** For `conflicting-options`: the options that differ from the warm ones. */
   readonly options: readonly string[];
   constructor(reason: WarmStartError["reason"], message: string, options: readonly string[] = []) {

@@ -106,6 +106,13 @@ export { SubprocessTransport, type SubprocessTransportOptions } from "./transpor
 export type { Transport, TransportItem } from "./transport/transport.js";
 export { collectTurn, type TurnResult } from "./turn.js";
 export { SDK_VERSION } from "./version.js";
+export {
+  type ClaimInfo,
+  type ClaimOptions,
+  type PrewarmParams,
+  prewarm,
+  SpareSession,
+} from "./warm/spare.js";
 export { WarmPool, type WarmPoolOptions, type WarmPoolStats } from "./warm/warm-pool.js";
 export {
   DEFAULT_WARM_IDLE_TIMEOUT_MS,

@@ -82,6 +82,7 @@ function realFirstMessage(backend: Backend, reps: number): Scenario {
       { key: "warmMs", label: "warm-started (startup) ms" },
       { key: "poolMs", label: "from a WarmPool ms" },
       { key: "poolDelayedMs", label: "WarmPool, refillDelayMs 300 ms" },
+      { key: "spareMs", label: "prewarm() spare, claimed ms" },
       { key: "warmRssMB", label: "RSS of one warm process MiB" },
     ],
     targets: [],

@@ -103,6 +103,17 @@ export interface Session {
   setKeepAlive?(keep: boolean): void;
   /** Whether the session can still take a prompt: its process runs and it was not closed. */
   isAlive?(): boolean;
+  /**
+   * Resolves once the session has shut down, its process gone: closed, or ended by itself (a
+   * crash included). Never rejects.
+   */
+  closed?(): Promise<void>;
+  /**
+   * Binds a spare Claude Code process (started with `--await-claim`) to a session: the
+   * `claim_session` request with `fields`; resolves with the CLI's answer, whose `initialize`
+   * snapshot then becomes {@link serverInfo}. Claude only.
+   */
+  claimSession?(fields: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The backend's handshake answer (Claude: the `initialize` response), once connected. */
   serverInfo(): ServerInfo | undefined;
   interrupt(): Promise<void>;

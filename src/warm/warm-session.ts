@@ -98,6 +98,20 @@ export class WarmSession implements AsyncDisposable {
   }
 
   /**
+   * @internal A query whose start writes what `prepare` writes (a spare's claim) before the prompt.
+   * `prepare` runs once the query has taken the process; what it throws fails the query.
+   */
+  queryAfter(prepare: (session: Session) => void, prompt: Prompt, options: AgentOptions = {}): Query {
+    this.checkOptions(options);
+    return queryOn(this.source(prepare), { prompt, options: { ...this.options, ...options } });
+  }
+
+  /** @internal Resolves once the process is gone (closed, or ended by itself); never rejects. */
+  whenClosed(): Promise<void> {
+    return this.session.closed?.() ?? new Promise<void>(() => undefined);
+  }
+
+  /**
    * An {@link AgentSdkClient} on the warm process: `connect()` takes it instead of spawning. Same
    * rules for `options` as {@link query}. Usable once.
    */
@@ -158,7 +172,7 @@ export class WarmSession implements AsyncDisposable {
   }
 
   /** Hands the session over to the query or client it was reserved for, when it connects. */
-  private source(): SessionSource {
+  private source(prepare?: (session: Session) => void): SessionSource {
     return async ({ signal, initialPrompt }) => {
       const session = this.session;
       if (this.claimed || this.closing) {
@@ -185,6 +199,7 @@ export class WarmSession implements AsyncDisposable {
         once: true,
       });
       try {
+        prepare?.(session);
         if (initialPrompt !== undefined) await session.send(initialPrompt);
       } catch (error) {
         await session.close();

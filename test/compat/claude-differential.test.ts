@@ -6,7 +6,16 @@
  * and the answers to the CLI's control requests — recorded by a wrapper script).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -71,6 +80,7 @@ function normalise(value: unknown): unknown {
     .replace(/\/[^"\s]*cas-claude-compat-[^"/\s]+\/sdk-[^"/\s]+/g, "<cwd>")
     .replace(/\/[^"\s]*cas-claude-compat-[^"/\s]+/g, "<scratch>")
     .replace(/\/[^"\s]*claude-test-home-[^"/\s]+/g, "<home>")
+    .replace(/spares\/spare-[^"/\s]+/g, "spares/spare-<id>")
     .replace(/-tmp-[^"/\s]*cas-claude-compat-[^"/\s]+-sdk-[^"/\s]+/g, "-<cwd>")
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
     .replace(/\b(msg|toolu|req|srvtoolu)_[A-Za-z0-9]+/g, "$1_<id>")
@@ -292,6 +302,65 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(types(pair.compat)).toEqual(["system/init", "assistant", "result/success"]);
     // Two processes each: the one that answered, and the unused one, closed.
     expect(pair.compat.argv).toHaveLength(2);
+  });
+
+  it("prewarm(): a spare parked before its folder is known, claimed into it; a refused claim; close() of an unclaimed one", async () => {
+    const pair = await sideBySide([{ text: "claimed hello" }], async ({ sdk, api, base }, y) => {
+      const { cwd, ...hostLevel } = base;
+      const spare = await sdk.prewarm({ options: hostLevel });
+      const parked = { modelRequests: api.turnRequests.length };
+      await drain(spare.claim({ prompt: "say hi", options: { cwd, title: "differential" } }), y);
+      const claimed = await spare.claimed;
+      await spare.exited;
+
+      const refused = await sdk.prewarm({ options: hostLevel });
+      const refusedRun: unknown[] = [];
+      await drain(
+        refused.claim({ prompt: "never runs", options: { cwd: join(cwd, "missing") } }),
+        refusedRun,
+      ).catch((error: Error) => refusedRun.push({ thrown: error.message }));
+      const refusal = await refused.claimed.then(
+        () => "claimed",
+        (error: Error) => error.message.split(":")[0],
+      );
+      await refused.exited;
+
+      const unused = await sdk.prewarm({ options: hostLevel });
+      unused.close();
+      const closed = await unused.claimed.then(
+        () => "claimed",
+        (error: Error) => error.message.split(":")[0],
+      );
+      await unused.exited;
+      return {
+        ...parked,
+        claimedInto: claimed.cwd === realpathSync(cwd),
+        sessionId: typeof claimed.sessionId,
+        sdkMcpSettled: claimed.sdkMcpSettled,
+        refusedRun,
+        refusal,
+        closed,
+        left: await eventually(() => liveGroupCount() === 0, 10_000),
+      };
+    });
+    dump("prewarm", pair);
+    expectSame(pair);
+    expect(pair.compat.extra).toMatchObject({
+      modelRequests: 0,
+      claimedInto: true,
+      sessionId: "string",
+      refusal: "cwd_not_found",
+      closed: "spare_closed",
+      left: true,
+    });
+    // The parked process's frames (ui_invalidate) come first, as with the official SDK.
+    expect(types(pair.compat).slice(-4)).toEqual([
+      "system/session_title_changed",
+      "system/init",
+      "assistant",
+      "result/success",
+    ]);
+    expect(pair.compat.argv.every((argv) => argv.includes("--await-claim"))).toBe(true);
   });
 
   it("canUseTool allow: the callback's arguments, the control answer, the tool run", async () => {

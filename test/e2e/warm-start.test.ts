@@ -6,13 +6,14 @@
  * idle timeout, pool closed while one is handed out, host exit — with no process left.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type AgentOptions,
   getBackend,
   InvalidOptionsError,
+  prewarm,
   startup,
   UnsupportedFeatureError,
   WarmPool,
@@ -258,6 +259,87 @@ describe("warm pool: refillDelayMs", () => {
       expect(() => new WarmPool({ refillDelayMs })).toThrow(/refillDelayMs/);
     expect(() => new WarmPool({ idleTimeoutMs: 0 })).toThrow(InvalidOptionsError);
     expect(() => new WarmPool({ startupTimeoutMs: -5 })).toThrow(/startupTimeoutMs/);
+  });
+});
+
+describe("prewarm: a spare claimed into a folder later (claude)", () => {
+  it("parks before the folder is known; the claim binds it to the folder and model; the parking directory goes", async () => {
+    await using bed = await testBed([{ text: "claimed answer" }]);
+    const { cwd: folder, ...hostLevel } = bed.options();
+    const spare = await prewarm({ options: hostLevel });
+    expect(spare.state).toBe("ready");
+    expect(spare.pid).toBeGreaterThan(0);
+    expect(existsSync(spare.parkingDir)).toBe(true);
+    expect(spare.parkingDir).toContain(join(".claude", "spares", "spare-"));
+    expect(bed.model.turnRequests).toHaveLength(0);
+
+    const messages = await collect(
+      spare.claim("hello", { cwd: folder as string, model: "claude-sonnet-4-5" }),
+    );
+    const init = messages.find((m) => m.type === "system" && m.subtype === "init");
+    expect(init?.type === "system" && init.data.cwd).toBe(realpathSync(folder as string));
+    expect(results(messages)[0]?.result).toBe("claimed answer");
+    expect(bed.model.turnRequests[0]?.body.model).toBe("claude-sonnet-4-5");
+    const claimed = await spare.claimed;
+    expect(claimed).toMatchObject({ cwd: realpathSync(folder as string), sdkMcpSettled: true });
+    expect(claimed.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    await spare.exited;
+    expect(existsSync(spare.parkingDir)).toBe(false);
+    expect(() => spare.claim("again", { cwd: folder as string })).toThrow(WarmStartError);
+  });
+
+  it("a refused claim: claimed rejects with the CLI's reason, the prompt gets an error result, nothing is left", async () => {
+    await using bed = await testBed([{ text: "never" }]);
+    const { cwd: folder, ...hostLevel } = bed.options();
+    const spare = await prewarm({ options: hostLevel });
+    const messages = await collect(spare.claim("hello", { cwd: join(folder as string, "missing") }));
+    expect(results(messages)[0]?.isError).toBe(true);
+    await expect(spare.claimed).rejects.toMatchObject({ reason: "claim-refused", message: /^cwd_not_found/ });
+    await spare.exited;
+    expect(bed.model.turnRequests).toHaveLength(0);
+    expect(existsSync(spare.parkingDir)).toBe(false);
+  });
+
+  it("bad claim options throw before anything is sent; the spare stays claimable", async () => {
+    await using bed = await testBed([{ text: "still fine" }]);
+    const { cwd: folder, ...hostLevel } = bed.options();
+    await using spare = await prewarm({ options: hostLevel });
+    expect(() => spare.claim("x", { cwd: "" })).toThrow(InvalidOptionsError);
+    expect(() => spare.claim("x", { cwd: folder as string, maxThinkingTokens: -1 })).toThrow(
+      /maxThinkingTokens/,
+    );
+    expect(spare.state).toBe("ready");
+    const messages = await collect(spare.claim("hello", { cwd: folder as string }));
+    expect(results(messages)[0]?.result).toBe("still fine");
+  });
+
+  it("unclaimed: close() (await using) ends it, claimed rejects with closed, the parking directory goes", async () => {
+    await using bed = await testBed();
+    const { cwd: _folder, ...hostLevel } = bed.options();
+    let parking: string;
+    let claimed: Promise<unknown>;
+    {
+      await using spare = await prewarm({ options: hostLevel });
+      parking = spare.parkingDir;
+      claimed = spare.claimed;
+    }
+    await expect(claimed).rejects.toMatchObject({ reason: "closed", message: /^spare_closed/ });
+    expect(existsSync(parking)).toBe(false);
+  });
+
+  it("crashed while parked: claimed rejects with exited, claim() throws, the parking directory goes", async () => {
+    await using bed = await testBed();
+    const { cwd: folder, ...hostLevel } = bed.options();
+    const spare = await prewarm({ options: hostLevel });
+    process.kill(spare.pid!, "SIGKILL");
+    await spare.exited;
+    await expect(spare.claimed).rejects.toMatchObject({ reason: "exited" });
+    expect(() => spare.claim("hello", { cwd: folder as string })).toThrow(WarmStartError);
+    expect(existsSync(spare.parkingDir)).toBe(false);
+  });
+
+  it("other backends have no spare", async () => {
+    await expect(prewarm({ options: { backend: "codex" } })).rejects.toBeInstanceOf(UnsupportedFeatureError);
   });
 });
 

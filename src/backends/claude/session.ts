@@ -67,6 +67,10 @@ export class ClaudeSession implements Session {
   private readonly ordering = new ResultOrdering((message) => this.deliver(message));
   private readonly mirror: TranscriptMirror | undefined;
   private readonly cleanup: (() => Promise<void>) | undefined;
+  private markShutDown!: () => void;
+  private readonly shutDown = new Promise<void>((resolve) => {
+    this.markShutDown = resolve;
+  });
 
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
@@ -178,6 +182,24 @@ export class ClaudeSession implements Session {
     return this.life.isAlive;
   }
 
+  closed(): Promise<void> {
+    return this.shutDown;
+  }
+
+  async claimSession(fields: RawObject): Promise<RawObject> {
+    const answer = await this.protocol.request({
+      subtype: "claim_session",
+      ...fields,
+      include_initialize: true,
+      sdk_mcp_servers: this.bridge.names,
+    });
+    // From here on the handshake answer describes the claimed session, not the parked process.
+    const snapshot = answer.initialize;
+    if (typeof snapshot === "object" && snapshot !== null)
+      this.initResponse = snapshot as ClaudeInitializeResponse;
+    return answer;
+  }
+
   serverInfo(): ClaudeInitializeResponse | undefined {
     return this.initResponse;
   }
@@ -267,6 +289,7 @@ export class ClaudeSession implements Session {
       } finally {
         this.life.end(error);
         await this.cleanup?.().catch(() => undefined);
+        this.markShutDown();
       }
     }
   }

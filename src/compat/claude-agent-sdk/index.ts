@@ -29,6 +29,6 @@ export { AbortError, UnsupportedOptionsError } from "../../errors.js";
 export { HOOK_EVENTS } from "../../hooks.js";
 export { createSdkMcpServer, tool } from "./mcp.js";
 export { REJECTED_OPTIONS } from "./options.js";
-export { query, startup } from "./query.js";
+export { prewarm, query, startup } from "./query.js";
 export { getSessionMessages, getSubagentMessages } from "./sessions.js";
 export type * from "./types.js";

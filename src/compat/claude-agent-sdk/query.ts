@@ -2,14 +2,18 @@
  * The official `query()` on this SDK's engine: the same options, the same `Query` methods, and the
  * CLI's wire messages yielded as the official SDK yields them.
  */
+
+import { UnsupportedOptionsError } from "../../errors.js";
 import type { Message } from "../../messages.js";
 import type { Prompt, StreamedUserInput, WireUserMessage } from "../../prompt.js";
 import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
+import { type ClaimOptions as CoreClaimOptions, prewarm as corePrewarm } from "../../warm/spare.js";
 import { startup as coreStartup } from "../../warm/warm-session.js";
 import { mapMcpServers, toAgentOptions } from "./options.js";
 import type {
   AccountInfo,
   AgentInfo,
+  ClaimOptions,
   McpServerConfig,
   McpServerStatus,
   McpSetServersResult,
@@ -24,6 +28,7 @@ import type {
   SDKUserMessage,
   SdkPluginConfig,
   SlashCommand,
+  SpareProcess,
   WarmQuery,
 } from "./types.js";
 
@@ -84,6 +89,65 @@ export async function startup(
     },
     [Symbol.asyncDispose]: () => warm.close(),
   };
+}
+
+/**
+ * Starts a spare Claude Code process parked in a private directory (`--await-claim`) before the
+ * session it will serve is known, as the official alpha `prewarm()` does; `claim()` later binds it
+ * to a folder and sends the prompt. Options are checked before anything is spawned. The spare
+ * waits until claimed or closed (no idle timeout), without keeping the host alive.
+ *
+ * @param params.initializeTimeoutMs The most time to wait for the process to start and answer
+ *   `initialize` (default 60 000 ms).
+ * @example
+ * const spare = await prewarm({ options: { model: "sonnet" } });
+ * // … later, when a user opens a folder:
+ * const q = spare.claim({ prompt: "What is in this repository?", options: { cwd: folder } });
+ * spare.claimed.catch((error: Error) => console.error("not claimed:", error.message));
+ * for await (const message of q) console.log(message.type);
+ */
+export async function prewarm(
+  params: { options?: Options; initializeTimeoutMs?: number } = {},
+): Promise<SpareProcess> {
+  const spare = await corePrewarm({
+    options: toAgentOptions(params.options),
+    idleTimeoutMs: Number.POSITIVE_INFINITY,
+    ...(params.initializeTimeoutMs !== undefined ? { timeoutMs: params.initializeTimeoutMs } : {}),
+  });
+  let claimedQuery: Query | undefined;
+  return {
+    claimed: spare.claimed,
+    exited: spare.exited,
+    claim: ({ prompt, options }) => {
+      const claimOptions = coreClaimOptions(options);
+      claimedQuery = compatQuery(prompt, (input) => spare.claim(input, claimOptions));
+      return claimedQuery;
+    },
+    close: () => {
+      if (claimedQuery !== undefined) claimedQuery.close();
+      else void spare.close().catch(() => undefined);
+    },
+    [Symbol.asyncDispose]: async () => {
+      if (claimedQuery !== undefined) claimedQuery.close();
+      else await spare.close();
+      await spare.exited;
+    },
+  };
+}
+
+/** The official claim options as the core's; what this engine cannot send at a claim is refused. */
+function coreClaimOptions(options: ClaimOptions): CoreClaimOptions {
+  const { settings, agents, ...supported } = options;
+  const refused = [
+    ...(settings !== undefined ? ["settings"] : []),
+    ...(agents !== undefined ? ["agents"] : []),
+  ];
+  if (refused.length > 0)
+    throw new UnsupportedOptionsError("claude (SpareProcess.claim)", refused, {
+      settings: "give settings to prewarm() in Options.settings",
+      agents: "give agents to prewarm() in Options.agents",
+    });
+  return supported;
 }
 
 /**

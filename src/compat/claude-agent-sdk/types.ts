@@ -681,6 +681,56 @@ export interface WarmQuery extends AsyncDisposable {
   close(): void;
 }
 
+/** What `SpareProcess.claim()` binds a spare to (the official `ClaimOptions`). */
+export type ClaimOptions = {
+  /** The session's working directory (required); relative paths resolve against this process. */
+  cwd: string;
+  /** Per-session environment additions the CLI accepts at claim time; any other key refuses the claim. */
+  env?: Record<string, string>;
+  /** As `--add-dir`; relative entries resolve against `cwd`. */
+  additionalDirectories?: string[];
+  model?: string;
+  /** Part of the claim itself: a mode the process cannot take refuses the claim. */
+  permissionMode?: PermissionMode;
+  maxThinkingTokens?: number | null;
+  /** A flag-settings overlay at claim time: not supported by this entry point (`UnsupportedOptionsError`). */
+  settings?: Record<string, unknown>;
+  appendSystemPrompt?: string;
+  title?: string;
+  /** Agents defined at claim time: not supported by this entry point (`UnsupportedOptionsError`). */
+  agents?: Record<string, AgentDefinition>;
+};
+
+/** What a spare's claim resolved to. */
+export type ClaimResult = {
+  cwd: string;
+  sessionId: string;
+  parkedMs?: number;
+  sdkMcpSettled: boolean;
+};
+
+/**
+ * A parked Claude Code process started by `prewarm()`, not yet any session: `claim()` binds it to a
+ * session and sends the first message; `close()` discards it. Single use.
+ */
+export interface SpareProcess extends AsyncDisposable {
+  /**
+   * Binds the spare to a session in `options.cwd` and sends `prompt`; returns the running query.
+   * Throws when called a second time, when the spare was closed or has exited.
+   */
+  claim(params: { prompt: string | AsyncIterable<SDKUserMessage>; options: ClaimOptions }): Query;
+  /**
+   * Settles once the CLI has answered the claim (and the `model` / `maxThinkingTokens` sent with
+   * it); rejects with the CLI's reason (`cwd_not_found: …`, `spare_closed: …`, `spare_exited: …`,
+   * `option_not_applied: …` — after that last one the prompt runs; after the others it did not).
+   */
+  readonly claimed: Promise<ClaimResult>;
+  /** Settles when the spare's process exits, claimed or not. */
+  readonly exited: Promise<void>;
+  /** Ends the process: before a claim it discards the spare (and rejects `claimed`); after one it closes the query. */
+  close(): void;
+}
+
 /** A running query: iterate it for messages; control it with its methods. */
 export interface Query extends AsyncGenerator<SDKMessage, void> {
   interrupt(): Promise<SDKControlInterruptResponse | undefined>;

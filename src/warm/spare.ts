@@ -1,0 +1,331 @@
+/**
+ * A spare Claude Code process: started and through its handshake in a parking directory before
+ * the session it will serve is known — not even its folder — then bound to one with a claim
+ * (`--await-claim`, the `claim_session` request). Where {@link startup} needs the session's
+ * options up front, a spare needs only what is fixed per process (executable, environment,
+ * settings sources, MCP servers, hooks, `canUseTool`, …): one spare serves any folder.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import type { Session } from "../backends/backend.js";
+import {
+  ControlRequestError,
+  InvalidOptionsError,
+  UnsupportedFeatureError,
+  WarmStartError,
+} from "../errors.js";
+import { buildChildEnv } from "../internal/child-env.js";
+import type { AgentOptions } from "../options.js";
+import type { PermissionMode } from "../permissions.js";
+import type { Prompt } from "../prompt.js";
+import type { Query } from "../query.js";
+import {
+  DEFAULT_WARM_IDLE_TIMEOUT_MS,
+  startup,
+  type WarmSession,
+  type WarmSessionState,
+} from "./warm-session.js";
+
+/** Arguments of {@link prewarm}. */
+export interface PrewarmParams {
+  /**
+   * What is fixed for the life of the process (Claude only): `cliPath`, `env`, `settingSources`,
+   * `settings`, `systemPrompt`, `mcpServers`, `hooks`, `canUseTool`, tools, plugins, …. `cwd` is
+   * where the spare is parked (never the session's folder); by default a new private directory
+   * under the CLI's configuration home (`<CLAUDE_CONFIG_DIR or ~/.claude>/spares/`), removed once
+   * the spare is claimed or gone.
+   */
+  options?: AgentOptions;
+  /** Bound on start-up and handshake, in ms (default 60 000). The process is ended when it passes. */
+  timeoutMs?: number;
+  /** How long the spare waits for a claim before it closes, in ms (default 10 minutes; `Infinity`: until closed). */
+  idleTimeoutMs?: number;
+}
+
+/** What a claim binds the spare to (see {@link SpareSession.claim}). */
+export interface ClaimOptions {
+  /** The session's folder (required); a relative path resolves against this process's `cwd`, `~/…` is the CLI's. */
+  cwd: string;
+  /** As `additionalDirectories` of a query; relative entries resolve against `cwd`. */
+  additionalDirectories?: string[];
+  /** The model for the session (sent right after the claim; a refusal rejects `claimed` with `option-not-applied`). */
+  model?: string;
+  /** The thinking budget (like `model`: after the claim). */
+  maxThinkingTokens?: number | null;
+  /**
+   * The permission mode, part of the claim itself: a mode the process cannot take refuses the
+   * claim (the session never runs under another mode than the one asked for).
+   */
+  permissionMode?: PermissionMode;
+  /** Text appended to the spare's system prompt for this session. */
+  appendSystemPrompt?: string;
+  /** The session's title. */
+  title?: string;
+  /**
+   * Per-session environment additions the CLI accepts at claim time (Claude Code 2.1:
+   * `CLAUDE_CODE_OAUTH_TOKEN`, `CLAUDE_CODE_SESSION_ACCESS_TOKEN`, `CLAUDE_CODE_HOST_SESSION_ID`);
+   * any other key refuses the claim.
+   */
+  env?: Record<string, string>;
+  /** Aborts the claimed query (and ends the process). */
+  signal?: AbortSignal;
+  /** As the query option `exitTimeoutMs`. */
+  exitTimeoutMs?: number;
+}
+
+/** The CLI's answer to a claim. */
+export interface ClaimInfo {
+  /** The session's folder, as the CLI resolved it. */
+  cwd: string;
+  /** The id of the session the spare now runs. */
+  sessionId: string;
+  /** How long the spare had waited, in ms (as the CLI reports it). */
+  parkedMs?: number;
+  /** Whether the in-process MCP servers had finished their handshakes at the claim. */
+  sdkMcpSettled: boolean;
+}
+
+/**
+ * A parked Claude Code process waiting for {@link claim}. Use it once, or {@link close} it; `await
+ * using` closes an unclaimed one, and it never keeps the host alive or outlives it.
+ */
+export class SpareSession implements AsyncDisposable {
+  /**
+   * Settles once the CLI has answered the claim and the `model` / `maxThinkingTokens` sent with it.
+   * Rejects with {@link WarmStartError}: `claim-refused` (the CLI's reason in the message, e.g.
+   * `cwd_not_found`, `permission_mode_not_claimable`, `env_key_not_claimable`; the prompt did not
+   * run: it gets an error result and the process exits), `option-not-applied` (only `model` or
+   * `maxThinkingTokens` was refused: the prompt runs without it), `closed` or `exited` (before a
+   * claim). A spare that is never claimed leaves it pending until it is closed or gone.
+   */
+  readonly claimed: Promise<ClaimInfo>;
+  /** Settles once the process has exited, claimed or not (a parked spare that died should be replaced). */
+  readonly exited: Promise<void>;
+  private resolveClaimed!: (info: ClaimInfo) => void;
+  private rejectClaimed!: (error: WarmStartError) => void;
+  private claimSent = false;
+
+  /** @internal Use {@link prewarm}. */
+  constructor(
+    private readonly warm: WarmSession,
+    /** The directory the process is parked in. */
+    readonly parkingDir: string,
+    private readonly removeParkingDir: () => void,
+  ) {
+    this.claimed = new Promise<ClaimInfo>((resolve, reject) => {
+      this.resolveClaimed = resolve;
+      this.rejectClaimed = reject;
+    });
+    // Nobody may be listening: an unclaimed spare that is closed must not become an unhandled rejection.
+    this.claimed.catch(() => undefined);
+    this.exited = warm.whenClosed();
+    void this.exited.then(() => {
+      this.removeParkingDir();
+      if (!this.claimSent)
+        this.rejectClaimed(
+          new WarmStartError(
+            "exited",
+            "spare_exited: the spare process ended before it was claimed (a crash, its idle timeout, or the host)",
+          ),
+        );
+    });
+  }
+
+  /** `ready` until claimed, then `used`; `closed` after `close()`, its idle timeout, or its exit. */
+  get state(): WarmSessionState {
+    return this.warm.state;
+  }
+
+  /** The pid of the parked process. */
+  get pid(): number | undefined {
+    return this.warm.pid;
+  }
+
+  /**
+   * Binds the spare to a session in `options.cwd` and runs `prompt` there: the claim goes to the
+   * process when the query starts (its first `next()`), the prompt right behind it, without a round
+   * trip in between. See {@link claimed} for how a refused claim ends. Usable once.
+   *
+   * @throws InvalidOptionsError for malformed claim options (nothing is sent; the spare can still be
+   *   claimed), {@link WarmStartError} when the spare was already claimed, closed, or has exited.
+   */
+  claim(prompt: Prompt, options: ClaimOptions): Query {
+    const fields = claimFields(options);
+    const queryOptions: AgentOptions = {
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(options.exitTimeoutMs !== undefined ? { exitTimeoutMs: options.exitTimeoutMs } : {}),
+    };
+    return this.warm.queryAfter((session) => this.sendClaim(session, fields, options), prompt, queryOptions);
+  }
+
+  /** Ends an unclaimed spare (its `claimed` rejects with `closed`); nothing once claimed. */
+  async close(): Promise<void> {
+    if (!this.claimSent)
+      this.rejectClaimed(
+        new WarmStartError("closed", "spare_closed: the spare was closed before it was claimed"),
+      );
+    await this.warm.close();
+    if (!this.claimSent) this.removeParkingDir();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private sendClaim(session: Session, fields: Record<string, unknown>, options: ClaimOptions): void {
+    if (session.claimSession === undefined)
+      throw new UnsupportedFeatureError("claiming a spare", "this session");
+    this.claimSent = true;
+    const answer = session.claimSession(fields);
+    // Behind the claim, ahead of the prompt: in force before the prompt is read.
+    const follow: [string, Promise<void>][] = [];
+    if (options.model !== undefined) follow.push(["model", session.setModel(options.model)]);
+    if (options.maxThinkingTokens !== undefined)
+      follow.push(["maxThinkingTokens", session.setMaxThinkingTokens(options.maxThinkingTokens)]);
+    for (const [, sent] of follow) sent.catch(() => undefined);
+    answer.then(
+      async (raw) => {
+        this.removeParkingDir();
+        const info = claimInfo(raw, String(fields.cwd));
+        const settled = await Promise.allSettled(follow.map(([, sent]) => sent));
+        const refused = settled.flatMap((outcome, i) =>
+          outcome.status === "rejected" ? [`${follow[i]?.[0]}: ${reasonText(outcome.reason)}`] : [],
+        );
+        if (refused.length === 0) this.resolveClaimed(info);
+        else
+          this.rejectClaimed(
+            new WarmStartError(
+              "option-not-applied",
+              `option_not_applied: ${refused.join("; ")} — the prompt was sent and session ${info.sessionId} runs without these options`,
+            ),
+          );
+      },
+      (error: unknown) => {
+        this.removeParkingDir();
+        this.rejectClaimed(
+          new WarmStartError(
+            "claim-refused",
+            `${reasonText(error)} (the spare refused the claim; the prompt did not run)`,
+          ),
+        );
+      },
+    );
+  }
+}
+
+/**
+ * Starts a spare Claude Code process (`--await-claim`) parked in a private directory and finishes
+ * its handshake before anything about the session is known; {@link SpareSession.claim} later binds
+ * it to a folder and runs the prompt. Invalid options fail here, before anything is spawned.
+ *
+ * @throws UnsupportedFeatureError for a backend other than Claude.
+ * @example
+ * await using spare = await prewarm({ options: { model: "claude-sonnet-4-5" } });
+ * // … later, when a user opens a repository:
+ * for await (const message of spare.claim("Fix the failing test", { cwd: repo })) console.log(message.type);
+ */
+export async function prewarm(params: PrewarmParams = {}): Promise<SpareSession> {
+  const options = params.options ?? {};
+  const backend = options.backend ?? "claude";
+  if (backend !== "claude") throw new UnsupportedFeatureError("prewarm (a spare claimed later)", backend);
+  const parking = options.cwd === undefined ? newParkingDir(options) : undefined;
+  const removeParkingDir = once(() => {
+    if (parking !== undefined) rmSync(parking, { recursive: true, force: true });
+  });
+  try {
+    const warm = await startup({
+      options: {
+        ...options,
+        ...(parking !== undefined ? { cwd: parking } : {}),
+        extraArgs: { ...options.extraArgs, "await-claim": null },
+      },
+      idleTimeoutMs: params.idleTimeoutMs ?? DEFAULT_WARM_IDLE_TIMEOUT_MS,
+      ...(params.timeoutMs !== undefined ? { timeoutMs: params.timeoutMs } : {}),
+    });
+    return new SpareSession(warm, parking ?? (options.cwd as string), removeParkingDir);
+  } catch (error) {
+    removeParkingDir();
+    throw error;
+  }
+}
+
+/**
+ * A new private (0700) directory under the CLI's configuration home, as the CLI will see it:
+ * `CLAUDE_CONFIG_DIR`, else `$HOME/.claude`, from the environment it is given.
+ */
+function newParkingDir(options: AgentOptions): string {
+  const env = buildChildEnv(options);
+  const configHome = env.CLAUDE_CONFIG_DIR?.trim() || join(env.HOME?.trim() || homedir(), ".claude");
+  if (!isAbsolute(configHome))
+    throw new InvalidOptionsError([
+      `cwd: no absolute configuration home to park the spare under (${configHome}); set CLAUDE_CONFIG_DIR or HOME, or give options.cwd`,
+    ]);
+  const spares = join(configHome, "spares");
+  mkdirSync(spares, { recursive: true, mode: 0o700 });
+  return mkdtempSync(join(spares, "spare-"));
+}
+
+/** The `claim_session` fields for `options`, checked. */
+function claimFields(options: ClaimOptions): Record<string, unknown> {
+  const issues: string[] = [];
+  const text = (name: keyof ClaimOptions) => {
+    const value = options[name];
+    if (value !== undefined && typeof value !== "string") issues.push(`${name}: must be a string`);
+  };
+  if (typeof options.cwd !== "string" || options.cwd.trim() === "")
+    issues.push("cwd: the session's folder is required (a non-empty string)");
+  for (const name of ["model", "permissionMode", "appendSystemPrompt", "title"] as const) text(name);
+  const dirs = options.additionalDirectories;
+  if (dirs !== undefined && !(Array.isArray(dirs) && dirs.every((dir) => typeof dir === "string")))
+    issues.push("additionalDirectories: must be an array of strings");
+  const env = options.env;
+  if (
+    env !== undefined &&
+    (typeof env !== "object" || env === null || Object.values(env).some((v) => typeof v !== "string"))
+  )
+    issues.push("env: must be an object of strings");
+  const budget = options.maxThinkingTokens;
+  if (budget !== undefined && budget !== null && !(Number.isInteger(budget) && budget >= 0))
+    issues.push("maxThinkingTokens: must be a non-negative integer or null");
+  if (issues.length > 0) throw new InvalidOptionsError(issues);
+  const cwd = options.cwd;
+  return {
+    // `~` is the CLI's to expand (the user's home as the process sees it).
+    cwd: cwd === "~" || cwd.startsWith("~/") || isAbsolute(cwd) ? cwd : resolve(cwd),
+    ...(options.permissionMode !== undefined ? { permission_mode: options.permissionMode } : {}),
+    ...(env !== undefined ? { env } : {}),
+    ...(dirs !== undefined ? { additional_directories: dirs } : {}),
+    ...(options.appendSystemPrompt !== undefined ? { append_system_prompt: options.appendSystemPrompt } : {}),
+    ...(options.title !== undefined ? { title: options.title } : {}),
+  };
+}
+
+function claimInfo(raw: Record<string, unknown>, askedCwd: string): ClaimInfo {
+  return {
+    cwd: typeof raw.cwd === "string" ? raw.cwd : askedCwd,
+    sessionId: typeof raw.session_id === "string" ? raw.session_id : "",
+    ...(typeof raw.parked_ms === "number" ? { parkedMs: raw.parked_ms } : {}),
+    sdkMcpSettled: raw.sdk_mcp_settled === true,
+  };
+}
+
+/** The CLI's own words for a refusal (`cwd_not_found: …`), without our request-failure preamble. */
+function reasonText(error: unknown): string {
+  if (error instanceof ControlRequestError)
+    return error.message.replace(/^Control request "[^"]*" failed: /, "");
+  return error instanceof Error ? error.message : String(error);
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    try {
+      action();
+    } catch {
+      // A parking directory that cannot be removed is left behind; nothing depends on it.
+    }
+  };
+}
