@@ -9,12 +9,15 @@ import { spawn } from "node:child_process";
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   type AgentOptions,
+  createSdkMcpServer,
   getBackend,
   InvalidOptionsError,
   prewarm,
   startup,
+  tool,
   UnsupportedFeatureError,
   WarmPool,
   WarmStartError,
@@ -286,6 +289,39 @@ describe("prewarm: a spare claimed into a folder later (claude)", () => {
     await spare.exited;
     expect(existsSync(spare.parkingDir)).toBe(false);
     expect(() => spare.claim("again", { cwd: folder as string })).toThrow(WarmStartError);
+  });
+
+  it("in-process MCP servers and canUseTool given at prewarm serve the claimed session", async () => {
+    await using bed = await testBed([
+      { toolUse: { name: "mcp__calc__add", input: { a: 2, b: 3 } } },
+      (req) => ({ text: JSON.stringify(req.body.messages).includes("SUM=5") ? "sum seen" : "no sum" }),
+    ]);
+    const { cwd: folder, ...hostLevel } = bed.options();
+    const asked: string[] = [];
+    const calc = createSdkMcpServer({
+      name: "calc",
+      tools: [
+        tool("add", "Add two numbers", { a: z.number(), b: z.number() }, async ({ a, b }) => ({
+          content: [{ type: "text", text: `SUM=${a + b}` }],
+        })),
+      ],
+    });
+    const spare = await prewarm({
+      options: {
+        ...hostLevel,
+        mcpServers: { calc },
+        canUseTool: async (name, input) => {
+          asked.push(name);
+          return { behavior: "allow", updatedInput: input };
+        },
+      },
+    });
+    const messages = await collect(spare.claim("add 2 and 3", { cwd: folder as string }));
+    expect(results(messages)[0]?.result).toBe("sum seen");
+    expect(asked).toEqual(["mcp__calc__add"]);
+    // The server's MCP handshake may still be under way at the claim (this engine answers it when
+    // the CLI asks, not ahead in the initialize request): the claim reports which.
+    expect(typeof (await spare.claimed).sdkMcpSettled).toBe("boolean");
   });
 
   it("a refused claim: claimed rejects with the CLI's reason, the prompt gets an error result, nothing is left", async () => {
