@@ -15,11 +15,12 @@ import {
   UnsupportedFeatureError,
   WarmStartError,
 } from "../errors.js";
+import { combineSignals } from "../internal/abort.js";
 import { buildChildEnv } from "../internal/child-env.js";
 import type { AgentOptions } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import type { Prompt } from "../prompt.js";
-import type { Query } from "../query.js";
+import { type Query, queryOn, type SessionSource } from "../query.js";
 import {
   DEFAULT_WARM_IDLE_TIMEOUT_MS,
   startup,
@@ -145,18 +146,29 @@ export class SpareSession implements AsyncDisposable {
   /**
    * Binds the spare to a session in `options.cwd` and runs `prompt` there: the claim goes to the
    * process when the query starts (its first `next()`), the prompt right behind it, without a round
-   * trip in between. See {@link claimed} for how a refused claim ends. Usable once.
+   * trip in between. The returned query carries {@link claimed} too, which tells how the claim
+   * went (a refused claim ends the query with an error result). Usable once.
    *
    * @throws InvalidOptionsError for malformed claim options (nothing is sent; the spare can still be
    *   claimed), {@link WarmStartError} when the spare was already claimed, closed, or has exited.
    */
-  claim(prompt: Prompt, options: ClaimOptions): Query {
+  claim(prompt: Prompt, options: ClaimOptions): ClaimedQuery {
     const fields = claimFields(options);
-    const queryOptions: AgentOptions = {
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      ...(options.exitTimeoutMs !== undefined ? { exitTimeoutMs: options.exitTimeoutMs } : {}),
-    };
-    return this.warm.queryAfter((session) => this.sendClaim(session, fields, options), prompt, queryOptions);
+    const query = this.warm.queryAfter(
+      (session) => this.sendClaim(session, fields, options),
+      prompt,
+      claimQueryOptions(options),
+    );
+    return Object.assign(query, { claimed: this.claimed });
+  }
+
+  /** @internal What hands the spare, claimed, to a query made elsewhere (see {@link claimOnNewSpare}). */
+  claimSource(options: ClaimOptions): SessionSource {
+    const fields = claimFields(options);
+    return this.warm.reserve(
+      (session) => this.sendClaim(session, fields, options),
+      claimQueryOptions(options),
+    );
   }
 
   /** Ends an unclaimed spare (its `claimed` rejects with `closed`); nothing once claimed. */
@@ -214,6 +226,53 @@ export class SpareSession implements AsyncDisposable {
   }
 }
 
+/** A query on a claimed spare, with the spare's {@link SpareSession.claimed}. */
+export type ClaimedQuery = Query & {
+  /** See {@link SpareSession.claimed}. */
+  readonly claimed: Promise<ClaimInfo>;
+};
+
+/** The options of the query a claim runs (the rest of {@link ClaimOptions} goes into the claim). */
+function claimQueryOptions(options: ClaimOptions): AgentOptions {
+  return {
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.exitTimeoutMs !== undefined ? { exitTimeoutMs: options.exitTimeoutMs } : {}),
+  };
+}
+
+/**
+ * A claim with no spare ready: a query that starts a spare with `params` when it starts, and claims
+ * it. Costs a cold start (plus the claim's round trip) but behaves exactly as a claim on a ready
+ * spare; `claimed` also rejects with the start's own error when the spare cannot start.
+ *
+ * @throws InvalidOptionsError for malformed claim options, before anything starts.
+ */
+export function claimOnNewSpare(params: PrewarmParams, prompt: Prompt, options: ClaimOptions): ClaimedQuery {
+  checkClaimOptions(options);
+  let settle!: { resolve: (info: ClaimInfo) => void; reject: (error: unknown) => void };
+  const claimed = new Promise<ClaimInfo>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  claimed.catch(() => undefined);
+  const source: SessionSource = async (sourceParams) => {
+    let spare: SpareSession;
+    try {
+      // The query's own signal: closing the query while the spare starts ends the start.
+      spare = await prewarm({
+        ...params,
+        options: { ...params.options, signal: combineSignals(params.options?.signal, sourceParams.signal) },
+      });
+    } catch (error) {
+      settle.reject(error);
+      throw error;
+    }
+    spare.claimed.then(settle.resolve, settle.reject);
+    return spare.claimSource(options)(sourceParams);
+  };
+  const query = queryOn(source, { prompt, options: { ...params.options, ...claimQueryOptions(options) } });
+  return Object.assign(query, { claimed });
+}
+
 /**
  * Starts a spare Claude Code process (`--await-claim`) parked in a private directory and finishes
  * its handshake before anything about the session is known; {@link SpareSession.claim} later binds
@@ -264,6 +323,15 @@ function newParkingDir(options: AgentOptions): string {
   const spares = join(configHome, "spares");
   mkdirSync(spares, { recursive: true, mode: 0o700 });
   return mkdtempSync(join(spares, "spare-"));
+}
+
+/**
+ * Checks claim options as {@link SpareSession.claim} does, without claiming anything.
+ *
+ * @throws InvalidOptionsError listing every problem.
+ */
+export function checkClaimOptions(options: ClaimOptions): void {
+  claimFields(options);
 }
 
 /** The `claim_session` fields for `options`, checked. */

@@ -7,16 +7,26 @@
  * pool is used again, so an unused pool shrinks to nothing. `close()` ends every waiting process;
  * the ones already handed out belong to their queries and clients.
  *
+ * With `spares: true` it keeps spares (`prewarm()`) instead, for any folder, handed out by `claim()`.
+ *
  * The replacement starts at once, or `refillDelayMs` later: on a host with few cores a CLI
  * starting up (Claude Code: ~300 ms of CPU) slows the one that is answering the query just handed
  * out, and the delay lets that answer go first.
  */
 import { AgentSdkClient } from "../client.js";
-import { AgentSdkError, InvalidOptionsError, WarmStartError } from "../errors.js";
+import { AgentSdkError, InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
 import type { AgentOptions } from "../options.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, query } from "../query.js";
 import { conflictingOptions } from "./option-conflicts.js";
+import {
+  type ClaimedQuery,
+  type ClaimOptions,
+  checkClaimOptions,
+  claimOnNewSpare,
+  prewarm,
+  type SpareSession,
+} from "./spare.js";
 import {
   checkDuration,
   DEFAULT_WARM_IDLE_TIMEOUT_MS,
@@ -45,6 +55,12 @@ export interface WarmPoolOptions {
    * it). {@link WarmPool.ready} starts a delayed replacement at once.
    */
   refillDelayMs?: number;
+  /**
+   * Keep spares instead (`prewarm()`, Claude only): processes parked before their folder is known,
+   * so one pool serves every folder. Hand them out with {@link WarmPool.claim}; `query()` and
+   * `client()` are for pools of warm processes.
+   */
+  spares?: boolean;
   /**
    * Called when a background start fails (the pool then serves cold starts until one succeeds);
    * default: nothing, the next query reports its own failure.
@@ -81,7 +97,8 @@ export class WarmPool implements AsyncDisposable {
   private readonly startupTimeoutMs: number | undefined;
   private readonly onError: ((error: unknown) => void) | undefined;
   private readonly refillDelayMs: number;
-  private readonly waiting: WarmSession[] = [];
+  private readonly spares: boolean;
+  private readonly waiting: (WarmSession | SpareSession)[] = [];
   private readonly starting = new Set<Promise<void>>();
   /** The timer of a delayed refill (see `refillDelayMs`), while one is pending. */
   private refillTimer: NodeJS.Timeout | undefined;
@@ -104,6 +121,9 @@ export class WarmPool implements AsyncDisposable {
         ? undefined
         : checkDuration("startupTimeoutMs", options.startupTimeoutMs);
     this.onError = options.onError;
+    this.spares = options.spares === true;
+    if (this.spares && (this.options.backend ?? "claude") !== "claude")
+      throw new UnsupportedFeatureError("a pool of spares (prewarm)", this.options.backend ?? "claude");
     this.refillDelayMs = options.refillDelayMs ?? 0;
     if (!Number.isFinite(this.refillDelayMs) || this.refillDelayMs < 0 || this.refillDelayMs > MAX_TIMER_MS)
       throw new InvalidOptionsError([
@@ -137,7 +157,7 @@ export class WarmPool implements AsyncDisposable {
    */
   query(prompt: Prompt, options: AgentOptions = {}): Query {
     this.check(options);
-    const warm = this.take();
+    const warm = this.takeWarm();
     if (warm) return warm.query(prompt, options);
     return query({ prompt, options: { ...this.options, ...options } });
   }
@@ -145,9 +165,28 @@ export class WarmPool implements AsyncDisposable {
   /** An {@link AgentSdkClient} on a warm process, or a cold one if none is ready. */
   client(options: AgentOptions = {}): AgentSdkClient {
     this.check(options);
-    const warm = this.take();
+    const warm = this.takeWarm();
     if (warm) return warm.client(options);
     return new AgentSdkClient({ ...this.options, ...options });
+  }
+
+  /**
+   * A pool of spares (`spares: true`): claims a ready spare for a session in `options.cwd` and runs
+   * `prompt` there (see {@link SpareSession.claim}); with none ready, a spare is started for this
+   * claim (a cold start). The returned query's `claimed` tells how the claim went.
+   *
+   * @throws InvalidOptionsError for malformed claim options (before a spare is taken).
+   */
+  claim(prompt: Prompt, options: ClaimOptions): ClaimedQuery {
+    if (this.closed) throw new AgentSdkError("The warm pool is closed");
+    if (!this.spares)
+      throw new AgentSdkError(
+        "claim() needs a pool of spares (new WarmPool({ spares: true, … })); this pool's processes serve query() and client()",
+      );
+    checkClaimOptions(options);
+    const spare = this.take() as SpareSession | undefined;
+    if (spare) return spare.claim(prompt, options);
+    return claimOnNewSpare(this.startParams(), prompt, options);
   }
 
   /** Closes every waiting process and stops starting new ones. Handed-out ones are not touched. */
@@ -165,6 +204,10 @@ export class WarmPool implements AsyncDisposable {
 
   private check(options: AgentOptions): void {
     if (this.closed) throw new AgentSdkError("The warm pool is closed");
+    if (this.spares)
+      throw new AgentSdkError(
+        "This pool keeps spares (spares: true): hand them out with claim(prompt, { cwd, … })",
+      );
     const conflicts = conflictingOptions(this.options, options);
     if (conflicts.length > 0)
       throw new WarmStartError(
@@ -174,8 +217,12 @@ export class WarmPool implements AsyncDisposable {
       );
   }
 
-  /** A ready warm session (dropping any that died or timed out), and a replacement started. */
-  private take(): WarmSession | undefined {
+  private takeWarm(): WarmSession | undefined {
+    return this.take() as WarmSession | undefined;
+  }
+
+  /** A ready process (dropping any that died or timed out), and a replacement started. */
+  private take(): WarmSession | SpareSession | undefined {
     const live = this.live();
     const warm = live.shift();
     this.waiting.splice(0, this.waiting.length, ...live);
@@ -193,7 +240,7 @@ export class WarmPool implements AsyncDisposable {
   }
 
   /** The waiting sessions still ready; the rest are dropped (their processes are gone already). */
-  private live(): WarmSession[] {
+  private live(): (WarmSession | SpareSession)[] {
     return this.waiting.filter((warm) => warm.state === "ready");
   }
 
@@ -206,13 +253,17 @@ export class WarmPool implements AsyncDisposable {
     }
   }
 
+  private startParams(): { options: AgentOptions; idleTimeoutMs: number; timeoutMs?: number } {
+    return {
+      options: this.options,
+      idleTimeoutMs: this.idleTimeoutMs,
+      ...(this.startupTimeoutMs !== undefined ? { timeoutMs: this.startupTimeoutMs } : {}),
+    };
+  }
+
   private async startOne(): Promise<void> {
     try {
-      const warm = await startup({
-        options: this.options,
-        idleTimeoutMs: this.idleTimeoutMs,
-        ...(this.startupTimeoutMs !== undefined ? { timeoutMs: this.startupTimeoutMs } : {}),
-      });
+      const warm = this.spares ? await prewarm(this.startParams()) : await startup(this.startParams());
       if (this.closed) await warm.close();
       else this.waiting.push(warm);
     } catch (error) {

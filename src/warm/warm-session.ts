@@ -102,8 +102,16 @@ export class WarmSession implements AsyncDisposable {
    * `prepare` runs once the query has taken the process; what it throws fails the query.
    */
   queryAfter(prepare: (session: Session) => void, prompt: Prompt, options: AgentOptions = {}): Query {
+    return queryOn(this.reserve(prepare, options), { prompt, options: { ...this.options, ...options } });
+  }
+
+  /**
+   * @internal Reserves the process for a query made elsewhere (same checks as {@link query}) and
+   * returns what hands it over when that query starts, after `prepare` has written its part.
+   */
+  reserve(prepare: (session: Session) => void, options: AgentOptions = {}): SessionSource {
     this.checkOptions(options);
-    return queryOn(this.source(prepare), { prompt, options: { ...this.options, ...options } });
+    return this.source(prepare);
   }
 
   /** @internal Resolves once the process is gone (closed, or ended by itself); never rejects. */

@@ -6,7 +6,8 @@
  * idle timeout, pool closed while one is handed out, host exit — with no process left.
  */
 import { spawn } from "node:child_process";
-import { existsSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -15,6 +16,7 @@ import {
   createSdkMcpServer,
   getBackend,
   InvalidOptionsError,
+  type Message,
   prewarm,
   startup,
   tool,
@@ -372,6 +374,60 @@ describe("prewarm: a spare claimed into a folder later (claude)", () => {
     await expect(spare.claimed).rejects.toMatchObject({ reason: "exited" });
     expect(() => spare.claim("hello", { cwd: folder as string })).toThrow(WarmStartError);
     expect(existsSync(spare.parkingDir)).toBe(false);
+  });
+
+  it("a pool of spares serves claims into different folders; with none ready a claim starts its own", async () => {
+    await using bed = await testBed([{ text: "in A" }, { text: "in B" }, { text: "cold" }]);
+    const { cwd: _folder, ...hostLevel } = bed.options();
+    const folderA = mkdtempSync(join(bed.cwd, "a-"));
+    const folderB = mkdtempSync(join(bed.cwd, "b-"));
+    await using pool = new WarmPool({ options: hostLevel, size: 1, spares: true, refillDelayMs: 600_000 });
+    await pool.ready();
+    const initCwd = (messages: Message[]) =>
+      messages.flatMap((m) => (m.type === "system" && m.subtype === "init" ? [m.data.cwd] : []))[0];
+
+    const inA = pool.claim("one", { cwd: folderA });
+    const a = await collect(inA);
+    expect(results(a)[0]?.result).toBe("in A");
+    expect(initCwd(a)).toBe(realpathSync(folderA));
+    expect((await inA.claimed).cwd).toBe(realpathSync(folderA));
+
+    await pool.ready();
+    const b = await collect(pool.claim("two", { cwd: folderB }));
+    expect(results(b)[0]?.result).toBe("in B");
+    expect(initCwd(b)).toBe(realpathSync(folderB));
+    expect(pool.stats).toMatchObject({ warmHits: 2, coldStarts: 0, ready: 0, starting: 0 });
+
+    // None ready (the refill waits for its delay): this claim starts a spare of its own.
+    const cold = pool.claim("three", { cwd: folderA });
+    expect(results(await collect(cold))[0]?.result).toBe("cold");
+    await expect(cold.claimed).resolves.toMatchObject({ cwd: realpathSync(folderA) });
+    expect(pool.stats).toMatchObject({ warmHits: 2, coldStarts: 1 });
+
+    expect(() => pool.query("x")).toThrow(/hand them out with claim/);
+    const warmPool = new WarmPool({ options: hostLevel, size: 1 });
+    expect(() => warmPool.claim("x", { cwd: folderA })).toThrow(/needs a pool of spares/);
+    await warmPool.close();
+    expect(() => pool.claim("x", { cwd: "" })).toThrow(InvalidOptionsError);
+    expect(() => new WarmPool({ options: { backend: "codex" }, spares: true })).toThrow(
+      UnsupportedFeatureError,
+    );
+  });
+
+  it("a claim whose own spare cannot start: the query and claimed fail with the start's error", async () => {
+    const failures: unknown[] = [];
+    const missing = join(tmpdir(), "cas-no-such-dir", "claude");
+    await using pool = new WarmPool({
+      options: { cliPath: missing },
+      spares: true,
+      onError: (error) => failures.push(error),
+    });
+    await pool.ready();
+    expect(failures).toHaveLength(1);
+    const q = pool.claim("hello", { cwd: tmpdir() });
+    await expect(collect(q)).rejects.toThrow(/cas-no-such-dir/);
+    await expect(q.claimed).rejects.toThrow(/cas-no-such-dir/);
+    expect(pool.stats.coldStarts).toBe(1);
   });
 
   it("other backends have no spare", async () => {
