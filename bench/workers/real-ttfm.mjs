@@ -169,6 +169,20 @@ async function timeToFirst(t0, iterable, onFirst) {
   throw new Error("the query ended without the expected message");
 }
 
+/** First-message times of `rounds` queries handed out by `pool` (each once the pool is ready); closes it. */
+async function poolFirstMessages(pool, rounds) {
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    await pool.ready();
+    const t0 = performance.now();
+    const q = pool.query("hello");
+    times.push(await timeToFirst(t0, q, isAssistant));
+    await q.close();
+  }
+  await pool.close();
+  return times;
+}
+
 async function ours(backend, env, rounds) {
   const { dist } = { dist: await import(pathToFileURL(process.env.BENCH_DIST).href) };
   // The kit's environment is the CLI's whole environment (as for the floor and the official SDKs,
@@ -176,7 +190,6 @@ async function ours(backend, env, rounds) {
   const options = { backend, cliPath: CLI[backend], env, inheritEnv: false };
   const cold = [];
   const warm = [];
-  const pooled = [];
   let warmRss;
   for (let i = 0; i < rounds; i++) {
     let t0 = performance.now();
@@ -191,26 +204,12 @@ async function ours(backend, env, rounds) {
     warm.push(await timeToFirst(t0, wq, isAssistant));
     await wq.close();
   }
-  const pool = new dist.WarmPool({ options, size: 1 });
-  for (let i = 0; i < rounds; i++) {
-    await pool.ready();
-    const t0 = performance.now();
-    const q = pool.query("hello");
-    pooled.push(await timeToFirst(t0, q, isAssistant));
-    await q.close();
-  }
-  await pool.close();
+  const pooled = await poolFirstMessages(new dist.WarmPool({ options, size: 1 }), rounds);
   // The same with the replacement started after the answer has begun (`refillDelayMs`).
-  const delayed = [];
-  const lazyPool = new dist.WarmPool({ options, size: 1, refillDelayMs: 300 });
-  for (let i = 0; i < rounds; i++) {
-    await lazyPool.ready();
-    const t0 = performance.now();
-    const q = lazyPool.query("hello");
-    delayed.push(await timeToFirst(t0, q, isAssistant));
-    await q.close();
-  }
-  await lazyPool.close();
+  const delayed = await poolFirstMessages(
+    new dist.WarmPool({ options, size: 1, refillDelayMs: 300 }),
+    rounds,
+  );
   // A spare parked before its folder is known, claimed into the folder (Claude only).
   const spared = [];
   if (backend === "claude") {
