@@ -46,6 +46,9 @@ export function observeGroups(observer: GroupObserver): () => void {
 /** Signals after which Node would die without running 'exit' listeners. */
 const FATAL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/** Synchronous clean-ups that run after the groups are killed when this process goes away. */
+const exitCleanups = new Set<() => void>();
+
 function killAllSync(): void {
   for (const pid of live) {
     try {
@@ -55,6 +58,33 @@ function killAllSync(): void {
     }
   }
   live.clear();
+  for (const cleanup of exitCleanups) {
+    try {
+      cleanup();
+    } catch {
+      // As above: the others must still run.
+    }
+  }
+  exitCleanups.clear();
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", killAllSync);
+}
+
+/**
+ * Runs `cleanup` (synchronous) when this process goes away as the live groups are killed — on exit,
+ * or on a SIGINT/SIGTERM/SIGHUP the application does not handle while a group is live — for what
+ * a child leaves behind (a directory made for it). Returns the function that drops it again.
+ */
+export function atHostExit(cleanup: () => void): () => void {
+  installExitHook();
+  exitCleanups.add(cleanup);
+  return () => {
+    exitCleanups.delete(cleanup);
+  };
 }
 
 function onFatalSignal(signal: NodeJS.Signals): void {
@@ -80,10 +110,7 @@ function uninstallSignalHooks(): void {
  * unhandled SIGINT/SIGTERM/SIGHUP) while the child still runs.
  */
 export function registerGroup(pid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", killAllSync);
-  }
+  installExitHook();
   // Signal listeners change Node's default "die on signal" behaviour, so they only exist while
   // there is something to clean up.
   if (live.size === 0) installSignalHooks();

@@ -19,6 +19,7 @@ import { combineSignals } from "../internal/abort.js";
 import { buildChildEnv } from "../internal/child-env.js";
 import type { AgentOptions } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
+import { atHostExit } from "../process/group-registry.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, queryOn, type SessionSource } from "../query.js";
 import {
@@ -289,8 +290,14 @@ export async function prewarm(params: PrewarmParams = {}): Promise<SpareSession>
   const backend = options.backend ?? "claude";
   if (backend !== "claude") throw new UnsupportedFeatureError("prewarm (a spare claimed later)", backend);
   const parking = options.cwd === undefined ? newParkingDir(options) : undefined;
-  const removeParkingDir = once(() => {
+  const removeNow = () => {
     if (parking !== undefined) rmSync(parking, { recursive: true, force: true });
+  };
+  // A host that exits with the spare parked still removes it (after its process is killed).
+  const forgetAtExit = parking !== undefined ? atHostExit(removeNow) : () => undefined;
+  const removeParkingDir = once(() => {
+    forgetAtExit();
+    removeNow();
   });
   try {
     const warm = await startup({

@@ -451,6 +451,27 @@ describe("warm start: what cannot be warmed", () => {
   });
 });
 
+/**
+ * Runs `lines` as a host script (TypeScript, `INDEX` standing for this package's entry) in a node
+ * process of its own, expects it to exit 0 by itself, and returns what it printed.
+ */
+async function runHost(dir: string, lines: string[]): Promise<string> {
+  const script = join(dir, "host.mts");
+  const index = join(import.meta.dirname, "..", "..", "src", "index.ts");
+  writeFileSync(script, lines.join("\n").replaceAll("INDEX", JSON.stringify(index)));
+  const tsx = join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs");
+  const child = spawn(process.execPath, ["--unhandled-rejections=strict", "--import", tsx, script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (d) => {
+    out += d;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  expect(code).toBe(0);
+  return out;
+}
+
 describe("warm start: host exit", () => {
   const hosts = [
     { name: "claude", bed: () => testBed() },
@@ -460,29 +481,28 @@ describe("warm start: host exit", () => {
     "$name: a host that never uses or closes its warm process exits on its own, and the process dies with it",
     async ({ bed: makeBed }) => {
       await using bed = await makeBed();
-      const script = join(bed.cwd, "host.mts");
-      const index = join(import.meta.dirname, "..", "..", "src", "index.ts");
-      writeFileSync(
-        script,
-        [
-          `import { startup } from ${JSON.stringify(index)};`,
-          `const warm = await startup({ options: ${JSON.stringify(bed.options())} });`,
-          "console.log(String(warm.pid));",
-        ].join("\n"),
-      );
-      const tsx = join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs");
-      const child = spawn(process.execPath, ["--unhandled-rejections=strict", "--import", tsx, script], {
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-      });
-      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-      expect(code).toBe(0);
+      const out = await runHost(bed.cwd, [
+        "import { startup } from INDEX;",
+        `const warm = await startup({ options: ${JSON.stringify(bed.options())} });`,
+        "console.log(String(warm.pid));",
+      ]);
       const pid = Number(out.trim());
       expect(pid).toBeGreaterThan(0);
       expect(await eventually(() => !isAlive(pid))).toBe(true);
     },
   );
+
+  it("claude: a host that exits with a parked spare: the process dies and its parking directory goes", async () => {
+    await using bed = await testBed();
+    const { cwd: _folder, ...hostLevel } = bed.options();
+    const out = await runHost(bed.cwd, [
+      "import { prewarm } from INDEX;",
+      `const spare = await prewarm({ options: ${JSON.stringify(hostLevel)} });`,
+      "console.log(JSON.stringify({ pid: spare.pid, dir: spare.parkingDir }));",
+    ]);
+    const { pid, dir } = JSON.parse(out.trim()) as { pid: number; dir: string };
+    expect(dir).toContain("spare-");
+    expect(await eventually(() => !isAlive(pid))).toBe(true);
+    expect(existsSync(dir)).toBe(false);
+  });
 });
