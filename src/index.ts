@@ -107,6 +107,7 @@ export type { Transport, TransportItem } from "./transport/transport.js";
 export { collectTurn, type TurnResult } from "./turn.js";
 export { SDK_VERSION } from "./version.js";
 export {
+  type ClaimedClient,
   type ClaimedQuery,
   type ClaimInfo,
   type ClaimOptions,

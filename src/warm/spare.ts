@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Session } from "../backends/backend.js";
+import { type AgentSdkClient, clientOn } from "../client.js";
 import {
   ControlRequestError,
   InvalidOptionsError,
@@ -163,6 +164,17 @@ export class SpareSession implements AsyncDisposable {
     return Object.assign(query, { claimed: this.claimed });
   }
 
+  /**
+   * An {@link AgentSdkClient} on the spare, for a conversation in `options.cwd`: `connect()` sends
+   * the claim (the client's turns follow it). Same checks and rules as {@link claim}; the client
+   * carries {@link claimed}. Usable once.
+   */
+  client(options: ClaimOptions): ClaimedClient {
+    const source = this.claimSource(options);
+    const client = clientOn(source, { ...this.warm.options, ...claimQueryOptions(options) });
+    return Object.assign(client, { claimed: this.claimed });
+  }
+
   /** @internal What hands the spare, claimed, to a query made elsewhere (see {@link claimOnNewSpare}). */
   claimSource(options: ClaimOptions): SessionSource {
     const fields = claimFields(options);
@@ -233,6 +245,12 @@ export type ClaimedQuery = Query & {
   readonly claimed: Promise<ClaimInfo>;
 };
 
+/** A client on a claimed spare, with the spare's {@link SpareSession.claimed}. */
+export type ClaimedClient = AgentSdkClient & {
+  /** See {@link SpareSession.claimed}. */
+  readonly claimed: Promise<ClaimInfo>;
+};
+
 /** The options of the query a claim runs (the rest of {@link ClaimOptions} goes into the claim). */
 function claimQueryOptions(options: ClaimOptions): AgentOptions {
   return {
@@ -249,6 +267,23 @@ function claimQueryOptions(options: ClaimOptions): AgentOptions {
  * @throws InvalidOptionsError for malformed claim options, before anything starts.
  */
 export function claimOnNewSpare(params: PrewarmParams, prompt: Prompt, options: ClaimOptions): ClaimedQuery {
+  const { source, claimed } = newSpareSource(params, options);
+  const query = queryOn(source, { prompt, options: { ...params.options, ...claimQueryOptions(options) } });
+  return Object.assign(query, { claimed });
+}
+
+/** As {@link claimOnNewSpare}, for a client: its `connect()` starts the spare and claims it. */
+export function clientOnNewSpare(params: PrewarmParams, options: ClaimOptions): ClaimedClient {
+  const { source, claimed } = newSpareSource(params, options);
+  const client = clientOn(source, { ...params.options, ...claimQueryOptions(options) });
+  return Object.assign(client, { claimed });
+}
+
+/** What starts a spare for one query or client and hands it over claimed; and how the claim went. */
+function newSpareSource(
+  params: PrewarmParams,
+  options: ClaimOptions,
+): { source: SessionSource; claimed: Promise<ClaimInfo> } {
   checkClaimOptions(options);
   let settle!: { resolve: (info: ClaimInfo) => void; reject: (error: unknown) => void };
   const claimed = new Promise<ClaimInfo>((resolve, reject) => {
@@ -258,7 +293,7 @@ export function claimOnNewSpare(params: PrewarmParams, prompt: Prompt, options: 
   const source: SessionSource = async (sourceParams) => {
     let spare: SpareSession;
     try {
-      // The query's own signal: closing the query while the spare starts ends the start.
+      // The taker's own signal: closing it while the spare starts ends the start.
       spare = await prewarm({
         ...params,
         options: { ...params.options, signal: combineSignals(params.options?.signal, sourceParams.signal) },
@@ -270,8 +305,7 @@ export function claimOnNewSpare(params: PrewarmParams, prompt: Prompt, options: 
     spare.claimed.then(settle.resolve, settle.reject);
     return spare.claimSource(options)(sourceParams);
   };
-  const query = queryOn(source, { prompt, options: { ...params.options, ...claimQueryOptions(options) } });
-  return Object.assign(query, { claimed });
+  return { source, claimed };
 }
 
 /**

@@ -20,10 +20,12 @@ import type { Prompt } from "../prompt.js";
 import { type Query, query } from "../query.js";
 import { conflictingOptions } from "./option-conflicts.js";
 import {
+  type ClaimedClient,
   type ClaimedQuery,
   type ClaimOptions,
   checkClaimOptions,
   claimOnNewSpare,
+  clientOnNewSpare,
   prewarm,
   type SpareSession,
 } from "./spare.js";
@@ -178,15 +180,24 @@ export class WarmPool implements AsyncDisposable {
    * @throws InvalidOptionsError for malformed claim options (before a spare is taken).
    */
   claim(prompt: Prompt, options: ClaimOptions): ClaimedQuery {
-    if (this.closed) throw new AgentSdkError("The warm pool is closed");
-    if (!this.spares)
-      throw new AgentSdkError(
-        "claim() needs a pool of spares (new WarmPool({ spares: true, … })); this pool's processes serve query() and client()",
-      );
-    checkClaimOptions(options);
+    this.checkSparePool(options);
     const spare = this.take() as SpareSession | undefined;
     if (spare) return spare.claim(prompt, options);
     return claimOnNewSpare(this.startParams(), prompt, options);
+  }
+
+  /**
+   * A pool of spares (`spares: true`): an {@link AgentSdkClient} for a conversation in
+   * `options.cwd`, on a ready spare (its `connect()` sends the claim) or, with none ready, on one it
+   * starts at `connect()`. The client's `claimed` tells how the claim went.
+   *
+   * @throws InvalidOptionsError for malformed claim options (before a spare is taken).
+   */
+  claimClient(options: ClaimOptions): ClaimedClient {
+    this.checkSparePool(options);
+    const spare = this.take() as SpareSession | undefined;
+    if (spare) return spare.client(options);
+    return clientOnNewSpare(this.startParams(), options);
   }
 
   /** Closes every waiting process and stops starting new ones. Handed-out ones are not touched. */
@@ -202,11 +213,20 @@ export class WarmPool implements AsyncDisposable {
     await this.close();
   }
 
+  private checkSparePool(options: ClaimOptions): void {
+    if (this.closed) throw new AgentSdkError("The warm pool is closed");
+    if (!this.spares)
+      throw new AgentSdkError(
+        "claim() and claimClient() need a pool of spares (new WarmPool({ spares: true, … })); this pool's processes serve query() and client()",
+      );
+    checkClaimOptions(options);
+  }
+
   private check(options: AgentOptions): void {
     if (this.closed) throw new AgentSdkError("The warm pool is closed");
     if (this.spares)
       throw new AgentSdkError(
-        "This pool keeps spares (spares: true): hand them out with claim(prompt, { cwd, … })",
+        "This pool keeps spares (spares: true): hand them out with claim(prompt, { cwd, … }) or claimClient({ cwd, … })",
       );
     const conflicts = conflictingOptions(this.options, options);
     if (conflicts.length > 0)

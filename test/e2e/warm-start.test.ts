@@ -326,6 +326,19 @@ describe("prewarm: a spare claimed into a folder later (claude)", () => {
     expect(typeof (await spare.claimed).sdkMcpSettled).toBe("boolean");
   });
 
+  it("a client on a spare: connect() claims it into the folder; its turns run there", async () => {
+    await using bed = await testBed([{ text: "turn one" }, { text: "turn two" }]);
+    const { cwd: folder, ...hostLevel } = bed.options();
+    const spare = await prewarm({ options: hostLevel });
+    await using client = spare.client({ cwd: folder as string, title: "chat" });
+    expect(spare.state).toBe("used");
+    await client.connect();
+    await expect(client.claimed).resolves.toMatchObject({ cwd: realpathSync(folder as string) });
+    expect((await client.run("one")).text).toBe("turn one");
+    expect((await client.run("two")).text).toBe("turn two");
+    expect(() => spare.client({ cwd: folder as string })).toThrow(WarmStartError);
+  });
+
   it("a refused claim: claimed rejects with the CLI's reason, the prompt gets an error result, nothing is left", async () => {
     await using bed = await testBed([{ text: "never" }]);
     const { cwd: folder, ...hostLevel } = bed.options();
@@ -405,13 +418,30 @@ describe("prewarm: a spare claimed into a folder later (claude)", () => {
     expect(pool.stats).toMatchObject({ warmHits: 2, coldStarts: 1 });
 
     expect(() => pool.query("x")).toThrow(/hand them out with claim/);
-    const warmPool = new WarmPool({ options: hostLevel, size: 1 });
-    expect(() => warmPool.claim("x", { cwd: folderA })).toThrow(/needs a pool of spares/);
-    await warmPool.close();
+    expect(() => pool.client()).toThrow(/hand them out with claim/);
+    {
+      await using warmPool = new WarmPool({ options: hostLevel, size: 1 });
+      expect(() => warmPool.claim("x", { cwd: folderA })).toThrow(/need a pool of spares/);
+      expect(() => warmPool.claimClient({ cwd: folderA })).toThrow(/need a pool of spares/);
+    }
     expect(() => pool.claim("x", { cwd: "" })).toThrow(InvalidOptionsError);
     expect(() => new WarmPool({ options: { backend: "codex" }, spares: true })).toThrow(
       UnsupportedFeatureError,
     );
+  });
+
+  it("a pool of spares hands out clients: on a ready spare, then on one started at connect()", async () => {
+    await using bed = await testBed([{ text: "warm chat" }, { text: "cold chat" }]);
+    const { cwd: folder, ...hostLevel } = bed.options();
+    await using pool = new WarmPool({ options: hostLevel, size: 1, spares: true, refillDelayMs: 600_000 });
+    await pool.ready();
+    for (const expected of ["warm chat", "cold chat"]) {
+      await using client = pool.claimClient({ cwd: folder as string });
+      await client.connect();
+      expect((await client.run("hi")).text).toBe(expected);
+      await expect(client.claimed).resolves.toMatchObject({ cwd: realpathSync(folder as string) });
+    }
+    expect(pool.stats).toMatchObject({ warmHits: 1, coldStarts: 1 });
   });
 
   it("a claim whose own spare cannot start: the query and claimed fail with the start's error", async () => {
