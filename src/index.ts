@@ -106,11 +106,10 @@ export { SubprocessTransport, type SubprocessTransportOptions } from "./transpor
 export type { Transport, TransportItem } from "./transport/transport.js";
 export { collectTurn, type TurnResult } from "./turn.js";
 export { SDK_VERSION } from "./version.js";
+export type { ClaimInfo, ClaimOptions } from "./warm/claim.js";
 export {
   type ClaimedClient,
   type ClaimedQuery,
-  type ClaimInfo,
-  type ClaimOptions,
   type PrewarmParams,
   prewarm,
   SpareSession,

@@ -18,12 +18,11 @@ import { AgentSdkError, InvalidOptionsError, UnsupportedFeatureError, WarmStartE
 import type { AgentOptions } from "../options.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, query } from "../query.js";
+import { type ClaimOptions, checkClaimOptions } from "./claim.js";
 import { conflictingOptions } from "./option-conflicts.js";
 import {
   type ClaimedClient,
   type ClaimedQuery,
-  type ClaimOptions,
-  checkClaimOptions,
   claimOnNewSpare,
   clientOnNewSpare,
   prewarm,

@@ -7,7 +7,8 @@ import { UnsupportedOptionsError } from "../../errors.js";
 import type { Message } from "../../messages.js";
 import type { Prompt, StreamedUserInput, WireUserMessage } from "../../prompt.js";
 import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
-import { type ClaimOptions as CoreClaimOptions, prewarm as corePrewarm } from "../../warm/spare.js";
+import type { ClaimOptions as CoreClaimOptions } from "../../warm/claim.js";
+import { prewarm as corePrewarm } from "../../warm/spare.js";
 import { startup as coreStartup } from "../../warm/warm-session.js";
 import { mapMcpServers, toAgentOptions } from "./options.js";
 import type {
