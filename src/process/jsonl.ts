@@ -174,7 +174,7 @@ export class ReaderThrew {
 export function parseJsonLine(line: string): Record<string, unknown> | JsonDecodeError {
   let value: unknown;
   try {
-    value = JSON.parse(line.charCodeAt(0) === BYTE_ORDER_MARK ? line.slice(1) : line);
+    value = JSON.parse(withoutByteOrderMark(line));
   } catch {
     return notJson(line);
   }
@@ -187,6 +187,11 @@ export function parseJsonLine(line: string): Record<string, unknown> | JsonDecod
 
 const BYTE_ORDER_MARK = 0xfeff;
 
+/** `line` without a leading UTF-8 byte order mark (whitespace to us, not to `JSON.parse`). */
+function withoutByteOrderMark(line: string): string {
+  return line.charCodeAt(0) === BYTE_ORDER_MARK ? line.slice(1) : line;
+}
+
 /**
  * The error for a line that is not JSON. Its cause is `JSON.parse`'s own error, taken again on a
  * copy of the line: V8's message quotes the text it failed on as a view into it, and `line` may be
@@ -196,7 +201,7 @@ function notJson(line: string): JsonDecodeError {
   const own = detachedString(line);
   let cause: unknown;
   try {
-    JSON.parse(own.charCodeAt(0) === BYTE_ORDER_MARK ? own.slice(1) : own);
+    JSON.parse(withoutByteOrderMark(own));
   } catch (err) {
     cause = err;
   }

@@ -115,12 +115,11 @@ export class SpareSession implements AsyncDisposable {
    *   claimed), {@link WarmStartError} when the spare was already claimed, closed, or has exited.
    */
   claim(prompt: Prompt, options: ClaimOptions): ClaimedQuery {
-    const fields = claimFields(options);
-    const query = this.warm.queryAfter(
-      (session) => this.sendClaim(session, fields, options),
+    const source = this.claimSource(options);
+    const query = queryOn(source, {
       prompt,
-      claimQueryOptions(options),
-    );
+      options: { ...this.warm.options, ...claimQueryOptions(options) },
+    });
     return Object.assign(query, { claimed: this.claimed });
   }
 
@@ -135,12 +134,14 @@ export class SpareSession implements AsyncDisposable {
     return Object.assign(client, { claimed: this.claimed });
   }
 
-  /** @internal What hands the spare, claimed, to a query made elsewhere (see {@link claimOnNewSpare}). */
+  /**
+   * @internal Reserves the spare and returns what hands it over, claimed, when the query or client
+   * it is for starts (see {@link claim}, {@link client}, {@link claimOnNewSpare}).
+   */
   claimSource(options: ClaimOptions): SessionSource {
     const fields = claimFields(options);
-    return this.warm.reserve(
-      (session) => this.sendClaim(session, fields, options),
-      claimQueryOptions(options),
+    return this.warm.reserve(claimQueryOptions(options), (session) =>
+      this.sendClaim(session, fields, options),
     );
   }
 

@@ -93,23 +93,15 @@ export class WarmSession implements AsyncDisposable {
    * difference throws {@link WarmStartError} (`conflicting-options`) at once. Usable once.
    */
   query(prompt: Prompt, options: AgentOptions = {}): Query {
-    this.checkOptions(options);
-    return queryOn(this.source(), { prompt, options: { ...this.options, ...options } });
+    return queryOn(this.reserve(options), { prompt, options: { ...this.options, ...options } });
   }
 
   /**
-   * @internal A query whose start writes what `prepare` writes (a spare's claim) before the prompt.
-   * `prepare` runs once the query has taken the process; what it throws fails the query.
+   * @internal Reserves the process for a query or client made elsewhere (the checks of
+   * {@link query}) and returns what hands it over when that one starts; `prepare` (a spare's claim)
+   * writes its part first, and what it throws fails the start.
    */
-  queryAfter(prepare: (session: Session) => void, prompt: Prompt, options: AgentOptions = {}): Query {
-    return queryOn(this.reserve(prepare, options), { prompt, options: { ...this.options, ...options } });
-  }
-
-  /**
-   * @internal Reserves the process for a query made elsewhere (same checks as {@link query}) and
-   * returns what hands it over when that query starts, after `prepare` has written its part.
-   */
-  reserve(prepare: (session: Session) => void, options: AgentOptions = {}): SessionSource {
+  reserve(options: AgentOptions = {}, prepare?: (session: Session) => void): SessionSource {
     this.checkOptions(options);
     return this.source(prepare);
   }
@@ -124,8 +116,7 @@ export class WarmSession implements AsyncDisposable {
    * rules for `options` as {@link query}. Usable once.
    */
   client(options: AgentOptions = {}): AgentSdkClient {
-    this.checkOptions(options);
-    return clientOn(this.source(), { ...this.options, ...options });
+    return clientOn(this.reserve(options), { ...this.options, ...options });
   }
 
   /**

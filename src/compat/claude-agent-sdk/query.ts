@@ -77,12 +77,7 @@ function compatQuery(
 export async function startup(
   params: { options?: Options; initializeTimeoutMs?: number } = {},
 ): Promise<WarmQuery> {
-  const agentOptions = toAgentOptions(params.options);
-  const warm = await coreStartup({
-    options: agentOptions,
-    idleTimeoutMs: Number.POSITIVE_INFINITY,
-    ...(params.initializeTimeoutMs !== undefined ? { timeoutMs: params.initializeTimeoutMs } : {}),
-  });
+  const warm = await coreStartup(coreStartParams(params));
   return {
     query: (prompt) => compatQuery(prompt, (input) => warm.query(input)),
     close: () => {
@@ -110,11 +105,7 @@ export async function startup(
 export async function prewarm(
   params: { options?: Options; initializeTimeoutMs?: number } = {},
 ): Promise<SpareProcess> {
-  const spare = await corePrewarm({
-    options: toAgentOptions(params.options),
-    idleTimeoutMs: Number.POSITIVE_INFINITY,
-    ...(params.initializeTimeoutMs !== undefined ? { timeoutMs: params.initializeTimeoutMs } : {}),
-  });
+  const spare = await corePrewarm(coreStartParams(params));
   let claimedQuery: Query | undefined;
   return {
     claimed: spare.claimed,
@@ -133,6 +124,22 @@ export async function prewarm(
       else await spare.close();
       await spare.exited;
     },
+  };
+}
+
+/**
+ * The official `startup()` / `prewarm()` arguments as the core's: the process waits until used or
+ * closed (no idle timeout), as the official one does.
+ */
+function coreStartParams(params: { options?: Options; initializeTimeoutMs?: number }): {
+  options: ReturnType<typeof toAgentOptions>;
+  idleTimeoutMs: number;
+  timeoutMs?: number;
+} {
+  return {
+    options: toAgentOptions(params.options),
+    idleTimeoutMs: Number.POSITIVE_INFINITY,
+    ...(params.initializeTimeoutMs !== undefined ? { timeoutMs: params.initializeTimeoutMs } : {}),
   };
 }
 
