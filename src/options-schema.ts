@@ -409,7 +409,14 @@ const FIELDS = {
   onCliInstallProgress: () => z.optional(fn("onCliInstallProgress")),
   cwd: () => z.optional(nonEmpty()),
   env: () => z.optional(z.record(z.string(), z.optional(z.string()))),
-  user: () => z.optional(z.union([nonEmpty(), z.int().check(z.nonnegative())])),
+  user: () =>
+    z.optional(
+      z.union([
+        nonEmpty(),
+        z.int().check(z.nonnegative()),
+        z.strictObject({ uid: z.int().check(z.nonnegative()), gid: z.int().check(z.nonnegative()) }),
+      ]),
+    ),
   extraArgs: () =>
     z.optional(
       z.record(

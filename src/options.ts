@@ -385,8 +385,13 @@ export interface AgentOptions {
   env?: Record<string, string | undefined>;
   /** `false`: the CLI gets only `env` (plus the SDK's own variables), not `process.env`. Default `true`. */
   inheritEnv?: boolean;
-  /** Run the CLI as this Unix user (name or uid). Needs the privileges to switch. */
-  user?: string | number;
+  /**
+   * Run the CLI as this Unix user: a name or a uid listed in `/etc/passwd` (its primary group
+   * comes from there), or `{ uid, gid }` for ids that are not listed. A uid that is not listed is
+   * refused without a `gid`, never left with this process's group. The CLI gets no supplementary
+   * groups (Node's spawn drops them). Needs the privileges to switch.
+   */
+  user?: string | number | { uid: number; gid: number };
   /** Extra CLI flags: `{ "debug-to-stderr": null, foo: "bar" }` → `--debug-to-stderr --foo bar`. */
   extraArgs?: Record<string, string | null>;
   /**

@@ -30,41 +30,73 @@ export function buildClaudeEnv(
   return env;
 }
 
-/** A Unix identity for `child_process.spawn({ uid, gid })`. */
+/** A Unix identity for `child_process.spawn({ uid, gid })`: both ids, always. */
 export interface UnixIdentity {
   uid: number;
-  gid: number | undefined;
+  gid: number;
 }
 
+/** The largest id `child_process.spawn` takes (it checks uid and gid as int32). */
+const MAX_ID = 2 ** 31 - 1;
+
 /**
- * Resolves `options.user` to the uid/gid to spawn the CLI with, reading `/etc/passwd` directly
- * (no native dependency). A numeric user is taken as a uid; its gid comes from `/etc/passwd` when
- * the uid is listed there, otherwise it is left to the OS. Throws `InvalidOptionsError` for a
- * user name that is not in `/etc/passwd`.
+ * Resolves `options.user` to the uid and gid to spawn the CLI with, reading `/etc/passwd` directly
+ * (no native dependency):
+ * - a user name: its uid and primary gid from `/etc/passwd`;
+ * - a numeric uid (number or digit string): its primary gid from `/etc/passwd`; a uid that is not
+ *   listed there has no known group, so it is refused rather than left with this process's group
+ *   (gid 0 for a root host);
+ * - `{ uid, gid }`: both taken as given, listed or not.
+ *
+ * The CLI then runs with that uid and gid and no supplementary groups: Node's `spawn` drops them
+ * when it switches ids and has no `initgroups()`, so the user's other groups do not apply.
  *
  * @param passwdPath Where to read the user database; for tests.
+ * @throws InvalidOptionsError for an unknown name, an unlisted uid without a gid, or an id out of
+ *   range.
  */
 export function resolveUser(
-  user: string | number | undefined,
+  user: string | number | { uid: number; gid: number } | undefined,
   passwdPath = "/etc/passwd",
 ): UnixIdentity | undefined {
   if (user === undefined) return undefined;
+  if (typeof user === "object" && user !== null) {
+    const { uid, gid } = user as { uid: unknown; gid: unknown };
+    const problems = [...idProblems("user.uid", uid), ...idProblems("user.gid", gid)];
+    if (problems.length > 0) throw new InvalidOptionsError(problems);
+    return { uid: uid as number, gid: gid as number };
+  }
+  if (typeof user !== "string" && typeof user !== "number") {
+    throw new InvalidOptionsError(["user: expected a user name, a uid or { uid, gid }"]);
+  }
   const numeric = typeof user === "number" ? user : /^\d+$/.test(user) ? Number(user) : undefined;
   const entries = readPasswd(passwdPath);
+  const where = entries.length > 0 ? passwdPath : `${passwdPath} (unreadable)`;
   if (numeric !== undefined) {
-    if (!Number.isSafeInteger(numeric) || numeric < 0) {
-      throw new InvalidOptionsError([`user: ${user} is not a valid uid`]);
+    const problems = idProblems("user", numeric);
+    if (problems.length > 0) throw new InvalidOptionsError(problems);
+    const entry = entries.find((e) => e.uid === numeric);
+    if (entry === undefined) {
+      throw new InvalidOptionsError([
+        `user: uid ${numeric} is not in ${where}, so its group is unknown; ` +
+          `pass { uid: ${numeric}, gid: <its group id> } (the CLI would otherwise keep this process's group)`,
+      ]);
     }
-    return { uid: numeric, gid: entries.find((e) => e.uid === numeric)?.gid };
+    return { uid: numeric, gid: entry.gid };
   }
   const entry = entries.find((e) => e.name === user);
   if (!entry) {
-    const where = entries.length > 0 ? passwdPath : `${passwdPath} (unreadable)`;
     throw new InvalidOptionsError([
-      `user: no Unix user named '${user}' in ${where}; pass an existing user name or a numeric uid`,
+      `user: no Unix user named '${user}' in ${where}; pass an existing user name, a listed uid or { uid, gid }`,
     ]);
   }
   return { uid: entry.uid, gid: entry.gid };
+}
+
+function idProblems(path: string, id: unknown): string[] {
+  return Number.isSafeInteger(id) && (id as number) >= 0 && (id as number) <= MAX_ID
+    ? []
+    : [`${path}: expected an integer id from 0 to ${MAX_ID}`];
 }
 
 interface PasswdEntry {
@@ -86,7 +118,8 @@ function readPasswd(path: string): PasswdEntry[] {
     if (line.startsWith("#")) continue;
     const [name, , uid, gid] = line.split(":");
     if (!name || !uid || !gid || !/^\d+$/.test(uid) || !/^\d+$/.test(gid)) continue;
-    entries.push({ name, uid: Number(uid), gid: Number(gid) });
+    const entry = { name, uid: Number(uid), gid: Number(gid) };
+    if (entry.uid <= MAX_ID && entry.gid <= MAX_ID) entries.push(entry);
   }
   return entries;
 }

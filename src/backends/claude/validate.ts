@@ -26,7 +26,11 @@ export function claudeOptionIssues(options: unknown): string[] {
   if (typeof o.settings === "string" || (typeof o.settings === "object" && o.settings !== null)) {
     issues.push(...issuesOf(() => resolveClaudeSettings({ settings: o.settings, cwd: o.cwd })));
   }
-  if (typeof o.user === "string" || typeof o.user === "number") {
+  if (
+    typeof o.user === "string" ||
+    typeof o.user === "number" ||
+    (typeof o.user === "object" && o.user !== null)
+  ) {
     issues.push(...issuesOf(() => resolveUser(o.user)));
   }
   return issues;

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { buildClaudeEnv, resolveUser } from "../../../src/backends/claude/env.js";
+import { claudeOptionIssues } from "../../../src/backends/claude/validate.js";
 import { InvalidOptionsError } from "../../../src/errors.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "env-test-"));
@@ -71,10 +72,32 @@ describe("resolveUser", () => {
     expect(resolveUser("root", passwd)).toEqual({ uid: 0, gid: 0 });
   });
 
-  it("a numeric uid takes its gid from passwd when listed, else leaves it to the OS", () => {
+  it("a numeric uid takes its gid from passwd; an unlisted uid without a gid is refused, never left with gid 0", () => {
     expect(resolveUser(1001, passwd)).toEqual({ uid: 1001, gid: 1002 });
     expect(resolveUser("1001", passwd)).toEqual({ uid: 1001, gid: 1002 });
-    expect(resolveUser(4242, passwd)).toEqual({ uid: 4242, gid: undefined });
+    expect(() => resolveUser(4242, passwd)).toThrow(InvalidOptionsError);
+    expect(() => resolveUser("4242", passwd)).toThrow(/uid 4242 is not in .*pass \{ uid: 4242, gid:/);
+  });
+
+  it("{ uid, gid } is taken as given, listed or not; ids out of range are InvalidOptionsError", () => {
+    expect(resolveUser({ uid: 4242, gid: 4343 }, passwd)).toEqual({ uid: 4242, gid: 4343 });
+    expect(resolveUser({ uid: 1001, gid: 7 }, passwd)).toEqual({ uid: 1001, gid: 7 });
+    for (const bad of [
+      { uid: -1, gid: 1 },
+      { uid: 1, gid: 2 ** 31 },
+      { uid: 1.5, gid: 1 },
+      { uid: 1 } as unknown as { uid: number; gid: number },
+      { uid: 1, gid: 10n } as unknown as { uid: number; gid: number },
+    ]) {
+      expect(() => resolveUser(bad, passwd)).toThrow(InvalidOptionsError);
+    }
+    expect(() => resolveUser(2 ** 31, passwd)).toThrow(InvalidOptionsError);
+  });
+
+  it("validation: an unlisted uid alone fails up front; { uid, gid } passes the schema, a partial object does not", () => {
+    expect(claudeOptionIssues({ user: 4242 }).join("\n")).toMatch(/uid 4242 is not in/);
+    expect(claudeOptionIssues({ user: { uid: 4242, gid: 4343 } })).toEqual([]);
+    expect(claudeOptionIssues({ user: { uid: 4242 } }).length).toBeGreaterThan(0);
   });
 
   it("an unknown name is an InvalidOptionsError naming it", () => {
@@ -83,10 +106,11 @@ describe("resolveUser", () => {
     expect(() => resolveUser("broken", passwd)).toThrow(InvalidOptionsError);
   });
 
-  it("without a readable passwd file, names fail and uids still work", () => {
+  it("without a readable passwd file, names and bare uids fail; { uid, gid } still works", () => {
     const missing = join(tmp, "no-passwd");
     expect(() => resolveUser("builder", missing)).toThrow(/unreadable/);
-    expect(resolveUser(7, missing)).toEqual({ uid: 7, gid: undefined });
+    expect(() => resolveUser(7, missing)).toThrow(/uid 7 is not in .*unreadable/);
+    expect(resolveUser({ uid: 7, gid: 8 }, missing)).toEqual({ uid: 7, gid: 8 });
   });
 
   it("reads the real /etc/passwd by default", () => {
