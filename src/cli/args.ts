@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { INSTALLABLE_BACKENDS, type InstallableBackend, isInstallableBackend } from "../install/packages.js";
-import type { BackendKind } from "../options.js";
+import type { BackendKind, SettingSource } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import { closest } from "./suggest.js";
 
@@ -28,6 +28,11 @@ export interface RunArgs {
   /** Where "always allow" keeps its rule: `session` (default) or a settings file. */
   rememberIn: RememberDestination;
   maxTurns: number | undefined;
+  /**
+   * `--setting-sources`: which Claude Code settings files load. Unset: all of them in a terminal,
+   * only the user's own without one.
+   */
+  settingSources: SettingSource[] | undefined;
   resume: string | undefined;
   /** `--cli-path`: the agent CLI executable, instead of searching for it. */
   cliPath: string | undefined;
@@ -98,6 +103,9 @@ Options:
   --remember-in WHERE             where "always allow" keeps its rule: session (default),
                                   localSettings, projectSettings or userSettings (Claude)
   --max-turns N                   stop after N model turns
+  --setting-sources LIST          Claude Code settings to load: comma-separated user, project, local,
+                                  or "" for none (default: all in a terminal; only user without one,
+                                  so an untrusted checkout's .claude/settings.json hooks do not run)
   --resume ID                     continue the session with this id
   --cli-path PATH                 the agent CLI executable to run (default: searched for; see below)
   --json                          print the messages as JSON lines (nothing else on stdout)
@@ -191,6 +199,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       if (entry.trim() === "") throw new UsageError(`${flag} needs a tool name`);
     }
   }
+  const settingSources = parseSettingSources(values["setting-sources"]);
   const prompt = positionals.length > 0 ? positionals.join(" ") : undefined;
   return {
     command: "run",
@@ -203,6 +212,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     permissionMode: permissionMode as PermissionMode | undefined,
     rememberIn: rememberIn as RememberDestination,
     maxTurns,
+    settingSources,
     resume: values.resume,
     cliPath: values["cli-path"] !== undefined ? resolve(values["cli-path"]) : undefined,
     json: values.json ?? false,
@@ -228,6 +238,7 @@ function parseInstall(
     "permission-mode",
     "remember-in",
     "max-turns",
+    "setting-sources",
     "resume",
     "cli-path",
     "interactive",
@@ -278,6 +289,24 @@ function usageErrorFor(error: unknown): UsageError {
   return new UsageError(message.split("\n")[0] ?? message);
 }
 
+const SETTING_SOURCES: readonly SettingSource[] = ["user", "project", "local"];
+
+function parseSettingSources(value: string | undefined): SettingSource[] | undefined {
+  if (value === undefined) return undefined;
+  const sources = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const source of sources) {
+    if (!SETTING_SOURCES.includes(source as SettingSource)) {
+      throw new UsageError(
+        `--setting-sources takes a comma-separated list of ${SETTING_SOURCES.join(", ")} (got ${JSON.stringify(source)})${didYouMean(source, SETTING_SOURCES)}`,
+      );
+    }
+  }
+  return [...new Set(sources)] as SettingSource[];
+}
+
 function didYouMean(value: string, candidates: readonly string[]): string {
   const suggestion = closest(value, candidates);
   return suggestion !== undefined ? `; did you mean ${suggestion}?` : "";
@@ -293,6 +322,7 @@ const OPTIONS = {
   "permission-mode": { type: "string" },
   "remember-in": { type: "string" },
   "max-turns": { type: "string" },
+  "setting-sources": { type: "string" },
   resume: { type: "string" },
   "cli-path": { type: "string" },
   json: { type: "boolean" },

@@ -13,41 +13,19 @@ import type { RememberDestination } from "./args.js";
 import type { LineAnswer } from "./line-input.js";
 import { displayToolName, summarizeInput } from "./render.js";
 import { type Screen, stripAnsi, truncate } from "./screen.js";
+import { matchesToolRule } from "./tool-rules.js";
 
-/**
- * True when a `--allow`/`--deny` pattern covers this call. Patterns use Claude Code's rule syntax:
- * `Bash` (any call), `Bash(npm test)` (exactly that command), `Bash(npm:*)` or `Bash(npm *)` (a
- * prefix), `Read(src/*)`; for MCP tools `mcp__server__tool` or `mcp__server` (the whole server).
- */
-export function matchesToolPattern(
-  pattern: string,
+function ruleMatches(
+  rule: PermissionRuleValue,
   toolName: string,
   input: Record<string, unknown>,
+  cwd: string,
 ): boolean {
-  const match = /^([^()]+?)(?:\((.*)\))?$/.exec(pattern.trim());
-  if (!match) return false;
-  const [, name = "", content] = match;
-  const nameMatches = name === toolName || (name.startsWith("mcp__") && toolName.startsWith(`${name}__`));
-  if (!nameMatches) return false;
-  if (content === undefined || content === "" || content === "*") return true;
-  return matchesRuleContent(content, input);
-}
-
-function matchesRuleContent(content: string, input: Record<string, unknown>): boolean {
-  const subject = ["command", "cmd", "file_path", "path", "notebook_path", "url", "pattern"]
-    .map((key) => input[key])
-    .find((value): value is string => typeof value === "string");
-  if (subject === undefined) return false;
-  if (content.endsWith(":*")) return subject.startsWith(content.slice(0, -2));
-  if (content.endsWith("*")) return subject.startsWith(content.slice(0, -1));
-  return subject === content;
-}
-
-function ruleMatches(rule: PermissionRuleValue, toolName: string, input: Record<string, unknown>): boolean {
-  return matchesToolPattern(
+  return matchesToolRule(
     rule.ruleContent !== undefined ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName,
     toolName,
     input,
+    cwd,
   );
 }
 
@@ -59,6 +37,8 @@ export interface PermissionHandlerOptions {
   allow: readonly string[];
   /** `--deny` patterns. */
   deny: readonly string[];
+  /** The agent's working directory: relative paths in rules and tool inputs are resolved against it. */
+  cwd: string;
   /**
    * Where "always allow" keeps the rule: `session` (this session only, nothing written) unless the
    * user chose a settings file with `--remember-in`. Default `session`.
@@ -81,7 +61,19 @@ export class PermissionHandler {
   private readonly remembered: PermissionRuleValue[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
+  /**
+   * Set when the CLI enforces `--allow` itself (Claude Code's `--allowedTools`): whatever it still
+   * asks about is outside its rules, so `--allow` must not allow it here with a second, different
+   * matcher.
+   */
+  private cliEnforcesAllow = false;
+
   constructor(private readonly options: PermissionHandlerOptions) {}
+
+  /** The CLI applies `--allow` itself from now on (see {@link PermissionHandler.cliEnforcesAllow}). */
+  allowEnforcedByCli(): void {
+    this.cliEnforcesAllow = true;
+  }
 
   /** The `canUseTool` callback. */
   readonly canUseTool: CanUseTool = (toolName, input, context) => {
@@ -98,13 +90,14 @@ export class PermissionHandler {
     const { options } = this;
     const summary = summarizeInput(toolName, input);
     const label = `${displayToolName(toolName)}${summary ? ` (${truncate(summary, 80)})` : ""}`;
-    if (options.deny.some((p) => matchesToolPattern(p, toolName, input))) {
+    const { cwd } = options;
+    if (options.deny.some((p) => matchesToolRule(p, toolName, input, cwd))) {
       return this.deny(context, "denied by --deny", `${toolName} is denied by --deny`);
     }
-    if (options.allow.some((p) => matchesToolPattern(p, toolName, input))) {
+    if (!this.cliEnforcesAllow && options.allow.some((p) => matchesToolRule(p, toolName, input, cwd))) {
       return { behavior: "allow", updatedInput: input };
     }
-    if (this.remembered.some((rule) => ruleMatches(rule, toolName, input))) {
+    if (this.remembered.some((rule) => ruleMatches(rule, toolName, input, cwd))) {
       return { behavior: "allow", updatedInput: input };
     }
     if (context.signal.aborted) return this.deny(context, "cancelled", "The request was cancelled");

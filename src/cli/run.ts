@@ -121,6 +121,7 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
     const permissions = new PermissionHandler({
       allow: args.allow,
       deny: args.deny,
+      cwd: args.cwd ?? process.cwd(),
       rememberIn: args.rememberIn,
       ask: canAsk
         ? (text, signal) =>
@@ -134,8 +135,11 @@ async function runAgent(args: RunArgs, io: CliIo): Promise<number> {
         renderer.markInterrupted();
       },
     });
-    const { options, soft } = buildOptions(args, demo, permissions.canUseTool, live);
+    const { options, soft } = buildOptions(args, demo, permissions.canUseTool, live, canAsk);
     const fitted = await fitOptions(options, soft);
+    // Claude Code applies --allow itself (--allowedTools, its own matcher); what it still asks
+    // about is outside those rules.
+    if (args.allow.length > 0 && fitted.allowedTools !== undefined) permissions.allowEnforcedByCli();
     const emit = (message: Message) => {
       if (human) renderer.handle(message);
       else io.stdout.write(`${JSON.stringify(message)}\n`);
@@ -316,6 +320,7 @@ function buildOptions(
   demo: Demo | undefined,
   canUseTool: NonNullable<AgentOptions["canUseTool"]>,
   live: boolean,
+  canAsk: boolean,
 ): { options: AgentOptions; soft: Set<keyof AgentOptions> } {
   const soft = new Set<keyof AgentOptions>(["canUseTool", "includePartialMessages"]);
   const options: AgentOptions = { ...demo?.options, backend: args.backend, canUseTool };
@@ -346,6 +351,14 @@ function buildOptions(
     if (args.permissionMode === "bypassPermissions") options.allowDangerouslySkipPermissions = true;
   }
   if (args.maxTurns !== undefined) options.maxTurns = args.maxTurns;
+  if (args.settingSources !== undefined) {
+    options.settingSources = args.settingSources;
+  } else if (!canAsk && options.settingSources === undefined) {
+    // Nobody is there to see what an untrusted checkout's .claude/settings.json hooks would run:
+    // without a terminal only the user's own settings load unless --setting-sources says otherwise.
+    options.settingSources = ["user"];
+    soft.add("settingSources");
+  }
   if (args.resume !== undefined) options.resume = args.resume;
   if (args.cliPath !== undefined) options.cliPath = args.cliPath;
   return { options, soft };
@@ -364,6 +377,7 @@ const FLAG_OF: Partial<Record<keyof AgentOptions, string>> = {
   disallowedTools: "--deny",
   permissionMode: "--permission-mode",
   maxTurns: "--max-turns",
+  settingSources: "--setting-sources",
   resume: "--resume",
   cliPath: "--cli-path",
   model: "--model",

@@ -2,7 +2,7 @@
  * `code-agent` through pipes (no terminal), against the real claude CLI and the scripted model:
  * --json, prompts on stdin, the no-terminal permission policy, -i over stdin, exit codes.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -136,6 +136,49 @@ describe("code-agent without a terminal", () => {
     expect(stdout).toMatch(/→ Bash touch ok\.txt\n {2}✓ Bash ok/);
     expect(stdout).toMatch(/→ Bash rm -rf stuff\n {2}⊘ Bash denied/);
     expect(existsSync(join(model.env().HOME ?? "", "ok.txt"))).toBe(true);
+  });
+
+  it("--allow with a prefix rule never covers a compound command: Claude Code's own --allowedTools decides", async () => {
+    const model = await scripted([
+      bash("touch ok.txt; touch pwned.txt"),
+      bash("touch ok.txt && touch pwned2.txt"),
+      bash("touch ok.txt"),
+      { text: "Done." },
+    ]);
+    const home = model.env().HOME ?? "";
+    const { code, stdout } = await run(["--allow", "Bash(touch ok.txt:*)", "work"], model);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/→ Bash touch ok\.txt; touch pwned\.txt\n {2}⊘ Bash denied/);
+    expect(stdout).toMatch(/→ Bash touch ok\.txt && touch pwned2\.txt\n {2}⊘ Bash denied/);
+    expect(existsSync(join(home, "pwned.txt"))).toBe(false);
+    expect(existsSync(join(home, "pwned2.txt"))).toBe(false);
+    expect(existsSync(join(home, "ok.txt"))).toBe(true);
+  });
+
+  it("without a terminal, an untrusted checkout's .claude/settings.json hooks do not run unless --setting-sources asks", async () => {
+    const model = await scripted([{ text: "One." }, { text: "Two." }]);
+    const checkout = mkdtempSync(join(tmpdir(), "code-agent-untrusted-"));
+    try {
+      const marker = join(checkout, "hook-ran");
+      mkdirSync(join(checkout, ".claude"));
+      writeFileSync(
+        join(checkout, ".claude", "settings.json"),
+        JSON.stringify({
+          hooks: {
+            UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch ${JSON.stringify(marker)}` }] }],
+          },
+        }),
+      );
+      const first = await run(["--cwd", checkout, "hi"], model);
+      expect(first.code).toBe(0);
+      expect(existsSync(marker)).toBe(false);
+      // Asked for explicitly, the project's settings load (and so the check above can fail).
+      const second = await run(["--cwd", checkout, "--setting-sources", "user,project", "hi"], model);
+      expect(second.code).toBe(0);
+      expect(existsSync(marker)).toBe(true);
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
   });
 
   it("FORCE_COLOR turns colours on off a terminal, without spinner or rewrites", async () => {
