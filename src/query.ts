@@ -266,6 +266,8 @@ class QueryRun implements Query {
   private closed = false;
   private closing: Promise<void> | undefined;
   private session: Session | undefined;
+  /** Watches the CLI's exit once its input has ended; stopped when the query is closed. */
+  private exitWatch: ExitWatch | undefined;
   /** Aborts a start-up still in progress when the query is closed: the CLI may never answer it. */
   private readonly startAbort = new AbortController();
 
@@ -330,6 +332,7 @@ class QueryRun implements Query {
 
   private async shutdown(): Promise<void> {
     this.closed = true;
+    this.exitWatch?.stop();
     if (!this.sessionPromise) {
       // Never started: make sure a later next() does not spawn anything.
       this.ended = true;
@@ -469,6 +472,7 @@ class QueryRun implements Query {
 
     const streamed = isStreamedPrompt(this.prompt);
     const exitWatch = new ExitWatch(session, this.options.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS);
+    this.exitWatch = exitWatch;
     let pumpError: unknown;
     if (streamed) {
       void session
@@ -557,6 +561,8 @@ export const DEFAULT_EXIT_TIMEOUT_MS = 30_000;
 class ExitWatch {
   private timer: NodeJS.Timeout | undefined;
   private ended = false;
+  /** Set by {@link stop}: the session is closed or finished, nothing is armed again. */
+  private stopped = false;
 
   constructor(
     private readonly session: Session,
@@ -573,13 +579,19 @@ class ExitWatch {
   }
 
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
   }
 
   private arm(): void {
     clearTimeout(this.timer);
+    // A closed session has nothing left to watch: input that ends after close() (a streamed
+    // prompt released by the close itself) must not start a timer that outlives the session.
+    if (this.stopped || this.session.isAlive?.() === false) return;
     // `exitTimeoutMs: Infinity`: no limit.
-    if (Number.isFinite(this.timeoutMs))
-      this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
+    if (!Number.isFinite(this.timeoutMs)) return;
+    this.timer = setTimeout(() => void this.session.close(), this.timeoutMs);
+    // The CLI's own process keeps the host alive while it runs; the watch on it need not.
+    this.timer.unref();
   }
 }

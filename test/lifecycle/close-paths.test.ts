@@ -1,0 +1,92 @@
+/**
+ * Closing a query mid-turn never keeps the host alive: each scenario of host/close-scenario.mts
+ * runs in its own Node process with `--unhandled-rejections=strict` against the real Claude Code
+ * CLI and a stalled fake model, closes the query mid-turn, and must exit 0 by itself within
+ * {@link SETTLE_BOUND_MS} of the close (the exit watch's 30 s timer armed after the close held it),
+ * leaving no CLI process behind.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { eventually, isAlive, liveGroupMembers } from "./support/processes.js";
+import { flushReport, settled } from "./support/report.js";
+
+afterAll(() => flushReport("close-paths"));
+
+const SCENARIO = join(import.meta.dirname, "host", "close-scenario.mts");
+/** From the close to the host's exit: SIGTERM, at most `closeGraceMs` (2 s), SIGKILL; far below 30 s. */
+const SETTLE_BOUND_MS = 8_000;
+/** The whole run (start-up of the CLI included); the host is killed past it. */
+const RUN_BOUND_MS = 60_000;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  /** From the close (as the scenario took it) to the host's exit. */
+  settleMs: number;
+  report: { pids: (number | null)[]; first: string | null; closedAt: number };
+}
+
+function runScenario(name: string): Promise<Run> {
+  const child = spawn(
+    process.execPath,
+    ["--unhandled-rejections=strict", "--import", "tsx", SCENARIO, name],
+    { cwd: join(import.meta.dirname, "..", ".."), stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    const bound = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${name}: the host did not exit within ${RUN_BOUND_MS} ms\n${stdout}\n${stderr}`));
+    }, RUN_BOUND_MS);
+    child.on("exit", (code, signal) => {
+      const exitedAt = Date.now();
+      clearTimeout(bound);
+      const line = stdout.trim().split("\n").at(-1) ?? "";
+      try {
+        const { report } = JSON.parse(line) as { report: Run["report"] };
+        resolve({ code, signal, stderr, settleMs: exitedAt - report.closedAt, report });
+      } catch {
+        reject(new Error(`${name}: exit ${code ?? signal} without a report\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
+async function childrenLeft(run: Run): Promise<number[]> {
+  const pids = run.report.pids.filter((p): p is number => typeof p === "number");
+  expect(pids.length).toBeGreaterThan(0);
+  await eventually(() => pids.every((p) => !isAlive(p) && liveGroupMembers(p).length === 0), 5_000);
+  return pids.flatMap((p) => (isAlive(p) ? [p] : liveGroupMembers(p)));
+}
+
+describe("closing mid-turn never keeps the host alive (issue 25 item 7)", () => {
+  it.each([
+    ["compat-query-close", "compat Query.close() mid-turn"],
+    ["compat-spare-close", "compat SpareProcess.close() on a claimed spare mid-turn"],
+    ["core-streamed-close", "core streamed-prompt query closed mid-turn"],
+    ["core-streamed-break", "core streamed-prompt query left with break mid-turn"],
+  ])("%s: the host exits 0 by itself soon after the close, no CLI left", async (name, what) => {
+    const run = await runScenario(name);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.report.first).not.toBeNull();
+    const left = await childrenLeft(run);
+    console.log(`close-paths | ${what} | host exit ${run.settleMs} ms after close | left ${left.length}`);
+    settled({
+      backend: "claude",
+      case: what,
+      behaviour: "host exits on its own",
+      settleMs: run.settleMs,
+      childrenLeft: left.length,
+    });
+    expect(run.settleMs).toBeLessThan(SETTLE_BOUND_MS);
+  });
+});
