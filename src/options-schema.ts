@@ -34,6 +34,14 @@ const wholeNumber = (message: string) =>
   z.int({ error: (issue: $ZodRawIssue) => (typeof issue.input === "number" ? message : undefined) });
 
 const nonEmpty = () => z.string().check(z.minLength(1));
+
+/** Why a value that reaches a CLI's argv as an argument of its own cannot start with `-`. */
+const NOT_A_FLAG =
+  "must not start with '-': the CLI would read it as an option (write a relative path as ./-name)";
+/** A string that may become an argument of its own: never one starting with `-`. */
+const argvString = () => z.string().check(z.refine((v: string) => !v.startsWith("-"), NOT_A_FLAG));
+/** A non-empty {@link argvString}. */
+const argvValue = () => argvString().check(z.minLength(1));
 const stringMap = lazy(() => z.record(z.string(), z.string()));
 const positiveInt = lazy(() =>
   wholeNumber("must be a whole number").check(z.positive("must be greater than 0")),
@@ -286,7 +294,7 @@ const sandboxSchema = lazy(() => z.looseObject(sandboxShape()));
 
 const pluginShape = lazy(() => ({
   type: z.literal("local"),
-  path: nonEmpty(),
+  path: argvValue(),
   skipMcpDiscovery: z.optional(z.boolean()),
 }));
 
@@ -341,7 +349,14 @@ const codexSchema = lazy(() =>
     networkAccess: z.optional(z.boolean()),
     config: z.optional(
       z.record(
-        z.string().check(z.regex(/^[^=\s]+$/, "config keys are dotted paths without '=' or whitespace")),
+        z
+          .string()
+          .check(
+            z.regex(
+              /^[^=\s-][^=\s]*$/,
+              "config keys are dotted paths without '=' or whitespace, not starting with '-'",
+            ),
+          ),
         z.custom((v) => isTomlValue(v), {
           error: "expected a TOML value: string, finite number, boolean, or an array/table of them",
         }),
@@ -407,7 +422,7 @@ const FIELDS = {
       ]),
     ),
   onCliInstallProgress: () => z.optional(fn("onCliInstallProgress")),
-  cwd: () => z.optional(nonEmpty()),
+  cwd: () => z.optional(argvValue()),
   env: () => z.optional(z.record(z.string(), z.optional(z.string()))),
   user: () =>
     z.optional(
@@ -445,15 +460,15 @@ const FIELDS = {
   transport: () => z.optional(transportSchema()),
   spawnClaudeCodeProcess: () => z.optional(fn("spawnClaudeCodeProcess")),
   debug: () => z.optional(z.boolean()),
-  debugFile: () => z.optional(nonEmpty()),
-  projectConfigRoot: () => z.optional(nonEmpty()),
+  debugFile: () => z.optional(argvValue()),
+  projectConfigRoot: () => z.optional(argvValue()),
   record: () =>
     z.optional(
       z.union([nonEmpty(), z.strictObject({ path: nonEmpty(), redact: z.optional(z.array(z.string())) })]),
     ),
 
-  model: () => z.optional(nonEmpty()),
-  fallbackModel: () => z.optional(nonEmpty()),
+  model: () => z.optional(argvValue()),
+  fallbackModel: () => z.optional(argvValue()),
   maxTurns: () => z.optional(positiveInt()),
   maxBudgetUsd: () => z.optional(positiveNumber()),
   taskBudget: () => z.optional(z.strictObject({ total: positiveInt() })),
@@ -472,25 +487,25 @@ const FIELDS = {
     ),
   maxThinkingTokens: () =>
     z.optional(wholeNumber("must be a whole number").check(z.nonnegative("must be 0 or more"))),
-  betas: () => z.optional(z.array(nonEmpty())),
+  betas: () => z.optional(z.array(argvValue())),
 
   tools: () =>
     z.optional(
       z.union(
         [
-          z.array(z.string()),
+          z.array(argvString()),
           z.strictObject({ type: z.literal("preset"), preset: z.literal("claude_code") }),
         ],
         { error: "expected a list of tool names or { type: 'preset', preset: 'claude_code' }" },
       ),
     ),
-  allowedTools: () => z.optional(z.array(z.string())),
-  disallowedTools: () => z.optional(z.array(z.string())),
+  allowedTools: () => z.optional(z.array(argvString())),
+  disallowedTools: () => z.optional(z.array(argvString())),
   toolAliases: () => z.optional(z.record(nonEmpty(), nonEmpty())),
   toolConfig: () => z.optional(z.looseObject(toolConfigShape())),
   permissionMode: () => z.optional(z.enum(permissionModes)),
   allowDangerouslySkipPermissions: () => z.optional(z.boolean()),
-  permissionPromptToolName: () => z.optional(nonEmpty()),
+  permissionPromptToolName: () => z.optional(argvValue()),
   permissionPrompts: () => z.optional(z.enum(["host", "none"])),
   planModeInstructions: () => z.optional(z.string()),
   canUseTool: () => z.optional(fn("canUseTool")),
@@ -501,7 +516,7 @@ const FIELDS = {
 
   mcpServers: () =>
     z.optional(
-      z.union([nonEmpty(), z.record(nonEmpty(), mcpServerSchema())], {
+      z.union([argvValue(), z.record(nonEmpty(), mcpServerSchema())], {
         error: "expected a path to an MCP config file or an object of MCP servers by name",
       }),
     ),
@@ -509,9 +524,9 @@ const FIELDS = {
   strictMcpConfig: () => z.optional(z.boolean()),
   plugins: () => z.optional(z.array(z.looseObject(pluginShape()))),
   pluginDelivery: () => z.optional(z.enum(["argv", "initialize"])),
-  addDirs: () => z.optional(z.array(nonEmpty())),
+  addDirs: () => z.optional(z.array(argvValue())),
   agents: () => z.optional(z.record(nonEmpty(), z.looseObject(agentDefinitionShape()))),
-  agent: () => z.optional(nonEmpty()),
+  agent: () => z.optional(argvValue()),
   skills: () =>
     z.optional(
       z.union(
@@ -530,9 +545,10 @@ const FIELDS = {
     ),
 
   continueConversation: () => z.optional(z.boolean()),
-  resume: () => z.optional(nonEmpty()),
-  resumeSessionAt: () => z.optional(nonEmpty()),
-  resumeDropsTurn: () => z.optional(nonEmpty()),
+  // Each backend's id syntax is checked in `sessionIdIssues` (it depends on `backend`).
+  resume: () => z.optional(argvValue()),
+  resumeSessionAt: () => z.optional(argvValue()),
+  resumeDropsTurn: () => z.optional(argvValue()),
   forkSession: () => z.optional(z.boolean()),
   sessionId: () =>
     z.optional(
@@ -558,7 +574,7 @@ const FIELDS = {
   settingSources: () => z.optional(z.array(z.enum(["user", "project", "local"]))),
   settings: () =>
     z.optional(
-      z.union([nonEmpty(), z.lazy(claudeSettingsSchema)], {
+      z.union([argvValue(), z.lazy(claudeSettingsSchema)], {
         error: "expected a settings JSON string, a settings object, or a path to a settings file",
       }),
     ),
@@ -652,6 +668,7 @@ function crossFieldIssues(v: Record<string, unknown>): { code: "custom"; path: s
       message: `must be below highWaterMark (${high} bytes)`,
     });
   }
+  issues.push(...sessionIdIssues(v));
   if (v.permissionMode === "bypassPermissions" && v.allowDangerouslySkipPermissions !== true) {
     issues.push({
       code: "custom",
@@ -662,6 +679,53 @@ function crossFieldIssues(v: Record<string, unknown>): { code: "custom"; path: s
     });
   }
   return issues;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The syntax of the ids each backend resumes by, as each CLI documents them: Claude Code session
+ * and message ids and Codex thread ids are UUIDs (`codex exec resume` also takes a thread name,
+ * which this SDK does not pass); a Cursor chat id is a token of letters, digits, `.`, `_`, `:`
+ * and `-`; an ACP session id is opaque, so only what could not be one (control characters) is
+ * refused. Every backend also refuses a leading `-` (see {@link NOT_A_FLAG}).
+ */
+const SESSION_ID_SYNTAX: Readonly<Record<string, { pattern: RegExp; what: string }>> = {
+  claude: {
+    pattern: UUID,
+    what: "a Claude Code session id: a UUID such as 8755d035-1a79-4e28-8225-2d0348cf8fea",
+  },
+  codex: { pattern: UUID, what: "a Codex thread id: a UUID such as 01a2006c-d3d2-7562-819c-e668dc7cb903" },
+  cursor: {
+    pattern: /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/,
+    what: "a Cursor chat id (letters, digits, '.', '_', ':' and '-')",
+  },
+  acp: {
+    pattern: /^[^\p{Cc}-]\P{Cc}*$/u,
+    what: "an ACP session id (no control characters)",
+  },
+};
+
+/** `resume` (and Claude's message ids) against the syntax of the backend that receives them. */
+function sessionIdIssues(v: Record<string, unknown>): { code: "custom"; path: string[]; message: string }[] {
+  const backend = v.backend === undefined ? "claude" : v.backend;
+  const syntax =
+    typeof backend === "string" && Object.hasOwn(SESSION_ID_SYNTAX, backend)
+      ? SESSION_ID_SYNTAX[backend]
+      : undefined;
+  if (syntax === undefined) return [];
+  const keys: [string, string][] = [["resume", syntax.what]];
+  if (backend === "claude") {
+    keys.push(
+      ["resumeSessionAt", "a message's uuid (a UUID)"],
+      ["resumeDropsTurn", "a prompt's uuid (a UUID)"],
+    );
+  }
+  return keys.flatMap(([key, what]) => {
+    const value = v[key];
+    if (typeof value !== "string" || syntax.pattern.test(value)) return [];
+    return [{ code: "custom" as const, path: [key], message: `must be ${what}` }];
+  });
 }
 
 /** zod's English messages, used for every parse here (see the module comment). */

@@ -37,7 +37,7 @@ function watchedClaude(
   const env = buildClaudeEnv(options, SDK_VERSION);
   const inner = new SubprocessTransport({
     command: findClaudeCli({ env }),
-    args: buildClaudeArgs(options, { sdkMcpServerNames: [] }),
+    args: buildClaudeArgs(options, { sdkMcpServerNames: [], files: null }),
     env,
     cwd: bed.cwd,
     cliName: "claude",

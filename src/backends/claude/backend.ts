@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { findOrInstallCli } from "../../install/auto.js";
 import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
+import { PrivateFiles } from "../../internal/private-files.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
 import { DEFAULT_CLOSE_GRACE_MS } from "../../process/child.js";
@@ -64,16 +65,34 @@ export class ClaudeBackend implements Backend {
     cleanup: (() => Promise<void>) | undefined,
   ): Promise<Session> {
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
-    const { transport: channel, onCliVersion } = options.transport
-      ? { transport: options.transport, onCliVersion: undefined }
+    const {
+      transport: channel,
+      onCliVersion,
+      files,
+    } = options.transport
+      ? { transport: options.transport, onCliVersion: undefined, files: undefined }
       : await this.spawnTransport(options, [...sdkConfigs.keys()]);
-    const transport = options.record
-      ? recordTransport(channel, options.record, {
-          backend: "claude",
-          sdkVersion: SDK_VERSION,
-          env: buildClaudeEnv(options, SDK_VERSION),
-        })
-      : channel;
+    // The private files the CLI reads its MCP configs and settings from go when the session ends.
+    if (files !== undefined) {
+      const previous = cleanup;
+      cleanup = async () => {
+        files.remove();
+        await previous?.();
+      };
+    }
+    let transport: Transport;
+    try {
+      transport = options.record
+        ? recordTransport(channel, options.record, {
+            backend: "claude",
+            sdkVersion: SDK_VERSION,
+            env: buildClaudeEnv(options, SDK_VERSION),
+          })
+        : channel;
+    } catch (error) {
+      files?.remove();
+      throw error;
+    }
     const bridge = new SdkMcpBridge();
     const session = new ClaudeSession({
       options,
@@ -94,13 +113,18 @@ export class ClaudeBackend implements Backend {
   private async spawnTransport(
     options: AgentOptions,
     sdkMcpServerNames: string[],
-  ): Promise<{ transport: Transport; onCliVersion: ((reported: unknown) => void) | undefined }> {
+  ): Promise<{
+    transport: Transport;
+    onCliVersion: ((reported: unknown) => void) | undefined;
+    files?: PrivateFiles;
+  }> {
     const env = buildClaudeEnv(options, SDK_VERSION);
     const cliPath = await findOrInstallCli("claude", options, () =>
       findClaudeCli({ cliPath: options.cliPath, env }),
     );
-    const args = buildClaudeArgs(options, { sdkMcpServerNames });
     if (options.spawnClaudeCodeProcess) {
+      // The caller's process may run where no local file is: the configs stay inline.
+      const args = buildClaudeArgs(options, { sdkMcpServerNames, files: null });
       // The caller starts the process; version checks and uid switching are theirs too.
       const transport = new SpawnedProcessTransport({
         spawn: options.spawnClaudeCodeProcess,
@@ -115,14 +139,22 @@ export class ClaudeBackend implements Backend {
       return { transport, onCliVersion: undefined };
     }
     const user = resolveUser(options.user);
-    const transport = cliTransport(options, {
-      command: cliPath,
-      args,
-      env,
-      ...(user ? { uid: user.uid, gid: user.gid } : {}),
-      cliName: "claude",
-    });
-    return { transport, onCliVersion: versionWatch(cliPath, env) };
+    const files = new PrivateFiles("code-agent-claude-", user);
+    try {
+      const args = buildClaudeArgs(options, { sdkMcpServerNames, files });
+      files.seal();
+      const transport = cliTransport(options, {
+        command: cliPath,
+        args,
+        env,
+        ...(user ? { uid: user.uid, gid: user.gid } : {}),
+        cliName: "claude",
+      });
+      return { transport, onCliVersion: versionWatch(cliPath, env), files };
+    } catch (error) {
+      files.remove();
+      throw error;
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { InvalidOptionsError } from "../../errors.js";
+import { flagWithValue } from "../../internal/argv.js";
 import { asObject, isObject } from "../../internal/wire.js";
 import type { McpSdkServerConfig, McpServerConfig } from "../../mcp/config.js";
 import type { AgentOptions, ThinkingConfig } from "../../options.js";
@@ -18,6 +19,19 @@ export interface ClaudeCommandContext {
    * declared to the CLI as `{ type: "sdk", name }`, including any not listed in `options.mcpServers`.
    */
   sdkMcpServerNames: string[];
+  /**
+   * Where the MCP server configs (their `env` and `headers`) and the settings go, so that they are
+   * not on the command line, which any local user can read in `/proc/<pid>/cmdline`: a writer of
+   * private files (see `PrivateFiles`) whose paths are passed instead. `null` keeps them inline,
+   * for a process this SDK does not spawn (`spawnClaudeCodeProcess`, where a local path may not
+   * exist) and for building arguments only to warm code up.
+   */
+  files: PrivateFileWriter | null;
+}
+
+/** Writes a private file for the CLI to read and returns its path. */
+export interface PrivateFileWriter {
+  write(name: string, content: string): string;
 }
 
 /** The flags every session starts with: JSON lines both ways, all message kinds on stdout. */
@@ -35,8 +49,9 @@ export const BASE_CLAUDE_ARGS: readonly string[] = [
  * by `buildClaudeInitialize`, and its environment variables by `buildClaudeEnv`).
  *
  * Deterministic and side-effect free, except that a `settings` value naming a file is read
- * (synchronously) so that it can be merged with `sandbox` into the single `--settings` JSON the
- * CLI accepts. Throws `InvalidOptionsError` for combinations the CLI cannot run (see
+ * (synchronously) so that it can be merged with `sandbox` into the single `--settings` object the
+ * CLI accepts, and that the MCP server configs (other than in-process ones) and the settings are
+ * written to private files through `ctx.files`, whose paths go on the command line instead. Throws `InvalidOptionsError` for combinations the CLI cannot run (see
  * {@link claudeOptionConflicts}) and for an unreadable or malformed settings file.
  *
  * Where this differs from the official SDK, on purpose: `--betas` is one flag per beta (2.1.330
@@ -48,9 +63,11 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
   if (conflicts.length > 0) throw new InvalidOptionsError(conflicts);
 
   const args = [...BASE_CLAUDE_ARGS];
+  // A value never becomes an argument of its own that starts with `-` (see `flagWithValue`);
+  // the options schema has refused such values already wherever none can be meant.
   const push = (flag: string, value?: string) => {
-    args.push(flag);
-    if (value !== undefined) args.push(value);
+    if (value === undefined) args.push(flag);
+    else args.push(...flagWithValue(flag, value));
   };
 
   args.push(...thinkingArgs(options));
@@ -90,12 +107,16 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
   }
 
   if (typeof options.mcpServers === "string") push("--mcp-config", options.mcpServers);
-  const mcpJson = mcpConfigJson(
+  const mcp = mcpConfig(
     typeof options.mcpServers === "object" ? options.mcpServers : {},
     ctx,
     options.mcpServersDelivery === "initialize",
   );
-  if (mcpJson !== undefined) push("--mcp-config", mcpJson);
+  if (mcp !== undefined) {
+    // In-process servers alone are names and tool lists: nothing secret, and no file to write.
+    const json = JSON.stringify(mcp.config);
+    push("--mcp-config", mcp.sdkOnly || ctx.files === null ? json : ctx.files.write("mcp-config.json", json));
+  }
 
   // Omitted: the CLI's default, which loads user, project and local settings (as the official SDK).
   if (options.settingSources !== undefined) push("--setting-sources", options.settingSources.join(","));
@@ -123,7 +144,10 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
     push("--managed-settings", JSON.stringify(options.managedSettings));
 
   const settings = resolveClaudeSettings(options);
-  if (settings !== undefined) push("--settings", JSON.stringify(settings));
+  if (settings !== undefined) {
+    const json = JSON.stringify(settings);
+    push("--settings", ctx.files === null ? json : ctx.files.write("settings.json", json));
+  }
 
   // Last, so a caller can reach flags this SDK does not model (and override earlier ones).
   for (const [flag, value] of Object.entries(options.extraArgs ?? {})) push(`--${flag}`, value ?? undefined);
@@ -393,19 +417,24 @@ function loadSettings(
   return parsed;
 }
 
-function mcpConfigJson(
+/** The `--mcp-config` object, and whether it holds in-process servers only; `undefined` when empty. */
+function mcpConfig(
   servers: Record<string, McpServerConfig>,
   ctx: ClaudeCommandContext,
   viaInitialize: boolean,
-): string | undefined {
+): { config: { mcpServers: Record<string, unknown> }; sdkOnly: boolean } | undefined {
   const wire: Record<string, unknown> = {};
+  let sdkOnly = true;
   for (const [name, config] of Object.entries(servers)) {
     if (config.type === "sdk") wire[name] = sdkServerWire(name, config);
     // With `mcpServersDelivery: "initialize"` the other servers travel in the initialize request.
-    else if (!viaInitialize) wire[name] = config;
+    else if (!viaInitialize) {
+      wire[name] = config;
+      sdkOnly = false;
+    }
   }
   for (const name of ctx.sdkMcpServerNames) wire[name] ??= { type: "sdk", name };
-  return Object.keys(wire).length > 0 ? JSON.stringify({ mcpServers: wire }) : undefined;
+  return Object.keys(wire).length > 0 ? { config: { mcpServers: wire }, sdkOnly } : undefined;
 }
 
 /**

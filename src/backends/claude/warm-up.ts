@@ -59,7 +59,7 @@ const CLAUDE_SCRIPT: WarmUpScript = {
 /** Warms the Claude backend up: no process, no file, no output. */
 export async function warmUpClaude(backend: Backend): Promise<void> {
   const options = { cliPath: "claude", model: "warm-up" };
-  buildClaudeArgs(options, { sdkMcpServerNames: [] });
+  buildClaudeArgs(options, { sdkMcpServerNames: [], files: null });
   buildClaudeEnv({}, SDK_VERSION);
   await runWarmUpTurn(backend, CLAUDE_SCRIPT, options);
 }

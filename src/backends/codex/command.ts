@@ -2,13 +2,16 @@
  * Turns `AgentOptions` into Codex command lines and app-server parameters (verified against
  * codex 0.169.0).
  *
- * One-shot: `codex exec --json [flags…] [resume <id>] -` with the prompt on stdin, which is then
- * closed (an open stdin makes exec wait for more input). Exec flags go before `resume`: the
- * subcommand accepts neither `-C` nor `--sandbox` itself.
+ * One-shot: `codex exec --json [flags…] [resume] -- [<id>] -` with the prompt on stdin, which is
+ * then closed (an open stdin makes exec wait for more input). Exec flags go before `resume`: the
+ * subcommand accepts neither `-C` nor `--sandbox` itself. The positional arguments follow `--`, so
+ * none of them can be read as a flag (a thread id is a UUID anyway: see the options schema), and a
+ * flag value that starts with `-` is joined to its flag (see `flagWithValue`).
  *
  * Sessions: `codex app-server [-c …]`; cwd, model, approval policy and sandbox travel in
  * `thread/start` / `thread/resume`, the output schema and model switches in each `turn/start`.
  */
+import { flagWithValue } from "../../internal/argv.js";
 import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
 import { codexConfigOverrides, configArgs, type TomlValue } from "./config.js";
@@ -27,11 +30,11 @@ export function buildExecArgs(options: AgentOptions, files: ExecFiles = {}): str
   const args = ["exec", "--json"];
   const codex = options.codex ?? {};
   if (codex.skipGitRepoCheck ?? true) args.push("--skip-git-repo-check");
-  if (options.cwd !== undefined) args.push("--cd", options.cwd);
-  if (options.model !== undefined) args.push("--model", options.model);
-  if (codex.sandboxMode !== undefined) args.push("--sandbox", codex.sandboxMode);
-  for (const dir of options.addDirs ?? []) args.push("--add-dir", dir);
-  if (files.outputSchema !== undefined) args.push("--output-schema", files.outputSchema);
+  if (options.cwd !== undefined) args.push(...flagWithValue("--cd", options.cwd));
+  if (options.model !== undefined) args.push(...flagWithValue("--model", options.model));
+  if (codex.sandboxMode !== undefined) args.push(...flagWithValue("--sandbox", codex.sandboxMode));
+  for (const dir of options.addDirs ?? []) args.push(...flagWithValue("--add-dir", dir));
+  if (files.outputSchema !== undefined) args.push(...flagWithValue("--output-schema", files.outputSchema));
   // `--image` takes several values: the `=` form keeps it from swallowing the `-` prompt argument.
   for (const image of files.images ?? []) args.push(`--image=${image}`);
   // exec cannot ask for approvals: it runs as if the policy were "never" (and exits on a
@@ -40,7 +43,8 @@ export function buildExecArgs(options: AgentOptions, files: ExecFiles = {}): str
   const overrides: [string, TomlValue][] = [["approval_policy", "never"]];
   args.push(...configArgs([...overrides, ...codexConfigOverrides(options)]));
   args.push(...extraArgs(options));
-  if (options.resume !== undefined) args.push("resume", options.resume);
+  if (options.resume !== undefined) args.push("resume", "--", options.resume);
+  else args.push("--");
   args.push("-");
   return args;
 }
@@ -80,6 +84,6 @@ export function buildCodexEnv(options: Pick<AgentOptions, "env" | "inheritEnv">)
 /** `extraArgs` as flags: `{ "strict-config": null, enable: "x" }` → `--strict-config --enable x`. */
 function extraArgs(options: AgentOptions): string[] {
   return Object.entries(options.extraArgs ?? {}).flatMap(([flag, value]) =>
-    value === null ? [`--${flag}`] : [`--${flag}`, value],
+    value === null ? [`--${flag}`] : flagWithValue(`--${flag}`, value),
   );
 }

@@ -10,6 +10,7 @@
  */
 import { resolve } from "node:path";
 import { UnsupportedFeatureError } from "../../errors.js";
+import { flagWithValue } from "../../internal/argv.js";
 import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
 import type { StreamedUserInput, UserContentBlock } from "../../prompt.js";
@@ -38,9 +39,11 @@ export function wantsPartialOutput(options: AgentOptions): boolean {
  */
 export function buildCursorArgs(options: AgentOptions, turn: { prompt: string; resume?: string }): string[] {
   const args = [...BASE_CURSOR_ARGS];
+  // A value that starts with `-` is joined to its flag, so it cannot be read as one (the options
+  // schema refuses such ids and model names already; this covers `extraArgs` values).
   const push = (flag: string, value?: string) => {
-    args.push(flag);
-    if (value !== undefined) args.push(value);
+    if (value === undefined) args.push(flag);
+    else args.push(...flagWithValue(flag, value));
   };
   const cursor = options.cursor ?? {};
   if (wantsPartialOutput(options)) push("--stream-partial-output");

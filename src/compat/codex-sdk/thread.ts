@@ -10,7 +10,7 @@ import { AgentSdkError, InvalidOptionsError } from "../../errors.js";
 import { combineSignals } from "../../internal/abort.js";
 import { runAppServerTurn } from "./app-server-turn.js";
 import type { ThreadEvent, ThreadItem, Usage } from "./events.js";
-import { execTurnArgs } from "./exec-args.js";
+import { execTurnArgs, threadIdIssue, threadOptionIssues } from "./exec-args.js";
 import { runExecTurn } from "./exec-turn.js";
 import type { CodexOptions, Input, ThreadOptions, TurnOptions } from "./options.js";
 
@@ -39,12 +39,20 @@ export class Thread {
   private threadId: string | null;
   private running: AbortController | undefined;
 
-  /** @internal Use `Codex.startThread()` / `resumeThread()`. */
+  /**
+   * @internal Use `Codex.startThread()` / `resumeThread()`.
+   * @throws InvalidOptionsError when `id` is not a thread id (a UUID) or a thread option would
+   *   reach the command line as a flag (see `threadOptionIssues`); nothing is spawned.
+   */
   constructor(
     private readonly codex: CodexOptions,
     private readonly options: ThreadOptions,
     id: string | null = null,
   ) {
+    const issues = threadOptionIssues(options);
+    const idProblem = id === null ? undefined : threadIdIssue(id);
+    if (idProblem !== undefined) issues.unshift(idProblem);
+    if (issues.length > 0) throw new InvalidOptionsError(issues);
     this.threadId = id;
   }
 

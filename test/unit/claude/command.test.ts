@@ -14,8 +14,25 @@ import { InvalidOptionsError } from "../../../src/errors.js";
 import type { McpServerConfig } from "../../../src/mcp/config.js";
 import type { AgentOptions } from "../../../src/options.js";
 
-const noSdk = { sdkMcpServerNames: [] };
+/** The private files the builder wrote, by path (a stand-in for `PrivateFiles`). */
+const written = new Map<string, string>();
+let fileCount = 0;
+const memoryFiles = {
+  write(name: string, content: string): string {
+    const path = `/private/${++fileCount}/${name}`;
+    written.set(path, content);
+    return path;
+  },
+};
+const noSdk = { sdkMcpServerNames: [], files: memoryFiles };
 const build = (options: AgentOptions) => buildClaudeArgs(options, noSdk);
+const withSdk = (names: string[]) => ({ sdkMcpServerNames: names, files: memoryFiles });
+
+/** The JSON an argument carries: inline, or in the private file it names. */
+function jsonOf(value: string | undefined): unknown {
+  expect(value).toBeDefined();
+  return JSON.parse(written.get(value!) ?? value!);
+}
 
 /** The value following `flag`, asserting the flag appears exactly once. */
 function flagValue(args: string[], flag: string): string | undefined {
@@ -333,7 +350,7 @@ describe("buildClaudeArgs: MCP servers", () => {
     { type: "sdk" }
   >["instance"];
 
-  it("inline servers become one --mcp-config JSON; SDK servers lose their instance", () => {
+  it("inline servers become one --mcp-config file (their env and headers off argv); SDK servers lose their instance", () => {
     const args = buildClaudeArgs(
       {
         mcpServers: {
@@ -342,9 +359,13 @@ describe("buildClaudeArgs: MCP servers", () => {
           calc: { type: "sdk", name: "calc", instance: fakeInstance },
         },
       },
-      { sdkMcpServerNames: ["calc"] },
+      withSdk(["calc"]),
     );
-    const config = JSON.parse(flagValue(args, "--mcp-config")!);
+    const path = flagValue(args, "--mcp-config")!;
+    expect(path).toMatch(/^\/private\/\d+\/mcp-config\.json$/);
+    expect(args.join(" ")).not.toContain('"X"');
+    expect(args.join(" ")).not.toContain('"A"');
+    const config = jsonOf(path);
     expect(config).toEqual({
       mcpServers: {
         files: { command: "node", args: ["server.js"], env: { X: "1" } },
@@ -352,14 +373,15 @@ describe("buildClaudeArgs: MCP servers", () => {
         calc: { type: "sdk", name: "calc" },
       },
     });
-    expect(flagValue(args, "--mcp-config")).not.toContain("instance");
+    expect(written.get(path)).not.toContain("instance");
   });
 
   it("an SDK server is declared under its key, the name the CLI routes mcp_message by", () => {
     const args = buildClaudeArgs(
       { mcpServers: { tools: { type: "sdk", name: "my-tools", instance: fakeInstance } } },
-      { sdkMcpServerNames: ["tools"] },
+      withSdk(["tools"]),
     );
+    // In-process servers alone carry nothing secret: inline, no file written.
     expect(JSON.parse(flagValue(args, "--mcp-config")!)).toEqual({
       mcpServers: { tools: { type: "sdk", name: "tools" } },
     });
@@ -367,7 +389,7 @@ describe("buildClaudeArgs: MCP servers", () => {
 
   it("a config file path is passed through, with SDK servers from the context declared alongside", () => {
     expect(flagValue(build({ mcpServers: "/etc/mcp.json" }), "--mcp-config")).toBe("/etc/mcp.json");
-    const args = buildClaudeArgs({ mcpServers: "/etc/mcp.json" }, { sdkMcpServerNames: ["calc"] });
+    const args = buildClaudeArgs({ mcpServers: "/etc/mcp.json" }, withSdk(["calc"]));
     expect(valuesOf(args, "--mcp-config")).toEqual([
       "/etc/mcp.json",
       JSON.stringify({ mcpServers: { calc: { type: "sdk", name: "calc" } } }),
@@ -380,9 +402,13 @@ describe("buildClaudeArgs: MCP servers", () => {
 });
 
 describe("buildClaudeArgs: settings and sandbox", () => {
-  const settingsOf = (options: AgentOptions) => JSON.parse(flagValue(build(options), "--settings")!);
+  const settingsOf = (options: AgentOptions) => {
+    const path = flagValue(build(options), "--settings")!;
+    expect(path).toMatch(/^\/private\/\d+\/settings\.json$/);
+    return jsonOf(path) as Record<string, unknown>;
+  };
 
-  it("settings object, JSON string and file path all become inline JSON", () => {
+  it("settings object, JSON string and file path all become one private settings file", () => {
     const file = join(tmp, "settings.json");
     writeFileSync(file, JSON.stringify({ model: "from-file" }));
     expect(settingsOf({ settings: { model: "obj" } })).toEqual({ model: "obj" });

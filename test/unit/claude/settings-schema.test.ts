@@ -72,7 +72,7 @@ describe("ClaudeSettings", () => {
         "managedSettings.sandbox.network.futureNet",
       ].sort(),
     );
-    const argv = buildClaudeArgs(options, { sdkMcpServerNames: [] });
+    const argv = buildClaudeArgs(options, { sdkMcpServerNames: [], files: null });
     const settings = JSON.parse(argv[argv.indexOf("--settings") + 1]!);
     expect(settings.futureSetting).toBe(1);
     expect(settings.extraKnownMarketplaces.m.source.scope).toBe("@x");

@@ -15,6 +15,9 @@ import {
   tomlValue,
 } from "../../../src/backends/codex/config.js";
 
+/** A thread id as codex 0.169.0 writes them (a UUIDv7). */
+const THREAD = "01a2006c-d3d2-7562-819c-e668dc7cb903";
+
 describe("buildExecArgs", () => {
   it("runs exec with JSON events, outside git checks, reading the prompt from stdin", () => {
     expect(buildExecArgs({})).toEqual([
@@ -23,6 +26,7 @@ describe("buildExecArgs", () => {
       "--skip-git-repo-check",
       "-c",
       'approval_policy="never"',
+      "--",
       "-",
     ]);
   });
@@ -51,6 +55,7 @@ describe("buildExecArgs", () => {
       "/b",
       "-c",
       'approval_policy="never"',
+      "--",
       "-",
     ]);
   });
@@ -70,6 +75,7 @@ describe("buildExecArgs", () => {
       "--image=/t/2.jpg",
       "-c",
       'approval_policy="never"',
+      "--",
       "-",
     ]);
   });
@@ -99,6 +105,7 @@ describe("buildExecArgs", () => {
       "tools.web_search=true",
       "-c",
       "n=3",
+      "--",
       "-",
     ]);
   });
@@ -122,9 +129,9 @@ describe("buildExecArgs", () => {
     );
   });
 
-  it("puts resume and extra flags after the exec flags and before the prompt argument", () => {
+  it("puts resume and extra flags after the exec flags, and the thread id and prompt argument after --", () => {
     expect(
-      buildExecArgs({ resume: "thread-1", cwd: "/w", extraArgs: { "strict-config": null, enable: "x" } }),
+      buildExecArgs({ resume: THREAD, cwd: "/w", extraArgs: { "strict-config": null, enable: "x" } }),
     ).toEqual([
       "exec",
       "--json",
@@ -137,7 +144,8 @@ describe("buildExecArgs", () => {
       "--enable",
       "x",
       "resume",
-      "thread-1",
+      "--",
+      THREAD,
       "-",
     ]);
   });

@@ -81,7 +81,7 @@ describe("validateCodexOptions", () => {
         canUseTool: () => ({ behavior: "allow" }),
         mcpServers: { s: { command: "node" }, h: { type: "http", url: "http://x" } },
         addDirs: ["/tmp"],
-        resume: "thread",
+        resume: "01a2006c-d3d2-7562-819c-e668dc7cb903",
         includePartialMessages: true,
         outputFormat: { type: "json_schema", schema: { type: "object" } },
       }),

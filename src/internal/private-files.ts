@@ -1,0 +1,112 @@
+/**
+ * Private files handed to a CLI by path instead of on its command line, where any local user could
+ * read them in `/proc/<pid>/cmdline` (MCP server environments and headers, settings).
+ *
+ * The directory is made by `mkdtemp` (mode 0700) under the system temporary directory on the first
+ * write; each file is created exclusive and no-follow with mode 0600. Both are removed by
+ * `remove()` (when the session ends) and, failing that, when the host process exits.
+ */
+import {
+  chownSync,
+  closeSync,
+  constants,
+  fchownSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { atHostExit } from "../process/group-registry.js";
+
+/** The uid and gid the files are for, when the CLI runs as another user than this process. */
+export interface PrivateFilesOwner {
+  uid: number;
+  gid: number;
+}
+
+/** A private directory of files for one CLI process; nothing exists on disk until `write()`. */
+export class PrivateFiles {
+  private dir: string | undefined;
+  private forgetAtExit: (() => void) | undefined;
+  private readonly owner: PrivateFilesOwner | undefined;
+
+  /**
+   * @param prefix The directory name's prefix (a random suffix follows).
+   * @param owner The user the CLI runs as, when not this process's: the files and then the
+   *   directory (last, so that user never controls a path this process writes into) are given to it.
+   */
+  constructor(
+    private readonly prefix: string,
+    owner?: PrivateFilesOwner,
+  ) {
+    this.owner = owner;
+  }
+
+  /** The directory, once a file has been written. */
+  get directory(): string | undefined {
+    return this.dir;
+  }
+
+  /**
+   * Writes `content` to a new file `name` (a plain file name) and returns its absolute path.
+   * Synchronous: a few system calls, done once per CLI process before it is spawned.
+   *
+   * @throws Error when the file already exists or cannot be written (the directory is then left
+   *   for `remove()`).
+   */
+  write(name: string, content: string): string {
+    if (name.includes("/") || name === "." || name === "..") throw new TypeError(`not a file name: ${name}`);
+    const dir = this.ensureDir();
+    const path = join(dir, name);
+    const fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      if (this.owner !== undefined) fchownSync(fd, this.owner.uid, this.owner.gid);
+      const bytes = Buffer.from(content, "utf8");
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    } finally {
+      closeSync(fd);
+    }
+    return path;
+  }
+
+  /**
+   * Hands the directory to the owner (see the constructor), after every file is written. A no-op
+   * without an owner or before the first write.
+   */
+  seal(): void {
+    if (this.owner !== undefined && this.dir !== undefined)
+      chownSync(this.dir, this.owner.uid, this.owner.gid);
+  }
+
+  /** Removes the directory and its files; idempotent, never throws. */
+  remove(): void {
+    const dir = this.dir;
+    this.dir = undefined;
+    this.forgetAtExit?.();
+    this.forgetAtExit = undefined;
+    if (dir !== undefined) removeQuietly(dir);
+  }
+
+  private ensureDir(): string {
+    if (this.dir !== undefined) return this.dir;
+    const dir = mkdtempSync(join(tmpdir(), this.prefix));
+    this.dir = dir;
+    this.forgetAtExit = atHostExit(() => removeQuietly(dir));
+    return dir;
+  }
+}
+
+function removeQuietly(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Best effort: a clean-up has nobody to report to, and must not hide the session's own outcome.
+  }
+}
