@@ -293,6 +293,8 @@ export class AgentSdkClient implements AsyncDisposable {
     await this.connecting?.catch(() => undefined);
     const session = this.session;
     this.session = undefined;
+    // Never connected: a process started ahead of time for this client is released now.
+    if (!session) sources.get(this)?.discard?.();
     if (session) this.closing = session.close();
     await this.closing;
   }

@@ -48,11 +48,17 @@ export interface QueryParams {
  * initial prompt when it is one turn; resolves with a session that has sent that prompt.
  * @internal
  */
-export type SessionSource = (params: {
+export type SessionSource = ((params: {
   options: AgentOptions;
   signal: AbortSignal;
   initialPrompt?: Prompt;
-}) => Promise<Session>;
+}) => Promise<Session>) & {
+  /**
+   * The query or client this source was given to ends without ever calling it (closed, aborted,
+   * or failed before its start): the process it holds is released at once, not at its idle timeout.
+   */
+  discard?: () => void;
+};
 
 /**
  * A running query: consume it with `for await`; call the control methods while it runs.
@@ -334,8 +340,10 @@ class QueryRun implements Query {
     this.closed = true;
     this.exitWatch?.stop();
     if (!this.sessionPromise) {
-      // Never started: make sure a later next() does not spawn anything.
+      // Never started: make sure a later next() does not spawn anything, and release a process
+      // started ahead of time for it.
       this.ended = true;
+      this.source?.discard?.();
       return;
     }
     if (!this.session) this.startAbort.abort(new AbortError("The query was closed while starting"));
@@ -435,6 +443,7 @@ class QueryRun implements Query {
 
   private async open(): Promise<void> {
     let session: Session;
+    let sourceCalled = false;
     try {
       throwIfAborted(this.options.signal);
       const backend = await backendFor(this.options);
@@ -443,6 +452,7 @@ class QueryRun implements Query {
       const streamed = isStreamedPrompt(this.prompt);
       const signal = combineSignals(this.options.signal, this.startAbort.signal);
       if (this.source) {
+        sourceCalled = true;
         session = await this.source({
           options: this.options,
           signal,
@@ -457,6 +467,8 @@ class QueryRun implements Query {
       }
     } catch (error) {
       this.ended = true;
+      // Failed before taking its process (aborted, bad options): the process is released now.
+      if (!sourceCalled) this.source?.discard?.();
       this.rejectSession(error);
       // Closed by the caller while starting: iteration just ends, as after `break`.
       if (this.closed) return;

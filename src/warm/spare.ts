@@ -59,8 +59,10 @@ export class SpareSession implements AsyncDisposable {
    * Rejects with {@link WarmStartError}: `claim-refused` (the CLI's reason in the message, e.g.
    * `cwd_not_found`, `permission_mode_not_claimable`, `env_key_not_claimable`; the prompt did not
    * run: it gets an error result and the process exits), `option-not-applied` (only `model` or
-   * `maxThinkingTokens` was refused: the prompt runs without it), `closed` or `exited` (before a
-   * claim). A spare that is never claimed leaves it pending until it is closed or gone.
+   * `maxThinkingTokens` was refused: the prompt runs without it), `closed` (before a claim: by
+   * `close()`, or the query or client it was handed to was closed, aborted or failed before it
+   * started — the spare is then closed at once) or `exited` (before a claim). A spare that is never
+   * claimed leaves it pending until it is closed or gone.
    */
   readonly claimed: Promise<ClaimInfo>;
   /** Settles once the process has exited, claimed or not (a parked spare that died should be replaced). */
@@ -87,10 +89,12 @@ export class SpareSession implements AsyncDisposable {
       this.removeParkingDir();
       if (!this.claimSent)
         this.rejectClaimed(
-          new WarmStartError(
-            "exited",
-            "spare_exited: the spare process ended before it was claimed (a crash, its idle timeout, or the host)",
-          ),
+          warm.discarded
+            ? discardedError()
+            : new WarmStartError(
+                "exited",
+                "spare_exited: the spare process ended before it was claimed (a crash, its idle timeout, or the host)",
+              ),
         );
     });
   }
@@ -140,8 +144,10 @@ export class SpareSession implements AsyncDisposable {
    */
   claimSource(options: ClaimOptions): SessionSource {
     const fields = claimFields(options);
-    return this.warm.reserve(claimQueryOptions(options), (session) =>
-      this.sendClaim(session, fields, options),
+    return this.warm.reserve(
+      claimQueryOptions(options),
+      (session) => this.sendClaim(session, fields, options),
+      () => this.rejectClaimed(discardedError()),
     );
   }
 
@@ -200,6 +206,14 @@ export class SpareSession implements AsyncDisposable {
   }
 }
 
+/** `claimed`'s rejection when the query or client a spare was reserved for ended without claiming it. */
+function discardedError(): WarmStartError {
+  return new WarmStartError(
+    "closed",
+    "spare_closed: the query or client the spare was handed to ended before it claimed it (closed, aborted, or failed to start); the spare was closed",
+  );
+}
+
 /** A query on a claimed spare, with the spare's {@link SpareSession.claimed}. */
 export type ClaimedQuery = Query & {
   /** See {@link SpareSession.claimed}. */
@@ -243,7 +257,17 @@ function newSpareSource(
     settle = { resolve, reject };
   });
   claimed.catch(() => undefined);
+  let called = false;
+  // Nothing has started yet: a query or client that ends first only settles `claimed`.
+  const discard = () => {
+    options.signal?.removeEventListener("abort", discard);
+    if (!called) settle.reject(discardedError());
+  };
+  if (options.signal?.aborted) discard();
+  else options.signal?.addEventListener("abort", discard, { once: true });
   const source: SessionSource = async (sourceParams) => {
+    called = true;
+    options.signal?.removeEventListener("abort", discard);
     let spare: SpareSession;
     try {
       // The taker's own signal: closing it while the spare starts ends the start.
@@ -258,6 +282,7 @@ function newSpareSource(
     spare.claimed.then(settle.resolve, settle.reject);
     return spare.claimSource(options)(sourceParams);
   };
+  source.discard = discard;
   return { source, claimed };
 }
 

@@ -5,7 +5,9 @@
  * Bounded: at most `size` processes wait at once (plus the ones being started to replace those
  * handed out); one that waits longer than `idleTimeoutMs` is closed and not replaced until the
  * pool is used again, so an unused pool shrinks to nothing. `close()` ends every waiting process;
- * the ones already handed out belong to their queries and clients.
+ * the ones already handed out belong to their queries and clients, and end with them — at once
+ * when one ends before it starts (closed, disconnected, or its `signal` aborted), also after the
+ * pool's `close()`. A query or client whose `signal` has already fired gets no process.
  *
  * With `spares: true` it keeps spares (`prewarm()`) instead, for any folder, handed out by `claim()`.
  *
@@ -158,7 +160,7 @@ export class WarmPool implements AsyncDisposable {
    */
   query(prompt: Prompt, options: AgentOptions = {}): Query {
     this.check(options);
-    const warm = this.takeWarm();
+    const warm = this.takeWarm(options.signal);
     if (warm) return warm.query(prompt, options);
     return query({ prompt, options: { ...this.options, ...options } });
   }
@@ -166,7 +168,7 @@ export class WarmPool implements AsyncDisposable {
   /** An {@link AgentSdkClient} on a warm process, or a cold one if none is ready. */
   client(options: AgentOptions = {}): AgentSdkClient {
     this.check(options);
-    const warm = this.takeWarm();
+    const warm = this.takeWarm(options.signal);
     if (warm) return warm.client(options);
     return new AgentSdkClient({ ...this.options, ...options });
   }
@@ -180,7 +182,7 @@ export class WarmPool implements AsyncDisposable {
    */
   claim(prompt: Prompt, options: ClaimOptions): ClaimedQuery {
     this.checkSparePool(options);
-    const spare = this.take() as SpareSession | undefined;
+    const spare = this.take(options.signal) as SpareSession | undefined;
     if (spare) return spare.claim(prompt, options);
     return claimOnNewSpare(this.startParams(), prompt, options);
   }
@@ -194,7 +196,7 @@ export class WarmPool implements AsyncDisposable {
    */
   claimClient(options: ClaimOptions): ClaimedClient {
     this.checkSparePool(options);
-    const spare = this.take() as SpareSession | undefined;
+    const spare = this.take(options.signal) as SpareSession | undefined;
     if (spare) return spare.client(options);
     return clientOnNewSpare(this.startParams(), options);
   }
@@ -236,12 +238,16 @@ export class WarmPool implements AsyncDisposable {
       );
   }
 
-  private takeWarm(): WarmSession | undefined {
-    return this.take() as WarmSession | undefined;
+  private takeWarm(signal: AbortSignal | undefined): WarmSession | undefined {
+    return this.take(signal) as WarmSession | undefined;
   }
 
-  /** A ready process (dropping any that died or timed out), and a replacement started. */
-  private take(): WarmSession | SpareSession | undefined {
+  /**
+   * A ready process (dropping any that died or timed out), and a replacement started. None for a
+   * query whose `signal` has already fired: it ends before it starts, and a cold one spawns nothing.
+   */
+  private take(signal: AbortSignal | undefined): WarmSession | SpareSession | undefined {
+    if (signal?.aborted) return undefined;
     const live = this.live();
     const warm = live.shift();
     this.waiting.splice(0, this.waiting.length, ...live);

@@ -59,6 +59,7 @@ export class WarmSession implements AsyncDisposable {
   private closing: Promise<void> | undefined;
   /** Set once a query or client has taken the process: from then on it is theirs to close. */
   private claimed = false;
+  private discardedValue = false;
 
   /** @internal Use {@link startup}. */
   constructor(
@@ -99,11 +100,54 @@ export class WarmSession implements AsyncDisposable {
   /**
    * @internal Reserves the process for a query or client made elsewhere (the checks of
    * {@link query}) and returns what hands it over when that one starts; `prepare` (a spare's claim)
-   * writes its part first, and what it throws fails the start.
+   * writes its part first, and what it throws fails the start. When that query or client ends
+   * without taking the process (closed, aborted by `options.signal`, or failed before it started),
+   * the process is closed at once and `onDiscard` runs.
    */
-  reserve(options: AgentOptions = {}, prepare?: (session: Session) => void): SessionSource {
+  reserve(
+    options: AgentOptions = {},
+    prepare?: (session: Session) => void,
+    onDiscard?: () => void,
+  ): SessionSource {
     this.checkOptions(options);
-    return this.source(prepare);
+    const source = this.source(prepare);
+    const signal = options.signal;
+    const discard = () => {
+      if (this.discard()) onDiscard?.();
+    };
+    const onAbort = () => discard();
+    const taken: SessionSource = (params) => {
+      signal?.removeEventListener("abort", onAbort);
+      return source(params);
+    };
+    taken.discard = () => {
+      signal?.removeEventListener("abort", onAbort);
+      discard();
+    };
+    // The query's own signal, fired before the query takes the process (or already fired): the
+    // process is ended at once, not at its idle timeout.
+    if (signal?.aborted) discard();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    return taken;
+  }
+
+  /**
+   * @internal True once a query or client it was reserved for ended without taking the process
+   * (closed, aborted, or failed before it started), which closed it.
+   */
+  get discarded(): boolean {
+    return this.discardedValue;
+  }
+
+  /**
+   * The query or client it was reserved for will never take it: the process ends now. False when
+   * there was nothing to do (taken already, or closed).
+   */
+  private discard(): boolean {
+    if (this.claimed || this.closing) return false;
+    this.discardedValue = true;
+    void this.close().catch(() => undefined);
+    return true;
   }
 
   /** @internal Resolves once the process is gone (closed, or ended by itself); never rejects. */
@@ -190,6 +234,7 @@ export class WarmSession implements AsyncDisposable {
       }
       session.setKeepAlive?.(true);
       if (signal.aborted) {
+        this.discardedValue = true;
         await session.close();
         throw abortErrorFor(signal.reason);
       }

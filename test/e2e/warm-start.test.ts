@@ -465,6 +465,113 @@ describe("prewarm: a spare claimed into a folder later (claude)", () => {
   });
 });
 
+describe("warm processes handed to a query or client that never starts are closed at once (issue 25 item 5)", () => {
+  /** Within this, not at the idle timeout (10 minutes by default; the pools below keep the default). */
+  const PROMPTLY_MS = 5_000;
+  const aborted = () => AbortSignal.abort(new Error("the caller went away"));
+
+  it("pool.query() then close() without iterating ends the process, also after the pool's close()", async () => {
+    await using bed = await testBed();
+    const pool = new WarmPool({ options: bed.options(), size: 2, refillDelayMs: 600_000 });
+    await pool.ready();
+    const [first, second] = pool.readyPids();
+    const q1 = pool.query("never iterated");
+    await q1.close();
+    expect(await eventually(() => !isAlive(first!), PROMPTLY_MS)).toBe(true);
+    const q2 = pool.query("never iterated either");
+    await pool.close();
+    expect(isAlive(second!)).toBe(true); // handed out: the pool's close() leaves it to its query
+    await q2.close();
+    expect(await eventually(() => !isAlive(second!), PROMPTLY_MS)).toBe(true);
+    await expect(q2.next()).resolves.toMatchObject({ done: true });
+  });
+
+  it("warm.query() with an already-aborted signal ends the process at once; iterating it reports the abort", async () => {
+    await using bed = await testBed();
+    const warm = await startup({ options: bed.options() });
+    const pid = warm.pid!;
+    const q = warm.query("x", { signal: aborted() });
+    expect(await eventually(() => !isAlive(pid), PROMPTLY_MS)).toBe(true);
+    expect(warm.state).toBe("closed");
+    await expect(q.next()).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("a query's signal aborted before it starts (a client that went away) ends the process", async () => {
+    await using bed = await testBed();
+    await using pool = new WarmPool({ options: bed.options(), size: 1, refillDelayMs: 600_000 });
+    await pool.ready();
+    const [pid] = pool.readyPids();
+    const controller = new AbortController();
+    pool.query("x", { signal: controller.signal });
+    expect(isAlive(pid!)).toBe(true);
+    controller.abort();
+    expect(await eventually(() => !isAlive(pid!), PROMPTLY_MS)).toBe(true);
+  });
+
+  it("a pool hands out no process for a signal already aborted", async () => {
+    await using bed = await testBed();
+    await using pool = new WarmPool({ options: bed.options(), size: 1, refillDelayMs: 600_000 });
+    await pool.ready();
+    const [pid] = pool.readyPids();
+    await expect(collect(pool.query("x", { signal: aborted() }))).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    await expect(pool.client({ signal: aborted() }).connect()).rejects.toMatchObject({ name: "AbortError" });
+    expect(pool.readyPids()).toEqual([pid]);
+    expect(pool.stats).toMatchObject({ ready: 1, warmHits: 0 });
+  });
+
+  it("a client on a warm process disconnected before connect() ends the process", async () => {
+    await using bed = await testBed();
+    const warm = await startup({ options: bed.options() });
+    const pid = warm.pid!;
+    const client = warm.client();
+    await client.disconnect();
+    expect(await eventually(() => !isAlive(pid), PROMPTLY_MS)).toBe(true);
+    await expect(client.connect()).rejects.toMatchObject({ name: "WarmStartError", reason: "closed" });
+  });
+
+  it("spares: a claim closed before it starts, or given an aborted signal, closes the spare; claimed rejects with closed; the parking directory goes", async () => {
+    await using bed = await testBed();
+    const { cwd: folder, ...hostLevel } = bed.options();
+    for (const end of ["close", "aborted signal", "client disconnect"] as const) {
+      const spare = await prewarm({ options: hostLevel });
+      const pid = spare.pid!;
+      if (end === "close") await spare.claim("x", { cwd: folder as string }).close();
+      else if (end === "aborted signal") spare.claim("x", { cwd: folder as string, signal: aborted() });
+      else await spare.client({ cwd: folder as string }).disconnect();
+      await expect(spare.claimed, end).rejects.toMatchObject({ reason: "closed", message: /^spare_closed/ });
+      expect(await eventually(() => !isAlive(pid), PROMPTLY_MS), end).toBe(true);
+      await spare.exited;
+      expect(existsSync(spare.parkingDir), end).toBe(false);
+    }
+  });
+
+  it("a pool of spares: a claim closed before it starts ends its spare (after the pool's close() too); a cold claim's claimed settles", async () => {
+    await using bed = await testBed();
+    const { cwd: folder, ...hostLevel } = bed.options();
+    const pool = new WarmPool({ options: hostLevel, size: 1, spares: true, refillDelayMs: 600_000 });
+    await pool.ready();
+    const [pid] = pool.readyPids();
+    const q = pool.claim("x", { cwd: folder as string });
+    await pool.close();
+    await q.close();
+    await expect(q.claimed).rejects.toMatchObject({ reason: "closed" });
+    expect(await eventually(() => !isAlive(pid!), PROMPTLY_MS)).toBe(true);
+
+    await using pool2 = new WarmPool({ options: hostLevel, size: 1, spares: true, refillDelayMs: 600_000 });
+    await pool2.ready();
+    const [ready] = pool2.readyPids();
+    // An aborted signal takes no spare; the claim (a cold one) settles at once.
+    const cold = pool2.claim("x", { cwd: folder as string, signal: aborted() });
+    await expect(cold.claimed).rejects.toMatchObject({ reason: "closed" });
+    await expect(collect(cold)).rejects.toMatchObject({ name: "AbortError" });
+    const coldClient = pool2.claimClient({ cwd: folder as string, signal: aborted() });
+    await expect(coldClient.claimed).rejects.toMatchObject({ reason: "closed" });
+    expect(pool2.readyPids()).toEqual([ready]);
+  });
+});
+
 describe("warm start: what cannot be warmed", () => {
   it("cursor runs one process per turn: its capabilities say so, and startup() throws UnsupportedFeatureError", async () => {
     expect(getBackend("cursor").capabilities.warmStart).toBe(false);
