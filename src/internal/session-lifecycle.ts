@@ -2,7 +2,7 @@
  * The part of a backend session that does not depend on the CLI: the message stream, closing once
  * (also when the caller's signal fires), and `idle()`: whether every turn sent has its `result`.
  */
-import type { JsonDecodeError } from "../errors.js";
+import { type JsonDecodeError, OutputClosedError } from "../errors.js";
 import type { Message } from "../messages.js";
 import { abortErrorFor } from "./abort.js";
 import { approximateSize as approximateValueSize } from "./approximate-size.js";
@@ -154,8 +154,18 @@ export class SessionLifecycle {
 
   /** {@link end}'s first half, for a session that has more to release before `idle()` wakes. */
   endStream(error?: unknown): void {
-    this.hub.end(error);
+    this.hub.end(this.failureOf(error));
     this.flow.dispose();
+  }
+
+  /**
+   * What ending with `error` reports. A CLI that closed its stdout once every turn sent had its
+   * `result` (it was then terminated, see {@link OutputClosedError}) failed nothing the caller
+   * asked for: the answers are complete, so the stream ends cleanly. Mid-turn it is the failure.
+   */
+  private failureOf(error: unknown): unknown {
+    const answered = this.resultsSeen > 0 && this.resultsSeen >= this.turnsSent;
+    return error instanceof OutputClosedError && answered ? undefined : error;
   }
 
   /** Resolves every pending `idle()`. */

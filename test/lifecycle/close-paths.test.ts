@@ -7,9 +7,11 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { eventually, isAlive, liveGroupMembers } from "./support/processes.js";
-import { flushReport, settled } from "./support/report.js";
+import { type AgentOptions, AgentSdkClient, type Message, query } from "../../src/index.js";
+import { eventually, isAlive, liveGroupMembers, survivors } from "./support/processes.js";
+import { flushReport, settled, stopwatch } from "./support/report.js";
 
 afterAll(() => flushReport("close-paths"));
 
@@ -88,5 +90,64 @@ describe("closing mid-turn never keeps the host alive (issue 25 item 7)", () => 
       childrenLeft: left.length,
     });
     expect(run.settleMs).toBeLessThan(SETTLE_BOUND_MS);
+  });
+});
+
+const FAKE_CLAUDE = fileURLToPath(new URL("../fixtures/fake-cli/fake-claude.mjs", import.meta.url));
+
+/** The stand-in CLI: the turn succeeds, then it closes its stdout and runs on. */
+function closesStdoutAfterResult(): AgentOptions {
+  return {
+    cliPath: FAKE_CLAUDE,
+    env: { FAKE_CLAUDE_MODE: "close-stdout-after-result", CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK: "1" },
+    closeGraceMs: 500,
+  };
+}
+
+describe("a CLI that closes stdout after a successful result but runs on (issue 24, misuse)", () => {
+  it("query(): the iteration ends cleanly after the result, and the process is ended", async () => {
+    const elapsed = stopwatch();
+    const q = query({ prompt: "hi", options: closesStdoutAfterResult() });
+    const seen: Message[] = [];
+    let error: unknown;
+    try {
+      for await (const message of q) seen.push(message);
+    } catch (e) {
+      error = e;
+    }
+    const ms = elapsed();
+    expect(error).toBeUndefined();
+    expect(seen.filter((m) => m.type === "result")).toMatchObject([{ isError: false, result: "done" }]);
+    const left = await survivors({ pid: q.pid!, grandchildPid: null });
+    settled({
+      backend: "claude",
+      case: "stdout closed after a successful result (query)",
+      behaviour: "ends cleanly, process terminated",
+      settleMs: ms,
+      childrenLeft: left.length,
+    });
+  });
+
+  it("a client: the turn's answer is complete and disconnect() is clean; the process is ended", async () => {
+    const client = new AgentSdkClient(closesStdoutAfterResult());
+    await client.connect();
+    const pid = client.pid!;
+    const elapsed = stopwatch();
+    const turn = await client.run("hi");
+    expect(turn.error).toBeUndefined();
+    expect(turn.text).toBe("done");
+    // The rest of the stream ends without an error once the process is gone.
+    const rest: Message[] = [];
+    for await (const message of client.receiveMessages()) rest.push(message);
+    const ms = elapsed();
+    await client.disconnect();
+    const left = await survivors({ pid, grandchildPid: null });
+    settled({
+      backend: "claude",
+      case: "stdout closed after a successful result (client)",
+      behaviour: "stream ends cleanly, process terminated",
+      settleMs: ms,
+      childrenLeft: left.length,
+    });
   });
 });
