@@ -262,13 +262,16 @@ export class SessionNotFoundError extends AgentSdkError {
 }
 
 /**
- * A `sessionStore` call made to resume a session from the store failed or did not settle within
- * `loadTimeoutMs`; the query fails before the CLI is started.
+ * A `sessionStore` call failed (threw, rejected — with any value —, did not settle in time, or
+ * answered something that is not what the `SessionStore` interface says). A resume from the store
+ * fails the query with it before the CLI is started; the session helpers (`listSessions`,
+ * `getSessionMessages`, … with `{ sessionStore }`) throw it; a transcript batch the mirror could
+ * not append is reported with its message as a `mirror_error`. `cause` is what the store threw.
  */
 export class SessionStoreError extends AgentSdkError {
-  /** The store method: `load`, `listSubkeys` or `listSessions`. */
-  readonly operation: "load" | "listSubkeys" | "listSessions";
-  /** `true` when the call did not settle within `loadTimeoutMs`. */
+  /** The store method that failed. */
+  readonly operation: "append" | "load" | "listSubkeys" | "listSessions" | "listSessionSummaries" | "delete";
+  /** `true` when the call did not settle within its bound (`loadTimeoutMs`, the mirror's 60 s). */
   readonly timedOut: boolean;
   constructor(
     operation: SessionStoreError["operation"],

@@ -81,10 +81,17 @@ function installExitHook(): void {
  */
 export function atHostExit(cleanup: () => void): () => void {
   installExitHook();
+  // A clean-up registered before its child starts (or kept after it ended) still runs on a signal.
+  if (!signalHooksNeeded()) installSignalHooks();
   exitCleanups.add(cleanup);
   return () => {
-    exitCleanups.delete(cleanup);
+    if (exitCleanups.delete(cleanup) && !signalHooksNeeded()) uninstallSignalHooks();
   };
+}
+
+/** Signal listeners exist while there is something to clean up: a live group or a clean-up. */
+function signalHooksNeeded(): boolean {
+  return live.size > 0 || exitCleanups.size > 0;
 }
 
 function onFatalSignal(signal: NodeJS.Signals): void {
@@ -113,7 +120,7 @@ export function registerGroup(pid: number): void {
   installExitHook();
   // Signal listeners change Node's default "die on signal" behaviour, so they only exist while
   // there is something to clean up.
-  if (live.size === 0) installSignalHooks();
+  if (!signalHooksNeeded()) installSignalHooks();
   live.add(pid);
   for (const observer of observers) observer.added(pid);
 }
@@ -121,7 +128,7 @@ export function registerGroup(pid: number): void {
 /** Forgets a group once its leader has exited and the group has been cleaned up. */
 export function unregisterGroup(pid: number): void {
   if (!live.delete(pid)) return;
-  if (live.size === 0) uninstallSignalHooks();
+  if (!signalHooksNeeded()) uninstallSignalHooks();
   for (const observer of observers) observer.removed(pid);
 }
 

@@ -4,18 +4,48 @@
  * directory (`<tmp>/claude-resume-*`: `projects/<projectKey>/<sessionId>.jsonl`, the subagent
  * transcripts the store lists, and a copy of the few configuration files the CLI needs); the CLI
  * runs with `CLAUDE_CONFIG_DIR` pointing there and resumes with its own code. What it writes there
- * is mirrored to the store like any session; the directory is removed when the session ends.
+ * is mirrored to the store like any session; the directory is removed when the session ends, and
+ * when the host exits (or dies of an unhandled SIGINT/SIGTERM/SIGHUP) first: it holds a copy of
+ * the access token.
+ *
+ * With `options.user` (a root host running the CLI as another user) the directory is built by
+ * root inside its private (0700, root-owned) top directory, then handed over bottom-up with
+ * no-follow `lchown`, the top directory last: until that last call the user cannot reach any path
+ * below it, so no entry root changes can have been swapped for a symlink. Once handed over, the
+ * tree is the user's: root never walks it again — it is removed by `rm` run as that user.
  */
-import { chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, rmdirSync, rmSync } from "node:fs";
+import {
+  lchown,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  rmdir,
+  writeFile,
+} from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { SessionStoreError } from "../../errors.js";
+import { InvalidOptionsError, SessionStoreError } from "../../errors.js";
 import { abortErrorFor } from "../../internal/abort.js";
 import type { AgentOptions } from "../../options.js";
-import { resolveUser } from "./env.js";
+import { atHostExit } from "../../process/group-registry.js";
+import { resolveUser, type UnixIdentity } from "./env.js";
 import { isSessionId } from "./sessions/store.js";
+import {
+  callStore,
+  checkedEntries,
+  checkedListing,
+  checkedSubkeys,
+  entriesAsJsonl,
+  type StoreOperation,
+} from "./sessions/store-calls.js";
 import { projectKeyOf } from "./sessions/store-keys.js";
-import type { SessionKey, SessionStore, SessionStoreEntry } from "./sessions/store-types.js";
+import type { SessionKey, SessionStore } from "./sessions/store-types.js";
 
 /** Default `loadTimeoutMs`. */
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
@@ -46,41 +76,57 @@ export async function prepareStoreResume(
   if (store === undefined || (options.resume === undefined && !options.continueConversation))
     return undefined;
   const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
-  const call = <T>(operation: SessionStoreError["operation"], what: string, run: () => Promise<T>) =>
+  const call = <T>(operation: StoreOperation, what: string, run: () => Promise<T>) =>
     bounded(operation, what, run, timeoutMs, options.signal);
   const projectKey = projectKeyOf(options.cwd ?? process.cwd());
   const nothing = async () => {};
 
   let sessionId = options.resume;
   if (sessionId === undefined) {
-    const listed = await call("listSessions", `for project ${projectKey}`, async () =>
-      // Validation made sure listSessions exists when continueConversation is used with a store.
-      (store.listSessions as NonNullable<SessionStore["listSessions"]>).call(store, projectKey),
+    const what = `for project ${projectKey}`;
+    const listed = checkedListing(
+      await call("listSessions", what, async () =>
+        // Validation made sure listSessions exists when continueConversation is used with a store.
+        (store.listSessions as NonNullable<SessionStore["listSessions"]>).call(store, projectKey),
+      ),
+      what,
     );
-    sessionId = [...(Array.isArray(listed) ? listed : [])].sort((a, b) => b.mtime - a.mtime)[0]?.sessionId;
+    sessionId = listed.sort((a, b) => b.mtime - a.mtime)[0]?.sessionId;
     // An empty store: a new session, as `--continue` starts one when there is nothing to continue.
     if (sessionId === undefined) return { resume: undefined, cleanup: nothing };
   }
   if (!isSessionId(sessionId)) return { resume: sessionId, cleanup: nothing };
 
   const key: SessionKey = { projectKey, sessionId };
-  const entries = await call("load", `for session ${sessionId}`, () => store.load(key));
+  const what = `for session ${sessionId}`;
+  const entries = checkedEntries(await call("load", what, () => store.load(key)), what);
   // Not in the store: the CLI resumes from its local files, if it has the session.
-  if (!Array.isArray(entries) || entries.length === 0) return { resume: sessionId, cleanup: nothing };
+  if (entries === null || entries.length === 0) return { resume: sessionId, cleanup: nothing };
+  const transcript = entriesAsJsonl(entries, what);
 
+  // A CLI run as another user (`options.user`) must be able to read and write its directory.
+  const identity = resolveUser(options.user);
+  if (identity !== undefined) await checkTemporaryRoot();
   const configDir = await mkdtemp(join(tmpdir(), "claude-resume-"));
-  const cleanup = once(() => rm(configDir, { recursive: true, force: true, maxRetries: 3 }));
+  const removal = new Removal(configDir);
+  // The directory holds a copy of the access token: a host that goes away removes it too.
+  const forgetAtExit = atHostExit(() => removal.removeSync());
+  const cleanup = once(async () => {
+    forgetAtExit();
+    await removal.remove();
+  });
   try {
     const projectDir = join(configDir, "projects", projectKey);
     await mkdir(projectDir, { recursive: true, mode: 0o700 });
-    await writeJsonl(join(projectDir, `${sessionId}.jsonl`), entries);
+    await writePrivate(join(projectDir, `${sessionId}.jsonl`), transcript);
     if (store.listSubkeys !== undefined) {
       await materializeSubagents(store, key, join(projectDir, sessionId), call);
     }
     await copyConfiguration(childEnv, configDir);
-    // A CLI run as another user (`options.user`) must be able to read and write its directory.
-    const identity = resolveUser(options.user);
-    if (identity !== undefined) await chownTree(configDir, identity.uid, identity.gid ?? -1);
+    if (identity !== undefined) {
+      await handOver(configDir, identity);
+      removal.handedTo(identity);
+    }
   } catch (error) {
     await cleanup();
     throw error;
@@ -88,11 +134,7 @@ export async function prepareStoreResume(
   return { resume: sessionId, configDir, cleanup };
 }
 
-type BoundedCall = <T>(
-  operation: SessionStoreError["operation"],
-  what: string,
-  run: () => Promise<T>,
-) => Promise<T>;
+type BoundedCall = <T>(operation: StoreOperation, what: string, run: () => Promise<T>) => Promise<T>;
 
 /**
  * Writes each subpath the store lists below the session's folder: its `agent_metadata` entries
@@ -106,34 +148,130 @@ async function materializeSubagents(
   call: BoundedCall,
 ): Promise<void> {
   const listSubkeys = store.listSubkeys as NonNullable<SessionStore["listSubkeys"]>;
-  const subpaths = await call("listSubkeys", `for session ${key.sessionId}`, () =>
-    listSubkeys.call(store, { projectKey: key.projectKey, sessionId: key.sessionId }),
+  const listWhat = `for session ${key.sessionId}`;
+  const subpaths = checkedSubkeys(
+    await call("listSubkeys", listWhat, () =>
+      listSubkeys.call(store, { projectKey: key.projectKey, sessionId: key.sessionId }),
+    ),
+    listWhat,
   );
-  for (const subpath of Array.isArray(subpaths) ? subpaths : []) {
-    if (typeof subpath !== "string" || !isSafeSubpath(subpath, sessionDir)) continue;
-    const entries = await call("load", `for session ${key.sessionId} subpath ${subpath}`, () =>
-      store.load({ ...key, subpath }),
-    );
-    if (!Array.isArray(entries) || entries.length === 0) continue;
-    const transcript = entries.filter((e) => e?.type !== "agent_metadata");
-    const metadata = entries.filter((e) => e?.type === "agent_metadata").at(-1);
+  for (const subpath of subpaths) {
+    if (!isSafeSubpath(subpath, sessionDir)) continue;
+    const what = `for session ${key.sessionId} subpath ${subpath}`;
+    const entries = checkedEntries(await call("load", what, () => store.load({ ...key, subpath })), what);
+    if (entries === null || entries.length === 0) continue;
+    const transcript = entries.filter((e) => e.type !== "agent_metadata");
+    const metadata = entries.filter((e) => e.type === "agent_metadata").at(-1);
     const base = join(sessionDir, subpath);
     await mkdir(dirname(base), { recursive: true, mode: 0o700 });
-    if (transcript.length > 0) await writeJsonl(`${base}.jsonl`, transcript);
+    if (transcript.length > 0) await writePrivate(`${base}.jsonl`, entriesAsJsonl(transcript, what));
     if (metadata !== undefined) {
       const { type: _type, ...meta } = metadata;
-      await writeFile(`${base}.meta.json`, JSON.stringify(meta), { mode: 0o600 });
+      await writePrivate(`${base}.meta.json`, entriesAsJsonl([meta], what).trimEnd());
     }
   }
 }
 
-async function chownTree(path: string, uid: number, gid: number): Promise<void> {
-  await chown(path, uid, gid);
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) await chownTree(child, uid, gid);
-    else await chown(child, uid, gid);
+/**
+ * Gives the tree at `top` to `identity`: every entry bottom-up with `lchown` (a symlink is never
+ * followed), `top` itself last. Safe only while `top` is root's and private (0700, as `mkdtemp`
+ * made it), so nobody else can reach a path below it until the last call.
+ */
+async function handOver(top: string, identity: UnixIdentity): Promise<void> {
+  for (const entry of await readdir(top, { withFileTypes: true })) {
+    const path = join(top, entry.name);
+    if (entry.isDirectory()) await handOver(path, identity);
+    else await lchown(path, identity.uid, identity.gid);
   }
+  await lchown(top, identity.uid, identity.gid);
+}
+
+/**
+ * The temporary directory a tree for another user is built in must not let others replace our
+ * top directory by a symlink (its path is used again after it is made): it must be ours or root's,
+ * and either writable by nobody else or sticky (as `/tmp` is).
+ */
+async function checkTemporaryRoot(): Promise<void> {
+  const root = await realpath(tmpdir());
+  const info = await lstat(root);
+  const ownerOk = info.uid === 0 || info.uid === process.geteuid?.();
+  const othersWrite = (info.mode & 0o022) !== 0;
+  const sticky = (info.mode & 0o1000) !== 0;
+  if (!ownerOk || (othersWrite && !sticky)) {
+    throw new InvalidOptionsError([
+      `user: the temporary directory ${root} can be changed by other users (owner uid ${info.uid}, ` +
+        `mode ${(info.mode & 0o7777).toString(8)}); a resume from a session store for another user ` +
+        "needs a TMPDIR that is root's and not writable by others, or sticky",
+    ]);
+  }
+}
+
+/** How long removing the directory as its user may take. */
+const REMOVE_TIMEOUT_MS = 30_000;
+
+/**
+ * Removes the temporary directory: as this process while it is ours; once handed over, its content
+ * by `rm` run as its user (root never walks a tree another user controls: a directory swapped for
+ * a symlink mid-walk would make it delete elsewhere), then the empty top directory by this process
+ * (`rmdir` follows no symlink and removes nothing but an empty directory; the user may not be
+ * allowed to remove it from a temporary directory that is not sticky).
+ */
+class Removal {
+  private owner: UnixIdentity | undefined;
+  constructor(private readonly dir: string) {}
+
+  handedTo(identity: UnixIdentity): void {
+    this.owner = identity;
+  }
+
+  async remove(): Promise<void> {
+    const owner = this.owner;
+    if (owner === undefined) {
+      await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
+      return;
+    }
+    const rmPath = rmBinary();
+    if (rmPath === undefined) return;
+    await new Promise<void>((done) => {
+      const child = spawn(rmPath, ["-rf", "--", this.dir], {
+        uid: owner.uid,
+        gid: owner.gid,
+        stdio: "ignore",
+        timeout: REMOVE_TIMEOUT_MS,
+        killSignal: "SIGKILL",
+      });
+      child.on("error", () => done());
+      child.on("close", () => done());
+    });
+    await rmdir(this.dir).catch(() => undefined);
+  }
+
+  /** {@link remove}, synchronously (for the host's exit). */
+  removeSync(): void {
+    const owner = this.owner;
+    if (owner === undefined) {
+      rmSync(this.dir, { recursive: true, force: true, maxRetries: 3 });
+      return;
+    }
+    const rmPath = rmBinary();
+    if (rmPath === undefined) return;
+    spawnSync(rmPath, ["-rf", "--", this.dir], {
+      uid: owner.uid,
+      gid: owner.gid,
+      stdio: "ignore",
+      timeout: REMOVE_TIMEOUT_MS,
+      killSignal: "SIGKILL",
+    });
+    try {
+      rmdirSync(this.dir);
+    } catch {
+      // Gone already, or not empty: nothing more is safe to do.
+    }
+  }
+}
+
+function rmBinary(): string | undefined {
+  return ["/bin/rm", "/usr/bin/rm"].find((path) => existsSync(path));
 }
 
 function isSafeSubpath(subpath: string, sessionDir: string): boolean {
@@ -142,8 +280,9 @@ function isSafeSubpath(subpath: string, sessionDir: string): boolean {
   return resolve(sessionDir, `${subpath}.jsonl`).startsWith(sessionDir + sep);
 }
 
-async function writeJsonl(path: string, entries: readonly SessionStoreEntry[]): Promise<void> {
-  await writeFile(path, entries.map((e) => `${JSON.stringify(e)}\n`).join(""), { mode: 0o600 });
+/** Creates a file of ours: exclusive (never through something already at `path`), 0600. */
+async function writePrivate(path: string, text: string): Promise<void> {
+  await writeFile(path, text, { mode: 0o600, flag: "wx" });
 }
 
 /** Settings keys dropped from the copy: plugins live in the real directory, not the temporary one. */
@@ -180,7 +319,7 @@ async function copyIfPresent(from: string, to: string, transform?: (text: string
   } catch {
     return;
   }
-  await writeFile(to, transform ? transform(text) : text, { mode: 0o600 });
+  await writePrivate(to, transform ? transform(text) : text);
 }
 
 function withoutRefreshToken(text: string): string {
@@ -236,7 +375,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** Runs one store call, failing with {@link SessionStoreError} after `timeoutMs` or on abort. */
 async function bounded<T>(
-  operation: SessionStoreError["operation"],
+  operation: StoreOperation,
   what: string,
   run: () => Promise<T>,
   timeoutMs: number,
@@ -265,18 +404,7 @@ async function bounded<T>(
     }
   });
   try {
-    return await Promise.race([
-      Promise.resolve()
-        .then(run)
-        .catch((error: unknown) => {
-          throw new SessionStoreError(
-            operation,
-            `SessionStore.${operation}() failed ${what}: ${error instanceof Error ? error.message : String(error)}`,
-            { cause: error },
-          );
-        }),
-      limit,
-    ]);
+    return await Promise.race([callStore(operation, what, run), limit]);
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener("abort", onAbort);

@@ -1,0 +1,196 @@
+/**
+ * Calling a caller's {@link SessionStore}: whatever the store throws, rejects with or answers, the
+ * SDK sees either a checked value or a {@link SessionStoreError} that names the call — never a bare
+ * `TypeError` from bad data, and describing the failure never throws (the store may reject with a
+ * BigInt, a circular or a null-prototype object: see `describeError` / `describeValue`).
+ */
+import { SessionStoreError } from "../../../errors.js";
+import { describeError, describeValue, trySerialise } from "../../../internal/safe-json.js";
+import type { SessionStoreEntry, SessionSummaryEntry } from "./store-types.js";
+
+/** The store method a {@link SessionStoreError} is about. */
+export type StoreOperation = SessionStoreError["operation"];
+
+/**
+ * What the store threw or rejected with, as a {@link SessionStoreError} (`cause`: the value as
+ * thrown). `what` says for which key, e.g. `for session <id>`.
+ */
+export function storeFailure(operation: StoreOperation, what: string, error: unknown): SessionStoreError {
+  return new SessionStoreError(
+    operation,
+    `SessionStore.${operation}() failed ${what}: ${describeError(error)}`,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** A store answer that is not what the interface says, as a {@link SessionStoreError}. */
+export function badAnswer(operation: StoreOperation, what: string, problem: string): SessionStoreError {
+  return new SessionStoreError(operation, `SessionStore.${operation}() ${what}: ${problem}`);
+}
+
+/** Runs one store call; a synchronous throw or a rejection becomes {@link storeFailure}. */
+export async function callStore<T>(
+  operation: StoreOperation,
+  what: string,
+  run: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw storeFailure(operation, what, error);
+  }
+}
+
+/** Runs `check` on an answer; whatever it throws that is not already typed becomes a SessionStoreError. */
+function checking<T>(operation: StoreOperation, what: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof SessionStoreError) throw error;
+    // A proxy whose traps throw, a getter that throws: still the store's bad answer.
+    throw badAnswer(operation, what, `answered a value that cannot be read (${describeError(error)})`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `load()`'s answer: `null` (or `undefined`) for nothing stored, else an array of entry objects.
+ * @throws SessionStoreError for anything else, naming the offending entry.
+ */
+export function checkedEntries(value: unknown, what: string): SessionStoreEntry[] | null {
+  return checking("load", what, () => {
+    if (value === null || value === undefined) return null;
+    if (!Array.isArray(value)) {
+      throw badAnswer(
+        "load",
+        what,
+        `returned ${describeValue(value)} (expected an array of entries or null)`,
+      );
+    }
+    for (let i = 0; i < value.length; i++) {
+      if (!isRecord(value[i])) {
+        throw badAnswer("load", what, `returned entry ${i} ${describeValue(value[i])} (expected an object)`);
+      }
+    }
+    return value as SessionStoreEntry[];
+  });
+}
+
+/**
+ * Entries as the JSONL text of a transcript file.
+ * @throws SessionStoreError (`load`) naming the first entry that has no JSON form (a BigInt, a cycle, …).
+ */
+export function entriesAsJsonl(entries: readonly unknown[], what: string): string {
+  const lines: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const serialised = trySerialise(entries[i]);
+    if (!serialised.ok) {
+      throw badAnswer(
+        "load",
+        what,
+        `returned entry ${i} that cannot be written as JSON (${serialised.problem})`,
+      );
+    }
+    lines.push(`${serialised.line}\n`);
+  }
+  return lines.join("");
+}
+
+/**
+ * `listSessions()`'s answer: an array of `{ sessionId: string, mtime: finite number }`, copied.
+ * @throws SessionStoreError for anything else, naming the offending item.
+ */
+export function checkedListing(value: unknown, what: string): { sessionId: string; mtime: number }[] {
+  return checking("listSessions", what, () => {
+    if (!Array.isArray(value)) {
+      throw badAnswer(
+        "listSessions",
+        what,
+        `returned ${describeValue(value)} (expected an array of { sessionId, mtime })`,
+      );
+    }
+    return value.map((item: unknown, i) => {
+      const sessionId = isRecord(item) ? item.sessionId : undefined;
+      const mtime = isRecord(item) ? item.mtime : undefined;
+      if (
+        typeof sessionId !== "string" ||
+        sessionId === "" ||
+        typeof mtime !== "number" ||
+        !Number.isFinite(mtime)
+      ) {
+        throw badAnswer(
+          "listSessions",
+          what,
+          `returned item ${i} ${describeValue(item)} (expected { sessionId: string, mtime: number })`,
+        );
+      }
+      return { sessionId, mtime };
+    });
+  });
+}
+
+/**
+ * `listSessionSummaries()`'s answer: an array of `{ sessionId, mtime, data: object }`, copied.
+ * @throws SessionStoreError for anything else, naming the offending item.
+ */
+export function checkedSummaries(value: unknown, what: string): SessionSummaryEntry[] {
+  return checking("listSessionSummaries", what, () => {
+    if (!Array.isArray(value)) {
+      throw badAnswer(
+        "listSessionSummaries",
+        what,
+        `returned ${describeValue(value)} (expected an array of { sessionId, mtime, data })`,
+      );
+    }
+    return value.map((item: unknown, i) => {
+      const sessionId = isRecord(item) ? item.sessionId : undefined;
+      const mtime = isRecord(item) ? item.mtime : undefined;
+      const data = isRecord(item) ? item.data : undefined;
+      if (
+        typeof sessionId !== "string" ||
+        sessionId === "" ||
+        typeof mtime !== "number" ||
+        !Number.isFinite(mtime) ||
+        !isRecord(data)
+      ) {
+        throw badAnswer(
+          "listSessionSummaries",
+          what,
+          `returned item ${i} ${describeValue(item)} (expected { sessionId: string, mtime: number, data: object })`,
+        );
+      }
+      return { sessionId, mtime, data };
+    });
+  });
+}
+
+/**
+ * `listSubkeys()`'s answer: an array of strings, without repeats.
+ * @throws SessionStoreError for anything else, naming the offending item.
+ */
+export function checkedSubkeys(value: unknown, what: string): string[] {
+  return checking("listSubkeys", what, () => {
+    if (!Array.isArray(value)) {
+      throw badAnswer(
+        "listSubkeys",
+        what,
+        `returned ${describeValue(value)} (expected an array of subpaths)`,
+      );
+    }
+    for (let i = 0; i < value.length; i++) {
+      if (typeof value[i] !== "string") {
+        throw badAnswer(
+          "listSubkeys",
+          what,
+          `returned item ${i} ${describeValue(value[i])} (expected a string)`,
+        );
+      }
+    }
+    return [...new Set(value as string[])];
+  });
+}

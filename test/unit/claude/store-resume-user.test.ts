@@ -1,0 +1,247 @@
+/**
+ * A resume from a session store for another Unix user (`options.user`, a root host): a process of
+ * that user racing to swap every entry of the temporary directory for a symlink to a root-owned
+ * file or directory never gets root to change that file's ownership; the directory goes with the
+ * session, and with the host. Real users (useradd), real symlinks; skipped unless root.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
+import { prepareStoreResume } from "../../../src/backends/claude/store-resume.js";
+import { InMemorySessionStore } from "../../../src/index.js";
+
+const SESSION = "0b0c6f4e-5a44-4e51-9a43-3f1d7f0c5a11";
+const RUNS = 20;
+const SUBAGENTS = 40;
+
+function hasUseradd(): boolean {
+  try {
+    execFileSync("sh", ["-c", "command -v useradd && command -v userdel"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const asRoot = process.getuid?.() === 0 && hasUseradd();
+
+/**
+ * Runs as the target user: finds `claude-resume-*` directories in `TMP` and, as soon as it can
+ * read one, replaces every entry it finds (depth first) by a symlink to a root-owned file (for
+ * files) or directory (for directories; the real one is moved aside). A directory where a sweep
+ * finds nothing left to swap is reported (`done <dir>`) and left alone. Prints its count of swaps
+ * on SIGTERM.
+ */
+const RACER = `
+const fs = require("node:fs");
+const path = require("node:path");
+const [tmp, targetFile, targetDir] = process.argv.slice(1);
+let swaps = 0;
+const done = new Set();
+process.on("SIGTERM", () => { process.stdout.write(String(swaps) + "\\n", () => process.exit(0)); });
+function swapAll(dir) {
+  let count = 0;
+  let entries;
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return -1; }
+  for (const entry of entries) {
+    if (entry.name.includes(".moved-")) continue;
+    const p = path.join(dir, entry.name);
+    try {
+      if (entry.isDirectory()) {
+        swapAll(p);
+        fs.renameSync(p, p + ".moved-" + swaps);
+        fs.symlinkSync(targetDir, p);
+      } else if (!entry.isSymbolicLink()) {
+        fs.unlinkSync(p);
+        fs.symlinkSync(targetFile, p);
+      } else continue;
+      swaps++;
+      count++;
+    } catch {}
+  }
+  return count;
+}
+function tick() {
+  const until = Date.now() + 50;
+  while (Date.now() < until) {
+    let names = [];
+    try { names = fs.readdirSync(tmp); } catch {}
+    for (const name of names) {
+      const dir = path.join(tmp, name);
+      if (!name.startsWith("claude-resume-") || done.has(dir)) continue;
+      if (swapAll(dir) === 0) {
+        done.add(dir);
+        process.stdout.write("done " + dir + "\\n");
+      }
+    }
+  }
+  setImmediate(tick);
+}
+process.stdout.write("ready\\n");
+tick();
+`;
+
+describe.skipIf(!asRoot)("resume from a store for another user (root host)", () => {
+  const name = `casrace${process.pid}`;
+  let uid = -1;
+  let gid = -1;
+  let base = "";
+  let savedTmp: string | undefined;
+
+  beforeAll(() => {
+    execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name], { stdio: "ignore" });
+    uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
+    gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
+    base = mkdtempSync(join(tmpdir(), "cas-user-resume-"));
+    chmodSync(base, 0o755);
+    savedTmp = process.env.TMPDIR;
+  });
+
+  afterAll(() => {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+    if (base !== "") rmSync(base, { recursive: true, force: true });
+    try {
+      execFileSync("userdel", [name], { stdio: "ignore" });
+    } catch {
+      // Already gone.
+    }
+  });
+
+  /** A scratch directory root owns, that the user may read (0755). */
+  function rootDir(label: string): string {
+    const dir = join(base, label);
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    return dir;
+  }
+
+  async function storeWithSession(cwd: string): Promise<InMemorySessionStore> {
+    const store = new InMemorySessionStore();
+    const projectKey = projectKeyOf(cwd);
+    await store.append({ projectKey, sessionId: SESSION }, [{ type: "user", uuid: "u1" }]);
+    for (let i = 0; i < SUBAGENTS; i++) {
+      await store.append({ projectKey, sessionId: SESSION, subpath: `subagents/agent-a${i}` }, [
+        { type: "agent_metadata", agentType: "general-purpose" },
+        { type: "user", uuid: `s${i}` },
+      ]);
+    }
+    return store;
+  }
+
+  it(`a racing process of the user never gets root to chown a root file through a symlink (${RUNS} runs)`, async () => {
+    const tmp = rootDir("tmp");
+    const config = rootDir("config");
+    const cwd = rootDir("cwd");
+    writeFileSync(join(config, ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "a" } }));
+    writeFileSync(join(config, "settings.json"), JSON.stringify({ model: "m" }));
+    writeFileSync(join(config, ".claude.json"), "{}");
+    writeFileSync(join(config, ".config.json"), "{}");
+    const targets = rootDir("targets");
+    const targetFile = join(targets, "root-file");
+    writeFileSync(targetFile, "root's", { mode: 0o600 });
+    const targetDir = rootDir("target-dir");
+    writeFileSync(join(targetDir, "inside"), "root's", { mode: 0o600 });
+    const store = await storeWithSession(cwd);
+
+    process.env.TMPDIR = tmp;
+    const racer: ChildProcess = spawn(process.execPath, ["-e", RACER, tmp, targetFile, targetDir], {
+      uid,
+      gid,
+      cwd: "/",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    racer.stdout?.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+    });
+    const exited = new Promise<void>((resolve) => racer.on("close", () => resolve()));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        racer.stdout?.on("data", () => out.includes("ready") && resolve());
+        racer.on("error", reject);
+      });
+      const owners = () =>
+        [targetFile, targetDir, join(targetDir, "inside"), targets].map((p) => {
+          const s = statSync(p);
+          return `${p} ${s.uid}:${s.gid} ${(s.mode & 0o7777).toString(8)}`;
+        });
+      const before = owners();
+      for (let run = 0; run < RUNS; run++) {
+        const prepared = await prepareStoreResume(
+          { cwd, sessionStore: store, resume: SESSION, user: name },
+          { CLAUDE_CONFIG_DIR: config },
+        );
+        const dir = prepared?.configDir as string;
+        expect(owners()).toEqual(before);
+        // The racer has its turn on the handed-over tree before it is removed (rm as the user
+        // must not follow its symlinks either).
+        await new Promise<void>((resolve) => {
+          const check = () => {
+            if (!out.includes(`done ${dir}\n`)) return;
+            racer.stdout?.off("data", check);
+            resolve();
+          };
+          racer.stdout?.on("data", check);
+          check();
+        });
+        expect(isSymlink(join(dir, ".credentials.json"))).toBe(true);
+        await prepared?.cleanup();
+        expect(existsSync(dir)).toBe(false);
+        expect(owners()).toEqual(before);
+        expect(existsSync(join(targetDir, "inside"))).toBe(true);
+      }
+    } finally {
+      racer.kill("SIGTERM");
+      const bound = setTimeout(() => racer.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(bound);
+    }
+    // The racer did swap entries (so it raced), yet nothing of root's changed hands.
+    expect(Number(out.split("\n").at(-2))).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("the handed-over tree is the user's, every entry; a bare unlisted uid is refused before anything is made", async () => {
+    const tmp = rootDir("tmp2");
+    const cwd = rootDir("cwd2");
+    process.env.TMPDIR = tmp;
+    const store = await storeWithSession(cwd);
+    const prepared = await prepareStoreResume(
+      { cwd, sessionStore: store, resume: SESSION, user: { uid, gid } },
+      { CLAUDE_CONFIG_DIR: rootDir("config2") },
+    );
+    const dir = prepared?.configDir as string;
+    const listing = execFileSync("find", [dir, "-printf", "%U:%G %m %y %p\n"], { encoding: "utf8" })
+      .trim()
+      .split("\n");
+    expect(listing.length).toBeGreaterThan(SUBAGENTS);
+    for (const line of listing) expect(line).toMatch(new RegExp(`^${uid}:${gid} (600 f|700 d) `));
+    await prepared?.cleanup();
+    expect(existsSync(dir)).toBe(false);
+
+    await expect(
+      prepareStoreResume({ cwd, sessionStore: store, resume: SESSION, user: 2_000_000_000 }, {}),
+    ).rejects.toThrow(/uid 2000000000 is not in/);
+    expect(execFileSync("ls", ["-A", tmp], { encoding: "utf8" })).toBe("");
+  });
+});
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
