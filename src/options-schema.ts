@@ -464,7 +464,16 @@ const FIELDS = {
   projectConfigRoot: () => z.optional(argvValue()),
   record: () =>
     z.optional(
-      z.union([nonEmpty(), z.strictObject({ path: nonEmpty(), redact: z.optional(z.array(z.string())) })]),
+      z.union([
+        nonEmpty(),
+        z.strictObject({
+          path: nonEmpty(),
+          overwrite: z.optional(z.boolean()),
+          redact: z.optional(z.array(z.string())),
+          keepEnv: z.optional(z.array(nonEmpty())),
+          onError: z.optional(fn("record.onError")),
+        }),
+      ]),
     ),
 
   model: () => z.optional(argvValue()),

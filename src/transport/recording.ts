@@ -12,21 +12,50 @@
  * | `{ t, kind: "invalid", text }` | the CLI wrote a line that is not JSON (start of it) |
  * | `{ t, kind: "end-input" }` / `{ t, kind: "close" }` | the SDK closed the CLI's input / closed the session |
  * | `{ t, kind: "end", error? }` | the CLI's output ended (with the failure, if any) |
+ * | `{ t, kind: "gap", direction?, reason }` | something is missing here: a line that could not be recorded, or the end of a recording that stopped |
  *
- * Secrets are redacted before anything is written (see {@link Redactor}).
+ * Secrets are redacted before anything is written (see {@link Redactor}): a best effort, so a
+ * recording is reviewed before it is committed.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
-import { AgentSdkError, JsonDecodeError, ProcessError } from "../errors.js";
+import type { FileHandle } from "node:fs/promises";
+import { JsonDecodeError, ProcessError } from "../errors.js";
+import type { ReadFlow } from "../internal/read-flow.js";
 import { READ_INTO } from "../internal/read-transport.js";
-import { Redactor } from "./redact.js";
+import { describeError, trySerialise } from "../internal/safe-json.js";
+import { openRecordingFile, QueuedFileWriter, RecordingError } from "./recording-file.js";
+import { KEPT_ENV_NAMES, Redactor } from "./redact.js";
 import type { Transport, TransportItem } from "./transport.js";
+
+export { RecordingError } from "./recording-file.js";
 
 /** Where and how to record (the object form of `options.record`). */
 export interface RecordOptions {
-  /** The JSONL file to write. It is created or truncated when the session starts. */
+  /**
+   * The JSONL file to write. It is created when the session connects, mode 0600, and must not
+   * exist yet (not even as a symbolic link, FIFO or directory): the session fails with
+   * {@link RecordingError} otherwise, before the CLI is started.
+   */
   path: string;
-  /** More values to redact wherever they appear (besides API keys and other secrets found automatically). */
+  /**
+   * Replace a file already at `path`, when it is a regular file of this process's user with no
+   * other hard link (it is truncated; a symbolic link, FIFO, device or directory is still
+   * refused, and no link is ever followed). Default `false`.
+   */
+  overwrite?: boolean;
+  /** More values to redact wherever they appear (besides the environment and the secret shapes found automatically). */
   redact?: string[];
+  /**
+   * Environment variables whose values stay in clear, besides the built-in list
+   * (`KEPT_ENV_NAMES`: `PATH`, `HOME`, `LANG`, `TERM`, …). A trailing `*` makes a prefix.
+   */
+  keepEnv?: string[];
+  /**
+   * Called when the recording misses something while the session goes on: a line it could not
+   * record (nested too deeply, not serialisable) is replaced by a `gap` line, and a file that
+   * fails or falls behind stops the recording. Default: one process warning per recording
+   * (code `CODE_AGENT_SDK_RECORDING`). Never called for the session's own failures.
+   */
+  onError?: (error: RecordingError) => void;
 }
 
 /** The `format` field of a recording's header line. */
@@ -40,7 +69,8 @@ export type RecordedEvent =
   | { t: number; kind: "invalid"; text: string }
   | { t: number; kind: "end-input" }
   | { t: number; kind: "close" }
-  | { t: number; kind: "end"; error?: RecordedError };
+  | { t: number; kind: "end"; error?: RecordedError }
+  | { t: number; kind: "gap"; direction?: "in" | "out"; reason: string };
 
 /** A read failure, as recorded. */
 export interface RecordedError {
@@ -65,15 +95,16 @@ export interface RecordingHeader {
 export interface RecorderContext {
   backend: string;
   sdkVersion: string;
-  /** The CLI's environment: values of key-like variables in it are redacted. */
+  /** The CLI's environment: its values are redacted, except those of well-known harmless variables. */
   env: Record<string, string | undefined> | undefined;
 }
 
 /**
  * Wraps `transport` so every line in both directions is appended to the recording file. The file
- * is opened here (a bad path fails before anything is spawned); writing is synchronous, so nothing
- * is buffered in memory. If writing fails later, recording stops with one process warning and the
- * session goes on.
+ * is opened by `connect()`, before the wrapped transport's (a refused path fails before anything is
+ * spawned); lines are written asynchronously through a bounded queue. Nothing the recorder meets
+ * ends the session: a line it cannot record becomes a `gap` line, a file that fails stops the
+ * recording; both are reported through `onError` (see {@link RecordOptions.onError}).
  */
 export function recordTransport<T extends Transport>(
   transport: T,
@@ -83,6 +114,10 @@ export function recordTransport<T extends Transport>(
   const options = typeof record === "string" ? { path: record } : record;
   const recorder = new Recorder(options, context);
   const wrapped = {
+    connect: async () => {
+      await recorder.open();
+      await transport.connect();
+    },
     write: async (data: string) => {
       recorder.out(data);
       await transport.write(data);
@@ -104,7 +139,7 @@ export function recordTransport<T extends Transport>(
       try {
         await transport.close();
       } finally {
-        recorder.finish();
+        await recorder.finish();
       }
     },
     readMessages: () => recorder.tapIterable(transport.readMessages()),
@@ -118,17 +153,21 @@ export function recordTransport<T extends Transport>(
           },
         }
       : {}),
-    [READ_INTO]: (onItem: (item: TransportItem) => void) =>
+    [READ_INTO]: (onItem: (item: TransportItem) => void, flow?: ReadFlow) =>
       recorder.tapPromise(
         (
           transport as unknown as Record<
             typeof READ_INTO,
-            (f: (item: TransportItem) => void) => Promise<void>
+            (f: (item: TransportItem) => void, flow?: ReadFlow) => Promise<void>
           >
-        )[READ_INTO].call(transport, (item) => {
-          recorder.in(item);
-          onItem(item);
-        }),
+        )[READ_INTO].call(
+          transport,
+          (item) => {
+            recorder.in(item);
+            onItem(item);
+          },
+          flow,
+        ),
       ),
   };
   const hasDirectRead =
@@ -143,23 +182,33 @@ export function recordTransport<T extends Transport>(
   });
 }
 
-class Recorder {
-  private fd: number | undefined;
-  private readonly started = Date.now();
-  private readonly redactor: Redactor;
+/** Events recorded before the file is open (none in practice: the session connects first). */
+const MAX_EARLY_EVENTS = 1000;
 
-  constructor(options: RecordOptions, context: RecorderContext) {
+class Recorder {
+  private readonly started = Date.now();
+  private readonly path: string;
+  private readonly redactor: Redactor;
+  private readonly onError: ((error: RecordingError) => void) | undefined;
+  private opening: Promise<void> | undefined;
+  private writer: QueuedFileWriter | undefined;
+  private handle: FileHandle | undefined;
+  /** Lines recorded before the file was open. */
+  private early: string[] | undefined = [];
+  private finishing: Promise<void> | undefined;
+  private warned = false;
+
+  constructor(
+    private readonly options: RecordOptions,
+    context: RecorderContext,
+  ) {
+    this.path = options.path;
+    this.onError = options.onError;
     this.redactor = new Redactor([
-      ...Redactor.secretsOf(context.env, process.env),
+      ...Redactor.valuesOf(context.env, [...KEPT_ENV_NAMES, ...(options.keepEnv ?? [])]),
+      ...Redactor.secretsOf(process.env),
       ...(options.redact ?? []),
     ]);
-    try {
-      this.fd = openSync(options.path, "w");
-    } catch (error) {
-      throw new AgentSdkError(`Cannot write the recording to ${options.path}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
     const header: RecordingHeader = {
       kind: "header",
       format: RECORDING_FORMAT,
@@ -171,26 +220,47 @@ class Recorder {
     this.write(header);
   }
 
+  /** Creates the file (see {@link openRecordingFile}). @throws RecordingError when the path is refused. */
+  open(): Promise<void> {
+    this.opening ??= (async () => {
+      if (this.finishing !== undefined) return;
+      const handle = await openRecordingFile(this.path, this.options.overwrite === true);
+      this.handle = handle;
+      const writer = new QueuedFileWriter(handle, (why, overflow, cause) =>
+        this.stopped(why, overflow, cause),
+      );
+      this.writer = writer;
+      const early = this.early ?? [];
+      this.early = undefined;
+      for (const line of early) writer.append(line);
+    })();
+    return this.opening;
+  }
+
   out(data: string): void {
-    let line: unknown;
-    try {
-      line = JSON.parse(data);
-    } catch {
-      this.event({ kind: "out", text: this.redactor.text(data) });
-      return;
-    }
-    this.event({ kind: "out", line: this.redactor.value(line) });
+    this.guard("out", () => {
+      let line: unknown;
+      try {
+        line = JSON.parse(data);
+      } catch {
+        this.event({ kind: "out", text: this.redactor.text(data) });
+        return;
+      }
+      this.event({ kind: "out", line: this.redactor.value(line) });
+    });
   }
 
   /** Free text written as is (a `codex exec` prompt). */
   outText(text: string): void {
-    this.event({ kind: "out", text: this.redactor.text(text) });
+    this.guard("out", () => this.event({ kind: "out", text: this.redactor.text(text) }));
   }
 
   in(item: TransportItem): void {
-    if (item instanceof JsonDecodeError)
-      this.event({ kind: "invalid", text: this.redactor.text(item.lineHead) });
-    else this.event({ kind: "in", line: this.redactor.value(item) as Record<string, unknown> });
+    this.guard("in", () => {
+      if (item instanceof JsonDecodeError)
+        this.event({ kind: "invalid", text: this.redactor.text(item.lineHead) });
+      else this.event({ kind: "in", line: this.redactor.value(item) });
+    });
   }
 
   event(event: { kind: RecordedEvent["kind"]; [key: string]: unknown }): void {
@@ -199,8 +269,8 @@ class Recorder {
 
   /** The CLI's output ended: the last line of the recording. */
   ended(error: unknown): void {
-    this.recordEnd(error);
-    this.finish();
+    this.guard(undefined, () => this.recordEnd(error));
+    void this.finish();
   }
 
   private recordEnd(error: unknown): void {
@@ -209,8 +279,8 @@ class Recorder {
       return;
     }
     const recorded: RecordedError = {
-      name: error instanceof Error ? error.name : "Error",
-      message: this.redactor.text(error instanceof Error ? error.message : String(error)),
+      name: error instanceof Error && typeof error.name === "string" ? error.name : "Error",
+      message: this.redactor.text(describeError(error)),
     };
     if (error instanceof ProcessError) {
       recorded.exitCode = error.exitCode;
@@ -248,26 +318,78 @@ class Recorder {
     this.ended(undefined);
   }
 
-  finish(): void {
-    if (this.fd === undefined) return;
-    const fd = this.fd;
-    this.fd = undefined;
+  /** Writes what is queued and closes the file; idempotent, never rejects. */
+  finish(): Promise<void> {
+    this.finishing ??= (async () => {
+      await this.opening?.catch(() => undefined);
+      this.early = undefined;
+      await this.writer?.flushed();
+      await this.handle?.close().catch(() => undefined);
+    })();
+    return this.finishing;
+  }
+
+  /** Runs `record`; whatever it throws becomes a `gap` line (for a line) and a report, never the session's error. */
+  private guard(direction: "in" | "out" | undefined, record: () => void): void {
     try {
-      closeSync(fd);
-    } catch {
-      // Closing a file we only appended to cannot lose data already written.
+      record();
+    } catch (error) {
+      const reason = `this ${direction === "out" ? "SDK" : "CLI"} line could not be recorded: ${describeError(error)}`;
+      try {
+        this.event({ kind: "gap", ...(direction !== undefined ? { direction } : {}), reason });
+      } catch {
+        // `event` itself does not throw (see write); nothing more to record.
+      }
+      this.report(new RecordingError(this.path, `Recording ${this.path}: ${reason}`, { cause: error }));
     }
   }
 
   private write(record: object): void {
-    if (this.fd === undefined) return;
-    try {
-      writeSync(this.fd, `${JSON.stringify(record)}\n`);
-    } catch (error) {
-      this.finish();
-      process.emitWarning(`Recording stopped: ${(error as Error).message}`, {
-        code: "CODE_AGENT_SDK_RECORDING",
-      });
+    if (this.finishing !== undefined) return; // the CLI's output ended or the session closed: the recording is complete
+    const serialised = trySerialise(record);
+    const line = serialised.ok
+      ? `${serialised.line}\n`
+      : `${JSON.stringify({ t: Date.now() - this.started, kind: "gap", reason: `a line could not be serialised: ${serialised.problem}` })}\n`;
+    if (!serialised.ok) {
+      this.report(
+        new RecordingError(
+          this.path,
+          `Recording ${this.path}: a line could not be serialised: ${serialised.problem}`,
+        ),
+      );
     }
+    if (this.early !== undefined) {
+      if (this.early.length < MAX_EARLY_EVENTS) this.early.push(line);
+      return;
+    }
+    this.writer?.append(line);
+  }
+
+  private stopped(why: string, overflow: boolean, cause: unknown): void {
+    if (overflow) {
+      const gap = { t: Date.now() - this.started, kind: "gap", reason: `recording stopped: ${why}` };
+      this.writer?.appendLast(`${JSON.stringify(gap)}\n`);
+    }
+    this.report(new RecordingError(this.path, `Recording ${this.path} stopped: ${why}`, { cause }));
+  }
+
+  private report(error: RecordingError): void {
+    if (this.onError !== undefined) {
+      try {
+        this.onError(error);
+        return;
+      } catch (thrown) {
+        error = new RecordingError(
+          this.path,
+          `${error.message} (and onError threw: ${describeError(thrown)})`,
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+    if (this.warned) return;
+    this.warned = true;
+    process.emitWarning(error);
   }
 }

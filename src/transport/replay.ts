@@ -4,28 +4,62 @@
  */
 import { readFileSync } from "node:fs";
 import { AgentSdkError, CliConnectionError, JsonDecodeError, ProcessError } from "../errors.js";
+import { describeError } from "../internal/safe-json.js";
 import {
   RECORDING_FORMAT,
   type RecordedError,
   type RecordedEvent,
   type RecordingHeader,
 } from "./recording.js";
+import { REDACTED, Redactor } from "./redact.js";
 import type { Transport, TransportItem } from "./transport.js";
 
-/** A recording that cannot be read, or a session that did not do what the recording did. */
+/**
+ * A recording that cannot be read (not JSON, not a recording, a line that is not what its `kind`
+ * says — the message names the line), or a session that did not do what the recording did.
+ */
 export class ReplayError extends AgentSdkError {}
+
+/** How a replay checks what the SDK writes against the recording. */
+export interface ReplayOptions {
+  /**
+   * `"content"` (default): each line the SDK writes must equal the recorded one — the prompt, the
+   * permission answers, the control requests with their fields (a `[REDACTED]` in the recording
+   * matches anything; ids, `uuid`s, `cwd` and the SDK's `clientInfo` may differ). `"kind"`: only
+   * the kind of each line is compared (its type and request subtype or method), so a replay may
+   * send another prompt and still get the recorded answers.
+   */
+  match?: "content" | "kind";
+}
 
 /** An event the CLI side produces, with how many SDK actions must have happened before it. */
 type Playable =
-  | { kind: "in"; line: Record<string, unknown>; gate: number }
-  | { kind: "invalid"; text: string; gate: number }
-  | { kind: "end"; error: RecordedError | undefined; gate: number };
+  | { kind: "in"; line: Record<string, unknown>; gate: number; at: number }
+  | { kind: "invalid"; text: string; gate: number; at: number }
+  | { kind: "end"; error: RecordedError | undefined; gate: number; at: number }
+  | { kind: "gap"; reason: string; gate: number; at: number };
 
-/** What the SDK did, in recorded order: a line written, input ended, or the session closed. */
+/** What the SDK did, in recorded order: a line written, input ended, the session closed, or a gap. */
 interface RecordedAction {
-  kind: "out" | "end-input" | "close";
+  kind: "out" | "end-input" | "close" | "gap";
+  /** The recorded JSON line, or `undefined` for a text line. */
   line?: unknown;
+  /** The recorded text line. */
+  text?: string;
+  reason?: string;
+  /** Its line number in the recording. */
+  at: number;
 }
+
+/**
+ * Where the events `fromText` parsed come from: the file's name and each event's line number
+ * (blank lines are skipped, so they are not index + 2).
+ */
+const sources = new WeakMap<readonly unknown[], { name: string; lines: number[] }>();
+
+/** Keys whose values legitimately differ between the recorded run and a replay. */
+const VOLATILE_KEYS = new Set(["cwd", "clientInfo"]);
+const VOLATILE_TOP_KEYS = new Set(["id", "request_id", "uuid"]);
 
 /**
  * Replays a recording. Give it as `options.transport` (with the same `backend` and the same kind
@@ -41,14 +75,18 @@ interface RecordedAction {
  * The CLI's lines come back in recorded order; each waits until the SDK has done what preceded
  * it in the recording (written as many lines, ended its input), so answers never overtake their
  * questions. Ids the SDK chooses afresh (Claude control `request_id`s, JSON-RPC ids) are mapped to
- * the recorded ones. A line the SDK writes that is not the kind the recording has at that point
- * (another request type or method) ends reading with {@link ReplayError}.
+ * the recorded ones. A line the SDK writes that differs from the recording at that point (another
+ * prompt, another request or answer: see {@link ReplayOptions.match}) ends reading with
+ * {@link ReplayError} naming the recording's line and the difference. Options that reach the CLI
+ * only on its command line (`model`, `allowedTools`, …) are not in the recording and not compared.
  */
 export class ReplayTransport implements Transport {
   /** The backend the recording was made with (`claude`, `codex`). */
   readonly backend: string;
   /** The recording's header line. */
   readonly header: RecordingHeader;
+  private readonly name: string;
+  private readonly match: "content" | "kind";
   private readonly playable: Playable[];
   private readonly actions: RecordedAction[];
   private position = 0;
@@ -61,65 +99,98 @@ export class ReplayTransport implements Transport {
   private readonly ids = new Map<string, unknown>();
   private wake: (() => void) | undefined;
 
-  constructor(header: RecordingHeader, events: readonly RecordedEvent[]) {
+  /**
+   * @param header The recording's header line.
+   * @param events The recording's other lines, in order.
+   * @throws ReplayError when the header or an event is not what a recording has (naming its line).
+   */
+  constructor(header: RecordingHeader, events: readonly RecordedEvent[], options: ReplayOptions = {}) {
+    const source = Array.isArray(events) ? sources.get(events) : undefined;
+    this.name = source?.name ?? "recording";
+    checkHeader(header, this.name);
+    if (!Array.isArray(events)) throw new ReplayError(`${this.name}: the events are not an array`);
+    if (options.match !== undefined && options.match !== "content" && options.match !== "kind")
+      throw new ReplayError(`ReplayOptions.match must be "content" or "kind"`);
     this.header = header;
     this.backend = header.backend;
+    this.match = options.match ?? "content";
     const playable: Playable[] = [];
     const actions: RecordedAction[] = [];
-    for (const event of events) {
-      switch (event.kind) {
+    events.forEach((event, index) => {
+      const at = source?.lines[index] ?? index + 2;
+      const where = `${this.name}:${at}`;
+      if (!isObject(event)) throw new ReplayError(`${where} is not a JSON object`);
+      const e = event as Record<string, unknown>;
+      switch (e.kind) {
         case "out":
-          actions.push({ kind: "out", line: "line" in event ? event.line : undefined });
+          if (typeof e.text === "string") actions.push({ kind: "out", text: e.text, at });
+          else if ("line" in e && e.line !== undefined) actions.push({ kind: "out", line: e.line, at });
+          else throw new ReplayError(`${where}: an "out" event without \`line\` or \`text\``);
           break;
         case "end-input":
         case "close":
-          actions.push({ kind: event.kind });
+          actions.push({ kind: e.kind, at });
           break;
         case "in":
-          playable.push({ kind: "in", line: event.line, gate: actions.length });
+          if (!isObject(e.line))
+            throw new ReplayError(`${where}: an "in" event without a JSON object \`line\``);
+          playable.push({ kind: "in", line: e.line, gate: actions.length, at });
           break;
         case "invalid":
-          playable.push({ kind: "invalid", text: event.text, gate: actions.length });
+          if (typeof e.text !== "string")
+            throw new ReplayError(`${where}: an "invalid" event without \`text\``);
+          playable.push({ kind: "invalid", text: e.text, gate: actions.length, at });
           break;
         case "end":
-          playable.push({ kind: "end", error: event.error, gate: actions.length });
+          playable.push({ kind: "end", error: checkError(e.error, where), gate: actions.length, at });
           break;
+        case "gap": {
+          const reason = typeof e.reason === "string" ? e.reason : "no reason recorded";
+          if (e.direction === "out") actions.push({ kind: "gap", reason, at });
+          else playable.push({ kind: "gap", reason, gate: actions.length, at });
+          break;
+        }
+        default:
+          throw new ReplayError(`${where}: unknown event kind ${short(e.kind)}`);
       }
-    }
+    });
     this.playable = playable;
     this.actions = actions;
   }
 
   /** Reads a recording file. @throws ReplayError when it is not a recording. */
-  static fromFile(path: string): ReplayTransport {
+  static fromFile(path: string, options: ReplayOptions = {}): ReplayTransport {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch (error) {
-      throw new ReplayError(`Cannot read the recording ${path}: ${(error as Error).message}`, {
+      throw new ReplayError(`Cannot read the recording ${path}: ${describeError(error)}`, {
         cause: error,
       });
     }
-    return ReplayTransport.fromText(text, path);
+    return ReplayTransport.fromText(text, path, options);
   }
 
-  /** Parses a recording's text. @throws ReplayError when it is not a recording. */
-  static fromText(text: string, name = "recording"): ReplayTransport {
-    const lines = text.split("\n").filter((line) => line.trim() !== "");
-    const parsed = lines.map((line, index) => {
+  /** Parses a recording's text. @throws ReplayError when it is not a recording (naming the line). */
+  static fromText(text: string, name = "recording", options: ReplayOptions = {}): ReplayTransport {
+    if (typeof text !== "string") throw new ReplayError(`${name} is not text`);
+    const parsed: unknown[] = [];
+    const lineNumbers: number[] = [];
+    text.split("\n").forEach((line, index) => {
+      if (line.trim() === "") return;
       try {
-        return JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        throw new ReplayError(`${name}:${index + 1} is not JSON`);
+        parsed.push(JSON.parse(line));
+      } catch (error) {
+        throw new ReplayError(`${name}:${index + 1} is not JSON (${describeError(error)})`);
       }
+      lineNumbers.push(index + 1);
     });
     const [header, ...events] = parsed;
-    if (header?.kind !== "header" || header.format !== RECORDING_FORMAT) {
+    if (!isObject(header) || header.kind !== "header" || header.format !== RECORDING_FORMAT) {
       throw new ReplayError(`${name} is not a code-agent-sdk recording (its first line is not the header)`);
     }
-    if (header.version !== 1)
-      throw new ReplayError(`${name}: recording version ${String(header.version)} is not supported`);
-    return new ReplayTransport(header as unknown as RecordingHeader, events as unknown as RecordedEvent[]);
+    sources.set(events, { name, lines: lineNumbers.slice(1) });
+    return new ReplayTransport(header as unknown as RecordingHeader, events as RecordedEvent[], options);
   }
 
   async connect(): Promise<void> {
@@ -129,24 +200,7 @@ export class ReplayTransport implements Transport {
 
   async write(data: string): Promise<void> {
     if (!this.connected || this.closed) throw new CliConnectionError("The replay transport is not connected");
-    const expected = this.actions[this.done];
-    let line: unknown;
-    try {
-      line = JSON.parse(data);
-    } catch {
-      line = undefined;
-    }
-    if (expected?.kind !== "out") {
-      this.diverge(
-        `the SDK wrote ${describe(line, data)} where the recording has ${expected?.kind ?? "its end"}`,
-      );
-    } else if (describe(line, data) !== describe(expected.line, "text")) {
-      this.diverge(
-        `the SDK wrote ${describe(line, data)} where the recording has ${describe(expected.line, "text")}`,
-      );
-    } else {
-      this.mapIds(expected.line, line);
-    }
+    this.check(data);
     this.advance();
   }
 
@@ -189,11 +243,54 @@ export class ReplayTransport implements Transport {
       if (next.kind === "in") yield this.withLiveIds(next.line);
       else if (next.kind === "invalid")
         yield new JsonDecodeError("Invalid JSON from the CLI (replayed)", next.text);
+      else if (next.kind === "gap")
+        throw new ReplayError(`${this.name}:${next.at}: the recording has a gap here (${next.reason})`);
       else {
         if (next.error) throw replayedError(next.error);
         return;
       }
     }
+  }
+
+  /** Compares what the SDK wrote with the recording's next action; a difference is the divergence. */
+  private check(data: string): void {
+    const expected = this.actions[this.done];
+    let line: unknown;
+    try {
+      line = JSON.parse(data);
+    } catch {
+      line = undefined;
+    }
+    const written = describe(line);
+    if (expected === undefined) {
+      this.diverge(`the SDK wrote ${written} after the recording's last action`);
+      return;
+    }
+    const where = `${this.name}:${expected.at}`;
+    if (expected.kind === "gap") {
+      this.diverge(`the SDK wrote ${written} where ${where} has a gap (${expected.reason})`);
+      return;
+    }
+    if (expected.kind !== "out") {
+      this.diverge(`the SDK wrote ${written} where ${where} has ${expected.kind}`);
+      return;
+    }
+    const recorded = expected.text !== undefined ? "a text line" : describe(expected.line);
+    if (written !== recorded) {
+      this.diverge(`the SDK wrote ${written} where ${where} has ${recorded}`);
+      return;
+    }
+    if (this.match === "content") {
+      const found =
+        expected.text !== undefined
+          ? differs(expected.text, data, "the text")
+          : difference(expected.line, line, "", 0);
+      if (found !== undefined) {
+        this.diverge(`the SDK wrote ${written} that differs from ${where}: ${found}`);
+        return;
+      }
+    }
+    this.mapIds(expected.line, line);
   }
 
   private advance(): void {
@@ -242,13 +339,119 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function checkHeader(header: unknown, name: string): void {
+  if (!isObject(header) || header.kind !== "header" || header.format !== RECORDING_FORMAT)
+    throw new ReplayError(`${name} is not a code-agent-sdk recording (its first line is not the header)`);
+  if (header.version !== 1)
+    throw new ReplayError(`${name}: recording version ${short(header.version)} is not supported`);
+  if (typeof header.backend !== "string" || header.backend === "")
+    throw new ReplayError(`${name}: the header names no backend`);
+}
+
+/** A recorded read failure, checked field by field. */
+function checkError(error: unknown, where: string): RecordedError | undefined {
+  if (error === undefined) return undefined;
+  const bad = (what: string) => new ReplayError(`${where}: an "end" event whose error ${what}`);
+  if (!isObject(error)) throw bad("is not an object");
+  if (typeof error.name !== "string" || typeof error.message !== "string")
+    throw bad("has no name and message");
+  const nullableNumber = (v: unknown) => v === undefined || v === null || typeof v === "number";
+  const nullableString = (v: unknown) => v === undefined || v === null || typeof v === "string";
+  if (!nullableNumber(error.exitCode)) throw bad("has an exitCode that is not a number");
+  if (!nullableString(error.signal)) throw bad("has a signal that is not a string");
+  if (error.stderrTail !== undefined && typeof error.stderrTail !== "string")
+    throw bad("has a stderrTail that is not a string");
+  return error as unknown as RecordedError;
+}
+
 /** What kind of line this is, for matching: its type and request subtype or JSON-RPC method. */
-function describe(line: unknown, fallback: string): string {
-  if (!isObject(line)) return fallback === "text" ? "a text line" : "a text line";
+function describe(line: unknown): string {
+  if (!isObject(line)) return "a text line";
   const request = isObject(line.request) ? line.request.subtype : undefined;
   const parts = [line.type, request, line.method].filter((p) => typeof p === "string");
   if ("result" in line || "error" in line) parts.push("response");
   return parts.length > 0 ? parts.join(" ") : "a JSON line";
+}
+
+/** Deeper than this, a recorded line is not compared further (a recorder never writes one). */
+const MAX_COMPARE_DEPTH = 1000;
+
+/**
+ * Where `live` differs from `recorded` (`undefined`: it does not), ignoring run-specific keys; a
+ * `[REDACTED]` in a recorded string matches any text.
+ */
+function difference(recorded: unknown, live: unknown, path: string, depth: number): string | undefined {
+  const at = path === "" ? "the line" : path;
+  if (depth > MAX_COMPARE_DEPTH) return undefined;
+  if (typeof recorded === "string") {
+    if (typeof live === "string") return differs(recorded, live, at);
+    if (recorded.includes(REDACTED) && (typeof live === "number" || typeof live === "boolean"))
+      return differs(recorded, String(live), at);
+    return `${at}: recorded ${short(recorded)}, written ${short(live)}`;
+  }
+  if (Array.isArray(recorded)) {
+    if (!Array.isArray(live)) return `${at}: recorded an array, written ${short(live)}`;
+    if (live.length !== recorded.length)
+      return `${at}: recorded ${recorded.length} items, written ${live.length}`;
+    for (let i = 0; i < recorded.length; i++) {
+      const d = difference(recorded[i], live[i], `${path}[${i}]`, depth + 1);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  if (isObject(recorded)) {
+    if (!isObject(live)) return `${at}: recorded an object, written ${short(live)}`;
+    const keys = new Set([...Object.keys(recorded), ...Object.keys(live)]);
+    for (const key of keys) {
+      if (VOLATILE_KEYS.has(key) || (depth === 0 && VOLATILE_TOP_KEYS.has(key))) continue;
+      const keyPath = path === "" ? key : `${path}.${key}`;
+      if (!(key in live)) return `${keyPath}: recorded ${short(recorded[key])}, not written`;
+      if (!(key in recorded)) return `${keyPath}: written ${short(live[key])}, not recorded`;
+      const d = difference(recorded[key], live[key], keyPath, depth + 1);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  return Object.is(recorded, live) ? undefined : `${at}: recorded ${short(recorded)}, written ${short(live)}`;
+}
+
+/** Whether text `live` matches recorded text `recorded`, where `[REDACTED]` stands for any text. */
+function differs(recorded: string, live: string, at: string): string | undefined {
+  return globMatches(recorded.split(REDACTED), live)
+    ? undefined
+    : `${at}: recorded ${short(recorded)}, written ${short(live)}`;
+}
+
+/** Linear glob match: `parts` joined by "anything" must make up the whole of `text`. */
+function globMatches(parts: string[], text: string): boolean {
+  if (parts.length === 1) return parts[0] === text;
+  const first = parts[0] as string;
+  const last = parts[parts.length - 1] as string;
+  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last))
+    return false;
+  let position = first.length;
+  const end = text.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, position);
+    if (found === -1 || found + part.length > end) return false;
+    position = found + part.length;
+  }
+  return true;
+}
+
+/** Patterns only: an error message must not show a secret the SDK wrote, and the environment is not known here. */
+const messageRedactor = new Redactor([]);
+
+/** A short, redacted rendering of a value for a mismatch message. */
+function short(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = "an unprintable value";
+  }
+  text = messageRedactor.text(text);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
 function replayedError(error: RecordedError): Error {
