@@ -68,11 +68,13 @@ export function decodeEntry(fields: readonly string[]): RunEntry | undefined {
 export function serializeError(error: unknown, retryable: boolean): SerializedRunError {
   if (error instanceof Error) {
     const exitCode = (error as { exitCode?: unknown }).exitCode;
+    const issues = (error as { issues?: unknown }).issues;
     return {
       name: error.name,
       message: error.message,
       retryable,
       ...(typeof exitCode === "number" || exitCode === null ? { exitCode } : {}),
+      ...(Array.isArray(issues) ? { issues: issues.map(String) } : {}),
     };
   }
   return { name: "Error", message: String(error), retryable };

@@ -26,6 +26,26 @@ export interface SerializedRunError {
   exitCode?: number | null;
   /** Whether the worker considered the failure worth another attempt (a CLI crash). */
   retryable: boolean;
+  /** Each reason, as `field: why`, when the worker refused the job (`JobRefusedError`) or its options. */
+  issues?: string[];
+}
+
+/**
+ * A worker refused a job before running anything: a field it does not accept from producers (see
+ * `AgentWorker.start({ accept })`), an invalid value, a bad signature or MAC, an env it cannot
+ * decrypt. Not retried; nothing was spawned. On the producer it arrives as a {@link RemoteRunError}
+ * whose `remote.name` is `"JobRefusedError"` and `remote.issues` lists every refused field.
+ */
+export class JobRefusedError extends AgentSdkError {
+  /** The job id. */
+  readonly jobId: string;
+  /** Every reason, as `field: why`. */
+  readonly issues: readonly string[];
+  constructor(jobId: string, issues: readonly string[]) {
+    super(`The worker refused job ${jobId}:\n  - ${issues.join("\n  - ")}`);
+    this.jobId = jobId;
+    this.issues = issues;
+  }
 }
 
 /**

@@ -10,12 +10,14 @@
 export type { QueueConnectionOptions, RedisConnection } from "./connection.js";
 export type { RemotePermissionContext, RunEntry, RunStatus } from "./entries.js";
 export {
+  JobRefusedError,
   QueueConnectionError,
   QueueDependencyError,
   RemoteRunError,
   RunTimeoutError,
   type SerializedRunError,
 } from "./errors.js";
+export type { JobAcceptance } from "./job-policy.js";
 export {
   AgentQueue,
   type AgentQueueOptions,

@@ -9,11 +9,17 @@ import { AbortError, InvalidOptionsError } from "../errors.js";
 import { combineSignals } from "../internal/abort.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { CanUseTool, PermissionResult } from "../permissions.js";
+import { type EntrySigner, QueueKey, RunKeys } from "./auth.js";
 import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps } from "./deps.js";
 import { decodeEntry, encodeEntry, type RunEntry } from "./entries.js";
 import { RemoteRunError, type SerializedRunError } from "./errors.js";
-import { type RemoteAgentOptions, type RemotePrompt, toJobData } from "./remote-options.js";
+import {
+  type AgentJobData,
+  type RemoteAgentOptions,
+  type RemotePrompt,
+  toJobData,
+} from "./remote-options.js";
 
 /** Options of {@link AgentQueue.connect}. */
 export interface AgentQueueOptions extends QueueConnectionOptions {
@@ -28,6 +34,12 @@ export interface AgentQueueOptions extends QueueConnectionOptions {
    * themselves and calls wait meanwhile). Default: `process.emitWarning`.
    */
   onError?: (error: Error) => void;
+  /**
+   * The queue's shared key (at least 32 bytes; the same on the workers): with it, each job's `env`
+   * is encrypted (AES-256-GCM) and the job authenticated (HMAC-SHA256) before it reaches Redis, and
+   * readers ignore stream entries not written by a holder of the key (reported to `onError`).
+   */
+  key?: string | Uint8Array;
 }
 
 /** What {@link AgentQueue.enqueue} runs, and how. */
@@ -111,6 +123,10 @@ export class AgentQueue implements AsyncDisposable {
   /** Connections of finished readers, kept for the next one: a connection costs a TCP handshake. */
   private readonly idleReaders: Redis[] = [];
   private closed = false;
+  /** The signing keys of this producer's runs (decisions, cancellations): held in memory only. */
+  private readonly runKeys = new RunKeys();
+  /** The operator's queue key, when there is one. */
+  private readonly queueKey: QueueKey | undefined;
 
   private constructor(
     private readonly options: AgentQueueOptions,
@@ -119,6 +135,7 @@ export class AgentQueue implements AsyncDisposable {
     private readonly onError: (error: Error) => void,
   ) {
     this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
+    this.queueKey = QueueKey.from(options.key);
   }
 
   /**
@@ -126,6 +143,7 @@ export class AgentQueue implements AsyncDisposable {
    * is not installed.
    */
   static async connect(options: AgentQueueOptions): Promise<AgentQueue> {
+    QueueKey.from(options.key); // a bad key fails before anything connects
     const deps = await loadQueueDeps();
     const queueName = options.queueName ?? "agent-runs";
     const commands = await openReachableRedis(deps, options, "code-agent-producer");
@@ -148,14 +166,18 @@ export class AgentQueue implements AsyncDisposable {
     const { canUseTool } = params;
     if (canUseTool !== undefined && typeof canUseTool !== "function")
       throw new InvalidOptionsError(["canUseTool: expected a function"]);
-    const data = toJobData(
-      params.prompt,
-      (params.options ?? {}) as Record<string, unknown>,
-      params.timeoutMs,
-      canUseTool ? (params.permissionTimeoutMs ?? 60_000) : undefined,
+    const jobId = params.jobId ?? randomUUID();
+    const data = this.protect(
+      jobId,
+      toJobData(
+        params.prompt,
+        (params.options ?? {}) as Record<string, unknown>,
+        params.timeoutMs,
+        canUseTool ? (params.permissionTimeoutMs ?? 60_000) : undefined,
+      ),
     );
     const job = await this.queue.add("agent-run", data, {
-      jobId: params.jobId ?? randomUUID(),
+      jobId,
       attempts: params.attempts ?? 3,
       backoff: { type: "exponential", delay: params.backoffMs ?? 1_000 },
       ...(params.priority !== undefined ? { priority: params.priority } : {}),
@@ -165,6 +187,25 @@ export class AgentQueue implements AsyncDisposable {
     if (job.id === undefined) throw new Error("BullMQ returned a job without an id");
     if (canUseTool) this.answerPermissions(job.id, canUseTool, data.remotePermissions?.timeoutMs ?? 60_000);
     return this.run(job.id);
+  }
+
+  /**
+   * The job as it goes to Redis: with the run's public key (the worker then obeys only this
+   * producer's decisions and cancellations) and, with a queue key, its env sealed and a MAC.
+   */
+  private protect(jobId: string, data: AgentJobData): AgentJobData {
+    const withKey: AgentJobData = { ...data, auth: { runKey: this.runKeys.publicKey(jobId) } };
+    if (!this.queueKey) return withKey;
+    const { env, ...options } = withKey.options as Record<string, unknown>;
+    const sealed: AgentJobData =
+      env === undefined
+        ? withKey
+        : {
+            ...withKey,
+            options: options as RemoteAgentOptions,
+            sealedEnv: this.queueKey.seal(jobId, env as Record<string, string | null>),
+          };
+    return { ...sealed, mac: this.queueKey.jobMac(jobId, JSON.stringify(sealed)) };
   }
 
   /** A handle on a run enqueued earlier (by this or another producer), by job id. */
@@ -197,6 +238,7 @@ export class AgentQueue implements AsyncDisposable {
     const key = this.keys.messages(jobId);
     const idleMs = this.options.idleCheckMs ?? 2_000;
     const seen = new Map<number, Set<number>>();
+    const signer = this.queueKey?.entries(key);
     let last = "0-0";
     try {
       for (;;) {
@@ -214,6 +256,7 @@ export class AgentQueue implements AsyncDisposable {
         for (const [, items] of reply) {
           for (const [id, fields] of items) {
             last = id;
+            if (signer && !this.authentic(jobId, id, fields, signer)) continue;
             const entry = decodeEntry(fields);
             if (!entry) continue;
             const seqs = seen.get(entry.attempt) ?? new Set<number>();
@@ -228,6 +271,21 @@ export class AgentQueue implements AsyncDisposable {
     } finally {
       this.releaseReader(reader);
     }
+  }
+
+  /**
+   * With a queue key: whether a stream entry carries a valid MAC (was written by a holder of the
+   * key: the run's worker, or this producer's cancel). Forged ones are reported and skipped.
+   */
+  private authentic(jobId: string, entryId: string, fields: unknown, signer: EntrySigner): boolean {
+    if (Array.isArray(fields) && fields.every((f) => typeof f === "string") && signer.verify(fields))
+      return true;
+    this.onError(
+      new Error(
+        `Ignored entry ${entryId} of run ${jobId}: not written by a holder of the queue key (forged?)`,
+      ),
+    );
+    return false;
   }
 
   private acquireReader(): Redis {
@@ -260,7 +318,9 @@ export class AgentQueue implements AsyncDisposable {
         const decision = await decide(canUseTool, entry, this.permissionAbort.signal, timeoutMs);
         if (!decision) continue; // the worker has denied it already
         const key = this.keys.decision(jobId, entry.requestId);
-        await this.commands.lpush(key, JSON.stringify(decision));
+        const d = JSON.stringify(decision);
+        const s = this.runKeys.signDecision(jobId, entry.requestId, d);
+        await this.commands.lpush(key, JSON.stringify({ d, s }));
         await this.commands.expire(key, 3_600);
       }
     })().catch((error: unknown) => {
@@ -276,18 +336,25 @@ export class AgentQueue implements AsyncDisposable {
     this.assertOpen();
     // An abort is stored too, for a worker that takes the job later or was reconnecting; an
     // interrupt concerns the turn running now only (a stored one would hit a later retry's turn).
-    if (mode === "abort") await this.commands.set(this.keys.cancel(jobId), mode, "EX", 24 * 3_600);
-    await this.commands.publish(this.keys.control(), JSON.stringify({ jobId, mode }));
+    // Signed with the run's key: workers obey only the producer that enqueued the run.
+    const nonce = randomUUID();
+    const sig = this.runKeys.signCancel(jobId, mode, nonce);
+    if (mode === "abort")
+      await this.commands.set(
+        this.keys.cancel(jobId),
+        JSON.stringify({ mode, nonce, sig }),
+        "EX",
+        24 * 3_600,
+      );
+    await this.commands.publish(this.keys.control(), JSON.stringify({ jobId, mode, nonce, sig }));
     if (mode !== "abort") return;
     // A job no worker holds yet is removed here (remove() refuses a locked, i.e. running, job);
     // the stream then needs its final entry from us.
     const removed = await this.queue.remove(jobId).catch(() => 0);
     if (removed) {
-      await this.commands.xadd(
-        this.keys.messages(jobId),
-        "*",
-        ...encodeEntry({ kind: "end", attempt: 0, seq: 0, status: "aborted" }),
-      );
+      const fields = encodeEntry({ kind: "end", attempt: 0, seq: 0, status: "aborted" });
+      const signer = this.queueKey?.entries(this.keys.messages(jobId));
+      await this.commands.xadd(this.keys.messages(jobId), "*", ...(signer ? signer.sign(fields) : fields));
       await this.commands.expire(this.keys.messages(jobId), 3_600);
     }
   }

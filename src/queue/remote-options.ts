@@ -8,6 +8,8 @@ import type { McpSdkServerConfig, McpServerConfig } from "../mcp/config.js";
 import type { AgentOptions } from "../options.js";
 import { validateAgentOptions } from "../options-schema.js";
 import type { UserContentBlock } from "../prompt.js";
+import type { SealedEnv } from "./auth.js";
+import { durationIssue } from "./job-policy.js";
 
 /** Options that only make sense in the process that holds them, with the reason shown to the caller. */
 const IN_PROCESS_ONLY = {
@@ -50,6 +52,16 @@ export interface AgentJobData {
   timeoutMs?: number;
   /** Set when the producer answers permission requests: how long the worker waits for an answer. */
   remotePermissions?: { timeoutMs: number };
+  /**
+   * The run's Ed25519 public key (SPKI DER, base64): the worker accepts a permission decision or a
+   * cancellation of this run only when signed with the matching private key, which only the
+   * producer that enqueued it holds.
+   */
+  auth?: { runKey: string };
+  /** `options.env`, encrypted with the queue key (AES-256-GCM), when the producer has one. */
+  sealedEnv?: SealedEnv;
+  /** HMAC of the rest of the job (its JSON text) with the queue key, when the producer has one. */
+  mac?: string;
 }
 
 /** Every reason `options` and `prompt` cannot be sent to a worker, as `path: message`. */
@@ -85,10 +97,11 @@ export function toJobData(
   permissionTimeoutMs?: number,
 ): AgentJobData {
   const issues = remoteRunIssues(prompt, options);
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
-    issues.push("timeoutMs: must be a positive number of milliseconds");
-  if (permissionTimeoutMs !== undefined && !(Number.isFinite(permissionTimeoutMs) && permissionTimeoutMs > 0))
-    issues.push("permissionTimeoutMs: must be a positive number of milliseconds");
+  for (const issue of [
+    durationIssue("timeoutMs", timeoutMs),
+    durationIssue("permissionTimeoutMs", permissionTimeoutMs),
+  ])
+    if (issue) issues.push(issue);
   if (issues.length > 0) throw new InvalidOptionsError(issues);
   validateAgentOptions(options);
   return {

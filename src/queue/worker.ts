@@ -10,18 +10,21 @@ import {
   AbortError,
   CliConnectionError,
   ControlTimeoutError,
+  InvalidOptionsError,
   JsonDecodeError,
   ProcessError,
 } from "../errors.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { AgentOptions } from "../options.js";
-import type { CanUseTool, PermissionResult } from "../permissions.js";
+import type { CanUseTool, PermissionResult, PermissionResultAllow } from "../permissions.js";
 import { type Query, query } from "../query.js";
+import { type AdmittedJob, admitJob } from "./admit.js";
+import { type EntrySigner, QueueKey, type RunVerifier } from "./auth.js";
 import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
 import { loadQueueDeps, type QueueDeps } from "./deps.js";
 import { encodeEntry, type RunEntry, serializeError } from "./entries.js";
-import { RunTimeoutError } from "./errors.js";
-import { type AgentJobData, type RemoteAgentOptions, restoreEnv } from "./remote-options.js";
+import { JobRefusedError, RunTimeoutError } from "./errors.js";
+import { checkAcceptance, durationIssue, type JobAcceptance } from "./job-policy.js";
 import { startWatchdog, type Watchdog } from "./watchdog.js";
 
 /** What a worker knows about a job when it resolves the job's options. */
@@ -35,13 +38,30 @@ export interface RunInfo {
 export interface AgentWorkerOptions extends QueueConnectionOptions {
   /** Runs at once on this worker (each is a CLI process). Default 2. */
   concurrency?: number;
-  /** Time limit of a run whose producer set none, in milliseconds. Default 1 800 000 (30 min). */
+  /**
+   * Time limit of a run whose producer set none, in milliseconds. Default 1 800 000 (30 min). At
+   * most 2^31−1 (a job's `timeoutMs` too: a longer one is refused).
+   */
   defaultTimeoutMs?: number;
   /**
-   * This machine's share of the options: an object laid over each job's options (its fields win:
-   * `cliPath`, `cwd`, `env`, callbacks such as `canUseTool`, `hooks` or `stderr`), or a function
-   * that returns the options to run a job with (to allow, refuse or rewrite what producers send —
-   * throwing refuses the run without retry).
+   * Which job fields this worker takes from producers beyond the safe set (deny by default: see
+   * {@link JobAcceptance}). A job with any other field is refused with `JobRefusedError` before
+   * anything is spawned; the producer's `result()` rejects with a `RemoteRunError` naming each field.
+   */
+  accept?: JobAcceptance;
+  /**
+   * The queue's shared key (at least 32 bytes; the same on the producers): with it, this worker
+   * refuses jobs not made by a producer holding it (raw BullMQ jobs), decrypts the env producers
+   * seal with it, and authenticates every entry it writes to a run's stream.
+   */
+  key?: string | Uint8Array;
+  /**
+   * This machine's share of the options, applied after the job is accepted: an object laid over
+   * each job's options (its fields win: `cliPath`, `cwd`, `env`, callbacks such as `canUseTool`,
+   * `hooks` or `stderr`), or a function that returns the options to run a job with (to refuse or
+   * rewrite what producers send — throwing refuses the run without retry). When the result has no
+   * `settingSources`, a Claude run gets `[]`: no settings files of the checkout (or the user) are
+   * loaded unless the operator sets it.
    */
   options?:
     | AgentOptions
@@ -89,6 +109,10 @@ type StopReason = "abort" | "timeout" | "shutdown";
 
 interface ActiveRun {
   readonly controller: AbortController;
+  /** Checks the producer's signature on cancellations; none for a job without a run key. */
+  readonly verifier: RunVerifier | undefined;
+  /** Nonces of the cancellations seen, so a copied one is not obeyed twice. */
+  readonly nonces: Set<string>;
   query?: Query;
   stopReason?: StopReason;
 }
@@ -107,8 +131,21 @@ export class AgentWorker implements AsyncDisposable {
   private subscriber!: Redis;
   private commands!: Redis;
   private watchdog: Watchdog | undefined;
+  private readonly accept: JobAcceptance;
+  private readonly key: QueueKey | undefined;
 
   private constructor(private readonly options: AgentWorkerOptions) {
+    const issues = [
+      durationIssue("defaultTimeoutMs", options.defaultTimeoutMs),
+      ...(options.options !== undefined &&
+      typeof options.options !== "function" &&
+      typeof options.options !== "object"
+        ? ["options: expected an object or a function"]
+        : []),
+    ].filter((issue) => issue !== undefined);
+    if (issues.length > 0) throw new InvalidOptionsError(issues);
+    this.accept = checkAcceptance(options.accept);
+    this.key = QueueKey.from(options.key);
     this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
     this.name = options.name ?? `${hostname()}:${process.pid}`;
     this.onError = options.onError ?? ((error) => process.emitWarning(error));
@@ -119,8 +156,8 @@ export class AgentWorker implements AsyncDisposable {
    * `ioredis` is not installed.
    */
   static async start(options: AgentWorkerOptions): Promise<AgentWorker> {
-    const deps = await loadQueueDeps();
     const worker = new AgentWorker(options);
+    const deps = await loadQueueDeps();
     await worker.open(deps);
     return worker;
   }
@@ -197,7 +234,7 @@ export class AgentWorker implements AsyncDisposable {
   }
 
   private onControl(payload: string): void {
-    let message: { jobId?: unknown; mode?: unknown };
+    let message: { jobId?: unknown; mode?: unknown; nonce?: unknown; sig?: unknown };
     try {
       message = JSON.parse(payload) as typeof message;
     } catch (error) {
@@ -209,7 +246,51 @@ export class AgentWorker implements AsyncDisposable {
     if (typeof message.jobId !== "string") return;
     const run = this.active.get(message.jobId);
     if (!run) return; // another worker's job, or one that has not started (it reads the key at start)
-    this.cancel(message.jobId, run, message.mode === "interrupt" ? "interrupt" : "abort");
+    const mode = message.mode === "interrupt" ? "interrupt" : "abort";
+    if (this.signedCancel(message.jobId, run, { ...message, mode })) this.cancel(message.jobId, run, mode);
+  }
+
+  /**
+   * Whether a cancellation comes from the run's producer: signed with the run key (a job without
+   * one, a raw BullMQ job, has no producer to tell apart). A forged or copied one is reported.
+   */
+  private signedCancel(
+    jobId: string,
+    run: Pick<ActiveRun, "verifier" | "nonces">,
+    cancel: { mode: string; nonce?: unknown; sig?: unknown },
+  ): boolean {
+    if (!run.verifier) return true;
+    const nonce = typeof cancel.nonce === "string" ? cancel.nonce : "";
+    const valid = run.verifier.cancel(jobId, cancel.mode, nonce, cancel.sig);
+    // An abort is final, so a copy does no harm (and the stored one is read again on reconnect).
+    const replayed = valid && cancel.mode === "interrupt" && run.nonces.has(nonce);
+    if (valid && !replayed) {
+      run.nonces.add(nonce);
+      return true;
+    }
+    this.onError(
+      new Error(
+        `Ignored ${replayed ? "a replayed" : "an unsigned or forged"} ${cancel.mode} of run ${jobId}: ` +
+          "only the producer that enqueued a run can cancel it",
+      ),
+    );
+    return false;
+  }
+
+  /** The stored cancellation of a run (`{ mode, nonce, sig }` JSON), when it is a signed abort. */
+  private storedAbort(
+    jobId: string,
+    run: Pick<ActiveRun, "verifier" | "nonces">,
+    stored: string | null,
+  ): boolean {
+    if (stored === null) return false;
+    let cancel: { mode?: unknown; nonce?: unknown; sig?: unknown } = { mode: stored };
+    try {
+      if (stored.startsWith("{")) cancel = JSON.parse(stored) as typeof cancel;
+    } catch {
+      // not ours: judged as an unsigned abort below
+    }
+    return cancel.mode === "abort" && this.signedCancel(jobId, run, { ...cancel, mode: "abort" });
   }
 
   private cancel(jobId: string, run: ActiveRun, mode: "interrupt" | "abort"): void {
@@ -232,7 +313,8 @@ export class AgentWorker implements AsyncDisposable {
       const modes = await this.commands.mget(ids.map((id) => this.keys.cancel(id)));
       ids.forEach((id, i) => {
         const run = this.active.get(id);
-        if (run && modes[i] === "abort") this.cancel(id, run, "abort");
+        if (run && !run.stopReason && this.storedAbort(id, run, modes[i] ?? null))
+          this.cancel(id, run, "abort");
       });
     } catch (error) {
       this.onError(error as Error);
@@ -252,14 +334,17 @@ export class AgentWorker implements AsyncDisposable {
       this.keys.messages(jobId),
       attempt,
       this.options.streamMaxLen ?? 10_000,
+      this.key?.entries(this.keys.messages(jobId)),
     );
-    const data = job.data as AgentJobData;
-    if (data?.v !== 1) {
-      const error = new Error(
-        `Unknown job payload version ${String(data?.v)}; is this worker older than the producer?`,
-      );
-      await this.finish(stream, "failed", { error: serializeError(error, false) });
-      throw new deps.bullmq.UnrecoverableError(error.message);
+    // Checked here, on the worker, whoever added the job: nothing is spawned for a refused one.
+    let data: AdmittedJob;
+    try {
+      data = await admitJob(jobId, job.data, this.accept, this.key);
+    } catch (error) {
+      const refused = error instanceof JobRefusedError ? error : new JobRefusedError(jobId, [String(error)]);
+      await stream.add({ kind: "start", worker: this.name });
+      await this.finish(stream, "failed", { error: serializeError(refused, false) });
+      throw new deps.bullmq.UnrecoverableError(refused.message);
     }
     // Issued together (one round trip): a cancelled run's stream then shows its start and its end.
     const [cancelled] = await Promise.all([
@@ -267,12 +352,12 @@ export class AgentWorker implements AsyncDisposable {
       stream.add({ kind: "start", worker: this.name }),
       this.commands.expire(this.keys.messages(jobId), 7 * 24 * 3_600),
     ]);
-    if (cancelled === "abort") {
+    const run: ActiveRun = { controller: new AbortController(), verifier: data.verifier, nonces: new Set() };
+    if (this.storedAbort(jobId, run, cancelled)) {
       await this.finish(stream, "aborted", {});
       throw new deps.bullmq.UnrecoverableError("aborted by the producer before it started");
     }
 
-    const run: ActiveRun = { controller: new AbortController() };
     this.active.set(jobId, run);
     const timeoutMs = data.timeoutMs ?? this.options.defaultTimeoutMs ?? 1_800_000;
     const timer = setTimeout(() => this.stop(run, "timeout"), timeoutMs);
@@ -281,11 +366,14 @@ export class AgentWorker implements AsyncDisposable {
     try {
       const options = await this.runOptions(data.options, { jobId, attempt });
       const remote = data.remotePermissions && !options.canUseTool ? data.remotePermissions : undefined;
+      const verifier = data.verifier;
       const q = query({
         prompt: data.prompt,
         options: {
           ...options,
-          ...(remote ? { canUseTool: this.askProducer(jobId, stream, remote.timeoutMs) } : {}),
+          ...(remote && verifier
+            ? { canUseTool: this.askProducer(jobId, stream, remote.timeoutMs, verifier) }
+            : {}),
           signal: run.controller.signal,
         },
       });
@@ -366,9 +454,15 @@ export class AgentWorker implements AsyncDisposable {
   /**
    * A `canUseTool` that asks the producer: the request goes into the run's stream, the decision
    * comes back on a list the producer pushes to (BLPOP on a connection of its own, bounded by the
-   * producer's `permissionTimeoutMs`; no answer denies).
+   * producer's `permissionTimeoutMs`; no answer denies). Only a decision signed with the run's key
+   * counts: anything else on the list is reported and the wait goes on.
    */
-  private askProducer(jobId: string, stream: StreamWriter, timeoutMs: number): CanUseTool {
+  private askProducer(
+    jobId: string,
+    stream: StreamWriter,
+    timeoutMs: number,
+    verifier: RunVerifier,
+  ): CanUseTool {
     return async (toolName, input, { signal, ...context }) => {
       const requestId = randomUUID();
       await stream.add({ kind: "permission", requestId, toolName, input, context });
@@ -378,15 +472,23 @@ export class AgentWorker implements AsyncDisposable {
       });
       const stop = () => waiter.disconnect();
       signal.addEventListener("abort", stop, { once: true });
+      const deadline = performance.now() + timeoutMs;
       try {
-        const reply = await waiter.blpop(this.keys.decision(jobId, requestId), timeoutMs / 1_000);
-        if (!reply) {
-          return {
-            behavior: "deny",
-            message: `The producer did not answer this permission request within ${timeoutMs} ms`,
-          };
+        for (;;) {
+          const left = deadline - performance.now();
+          const reply =
+            left > 0
+              ? await waiter.blpop(this.keys.decision(jobId, requestId), Math.max(left, 1) / 1_000)
+              : null;
+          if (!reply) {
+            return {
+              behavior: "deny",
+              message: `The producer did not answer this permission request within ${timeoutMs} ms`,
+            };
+          }
+          const decision = this.signedDecision(jobId, requestId, reply[1], verifier);
+          if (decision) return decision;
         }
-        return JSON.parse(reply[1]) as PermissionResult;
       } finally {
         signal.removeEventListener("abort", stop);
         waiter.disconnect();
@@ -394,12 +496,69 @@ export class AgentWorker implements AsyncDisposable {
     };
   }
 
-  private async runOptions(jobOptions: RemoteAgentOptions, info: RunInfo): Promise<AgentOptions> {
-    const env = restoreEnv(jobOptions.env as Record<string, string | null> | undefined);
-    const fromJob: AgentOptions = { ...jobOptions, ...(env ? { env } : {}) };
+  /**
+   * The decision in a reply (`{ d: <decision JSON>, s: <signature> }`) when the run's producer signed
+   * it, reduced to what may cross: behaviour, message, interrupt, updated input (and permission
+   * updates only with `accept.updatedPermissions`). `undefined`, reported, for anything else.
+   */
+  private signedDecision(
+    jobId: string,
+    requestId: string,
+    reply: string,
+    verifier: RunVerifier,
+  ): PermissionResult | undefined {
+    const ignore = (why: string) => {
+      this.onError(
+        new Error(`Ignored a permission decision for run ${jobId} (request ${requestId}): ${why}`),
+      );
+      return undefined;
+    };
+    let envelope: { d?: unknown; s?: unknown };
+    try {
+      envelope = JSON.parse(reply) as typeof envelope;
+    } catch {
+      return ignore("not JSON");
+    }
+    if (typeof envelope?.d !== "string" || !verifier.decision(jobId, requestId, envelope.d, envelope.s))
+      return ignore("not signed by the run's producer");
+    let decision: Record<string, unknown>;
+    try {
+      decision = JSON.parse(envelope.d) as Record<string, unknown>;
+    } catch {
+      return { behavior: "deny", message: "The producer's decision was not JSON" };
+    }
+    if (decision?.behavior === "allow") {
+      const { updatedInput, updatedPermissions } = decision;
+      const input =
+        updatedInput && typeof updatedInput === "object" && !Array.isArray(updatedInput)
+          ? { updatedInput: updatedInput as Record<string, unknown> }
+          : {};
+      if (updatedPermissions !== undefined && !this.accept.updatedPermissions)
+        this.onError(
+          new Error(
+            `Dropped the updatedPermissions of a permission decision for run ${jobId}: ` +
+              "remote producers may not change this machine's permission rules (accept.updatedPermissions)",
+          ),
+        );
+      const permissions =
+        this.accept.updatedPermissions && Array.isArray(updatedPermissions)
+          ? { updatedPermissions: updatedPermissions as PermissionResultAllow["updatedPermissions"] }
+          : {};
+      return { behavior: "allow", ...input, ...permissions };
+    }
+    return {
+      behavior: "deny",
+      message: typeof decision?.message === "string" ? decision.message : "Denied by the producer",
+      ...(decision?.interrupt === true ? { interrupt: true } : {}),
+    };
+  }
+
+  private async runOptions(fromJob: AgentOptions, info: RunInfo): Promise<AgentOptions> {
     const local = this.options.options;
-    if (typeof local === "function") return local(fromJob, info);
-    return { ...fromJob, ...local };
+    const options = typeof local === "function" ? await local(fromJob, info) : { ...fromJob, ...local };
+    // No settings files of the checkout (hooks run commands) unless the operator asks for them.
+    const claude = options.backend === undefined || options.backend === "claude";
+    return claude && options.settingSources === undefined ? { ...options, settingSources: [] } : options;
   }
 }
 
@@ -431,11 +590,21 @@ class StreamWriter {
     readonly key: string,
     private readonly attempt: number,
     private readonly maxLen: number,
+    /** MACs each entry when the worker has a queue key. */
+    private readonly signer: EntrySigner | undefined,
   ) {}
 
   async add(entry: DistributiveOmit<RunEntry, "attempt" | "seq">): Promise<void> {
     const full = { ...entry, attempt: this.attempt, seq: this.seq++ } as RunEntry;
-    const write = this.redis.xadd(this.key, "MAXLEN", "~", this.maxLen, "*", ...encodeEntry(full));
+    const fields = encodeEntry(full);
+    const write = this.redis.xadd(
+      this.key,
+      "MAXLEN",
+      "~",
+      this.maxLen,
+      "*",
+      ...(this.signer ? this.signer.sign(fields) : fields),
+    );
     write.catch((error: unknown) => {
       this.failure ??= error;
     });

@@ -5,11 +5,18 @@
  * the producer included), and a Redis restart mid-run. Worker processes: machines.test.ts.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AbortError, InvalidOptionsError } from "../../src/index.js";
 import { createSdkMcpServer } from "../../src/mcp/tool.js";
-import { AgentQueue, AgentWorker, type RemoteAgentOptions, RemoteRunError } from "../../src/queue/index.js";
+import {
+  AgentQueue,
+  AgentWorker,
+  type JobAcceptance,
+  type RemoteAgentOptions,
+  RemoteRunError,
+} from "../../src/queue/index.js";
 import { testBed } from "../e2e/support.js";
 import { isAlive } from "../lifecycle/support/processes.js";
 import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
@@ -17,6 +24,9 @@ import { follow, freshQueue, isAssistantText, scratch } from "./support/runs.js"
 import { FAKE_CLAUDE, until } from "./support/workers.js";
 
 if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
+
+/** These tests' producers steer the fake CLI through env and run in scratch folders: opted in. */
+const TRUSTED: JobAcceptance = { env: true, cwd: { root: tmpdir() } };
 
 describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
   let redis: TestRedis;
@@ -56,6 +66,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
     await using worker = await AgentWorker.start({
       connection: redis.url,
       queueName,
+      accept: TRUSTED,
       options: { cliPath: FAKE_CLAUDE },
     });
     await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
@@ -101,6 +112,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
     await using worker = await AgentWorker.start({
       connection: redis.url,
       queueName,
+      accept: TRUSTED,
       concurrency: 3,
       options: (jobOptions, info) => {
         attempts.push(`${jobOptions.env?.TAG}#${info.attempt}`);
@@ -159,7 +171,12 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
       { error: { status: 400, type: "invalid_request_error", message: "scripted refusal" } },
     ]);
     const queueName = freshQueue();
-    await using worker = await AgentWorker.start({ connection: redis.url, queueName, concurrency: 1 });
+    await using worker = await AgentWorker.start({
+      connection: redis.url,
+      queueName,
+      concurrency: 1,
+      accept: TRUSTED,
+    });
     await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
     const first = await queue.enqueue({ prompt: "say hello", options: bed.options() as RemoteAgentOptions });
     const { messages, result } = await first.collect();
@@ -193,7 +210,12 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
       { text: "done" },
     ]);
     const queueName = freshQueue();
-    await using _worker = await AgentWorker.start({ connection: redis.url, queueName, concurrency: 1 });
+    await using _worker = await AgentWorker.start({
+      connection: redis.url,
+      queueName,
+      concurrency: 1,
+      accept: TRUSTED,
+    });
     await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
     const asked: string[] = [];
     const run = await queue.enqueue({
@@ -219,7 +241,12 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
       { text: "gave up" },
     ]);
     const queueName = freshQueue();
-    await using _worker = await AgentWorker.start({ connection: redis.url, queueName, concurrency: 1 });
+    await using _worker = await AgentWorker.start({
+      connection: redis.url,
+      queueName,
+      concurrency: 1,
+      accept: TRUSTED,
+    });
     await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
     let sawAbort!: () => void;
     const aborted = new Promise<void>((resolve) => {
@@ -258,6 +285,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue across a Redis restart", ()
     await using _worker = await AgentWorker.start({
       connection: redis.url,
       queueName,
+      accept: TRUSTED,
       concurrency: 3,
       onError: (e) => errors.push(e),
       options: (jobOptions, info) => {

@@ -1,0 +1,134 @@
+/**
+ * The worker's check of one job, before anything is spawned: its payload's shape, its MAC (with a
+ * queue key), its sealed env, its signature key, then every option against the worker's
+ * {@link JobAcceptance} and `query()`'s own validation. A job that fails any of it is refused with
+ * every reason at once ({@link JobRefusedError}).
+ */
+import type { AgentOptions } from "../options.js";
+import { type QueueKey, RunVerifier } from "./auth.js";
+import { JobRefusedError } from "./errors.js";
+import {
+  confinePaths,
+  durationIssue,
+  type JobAcceptance,
+  optionIssues,
+  refusedFields,
+} from "./job-policy.js";
+import { type RemotePrompt, restoreEnv } from "./remote-options.js";
+
+/** A job the worker accepted. */
+export interface AdmittedJob {
+  prompt: RemotePrompt;
+  /** The job's options, env restored (and decrypted), paths resolved inside the accepted root. */
+  options: AgentOptions;
+  timeoutMs: number | undefined;
+  remotePermissions: { timeoutMs: number } | undefined;
+  /** Checks the producer's signatures; `undefined` for a job without a run key (a raw BullMQ job). */
+  verifier: RunVerifier | undefined;
+}
+
+const DATA_FIELDS = new Set([
+  "v",
+  "prompt",
+  "options",
+  "timeoutMs",
+  "remotePermissions",
+  "auth",
+  "sealedEnv",
+  "mac",
+]);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(value));
+
+/** Accepts the job or throws {@link JobRefusedError} naming every refused field. */
+export async function admitJob(
+  jobId: string,
+  raw: unknown,
+  accept: JobAcceptance,
+  key: QueueKey | undefined,
+): Promise<AdmittedJob> {
+  const refuse = (issues: string[]) => new JobRefusedError(jobId, issues);
+  if (!isPlainObject(raw)) throw refuse(["the job's data is not an object"]);
+  if (raw.v !== 1)
+    throw refuse([
+      `v: unknown job payload version ${String(raw.v)}; is this worker older than the producer?`,
+    ]);
+  if (key) {
+    const { mac, ...rest } = raw;
+    if (!key.verifyJob(jobId, JSON.stringify(rest), mac))
+      throw refuse([
+        "mac: the job was not made by a producer holding this queue's key (a raw BullMQ job, or one altered in Redis)",
+      ]);
+  }
+  const issues: string[] = [];
+  for (const field of Object.keys(raw))
+    if (!DATA_FIELDS.has(field)) issues.push(`${field}: not a field of a queued run`);
+
+  const { prompt } = raw;
+  if (typeof prompt !== "string" && !(Array.isArray(prompt) && prompt.every(isPlainObject)))
+    issues.push("prompt: expected text or a list of content blocks");
+
+  let options: Record<string, unknown> = {};
+  if (raw.options !== undefined) {
+    if (isPlainObject(raw.options)) options = { ...raw.options };
+    else issues.push("options: expected an object");
+  }
+
+  if (raw.sealedEnv !== undefined) {
+    if (options.env !== undefined) issues.push("sealedEnv: the job carries env both sealed and in clear");
+    else if (!key) issues.push("sealedEnv: the env is encrypted and this worker has no queue key");
+    else {
+      const env = key.open(jobId, raw.sealedEnv);
+      if (env) options.env = env;
+      else
+        issues.push(
+          "sealedEnv: does not decrypt with this worker's queue key (another key, job or tampering)",
+        );
+    }
+  }
+
+  issues.push(...refusedFields(options, accept));
+
+  const timeoutIssue = durationIssue("timeoutMs", raw.timeoutMs);
+  if (timeoutIssue) issues.push(timeoutIssue);
+  let remotePermissions: { timeoutMs: number } | undefined;
+  if (raw.remotePermissions !== undefined) {
+    const timeoutMs = isPlainObject(raw.remotePermissions) ? raw.remotePermissions.timeoutMs : undefined;
+    const issue = durationIssue("remotePermissions.timeoutMs", timeoutMs ?? Number.NaN);
+    if (issue) issues.push(issue);
+    else remotePermissions = { timeoutMs: timeoutMs as number };
+  }
+
+  let verifier: RunVerifier | undefined;
+  if (raw.auth !== undefined) {
+    verifier = RunVerifier.from(isPlainObject(raw.auth) ? raw.auth.runKey : undefined);
+    if (!verifier) issues.push("auth.runKey: not an Ed25519 public key");
+  } else if (remotePermissions) {
+    issues.push(
+      "remotePermissions: a run without a run key (auth) cannot have its permissions answered remotely",
+    );
+  }
+
+  if (issues.length > 0) throw refuse(issues);
+
+  const env = restoreEnv(options.env as Record<string, string | null> | undefined);
+  if (env) options.env = env;
+  const invalid = optionIssues(options);
+  if (invalid.length > 0) throw refuse(invalid);
+  if (accept.cwd) {
+    const confined = await confinePaths(options, accept.cwd.root);
+    if (confined.issues.length > 0) throw refuse(confined.issues);
+    options = confined.options;
+  }
+  return {
+    prompt: prompt as RemotePrompt,
+    options: options as AgentOptions,
+    timeoutMs: raw.timeoutMs as number | undefined,
+    remotePermissions,
+    verifier,
+  };
+}

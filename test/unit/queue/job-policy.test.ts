@@ -1,0 +1,230 @@
+/**
+ * The worker's check of a job (deny by default) and the queue's cryptography, without Redis.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { InvalidOptionsError } from "../../../src/errors.js";
+import { admitJob } from "../../../src/queue/admit.js";
+import { QueueKey, RunKeys, RunVerifier } from "../../../src/queue/auth.js";
+import { JobRefusedError } from "../../../src/queue/errors.js";
+import { AgentWorker } from "../../../src/queue/index.js";
+import { refusedFields } from "../../../src/queue/job-policy.js";
+import { toJobData } from "../../../src/queue/remote-options.js";
+
+const refusal = async (
+  data: unknown,
+  ...rest: Parameters<typeof admitJob> extends [unknown, unknown, ...infer R] ? R : never
+) => {
+  const error = await admitJob("job-1", data, ...rest).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(JobRefusedError);
+  return (error as JobRefusedError).issues;
+};
+
+describe("what a worker accepts from a job (deny by default)", () => {
+  it("accepts the safe set: prompt, model, limits, prompt text, output shape", async () => {
+    const options = {
+      model: "sonnet",
+      maxTurns: 3,
+      maxBudgetUsd: 1,
+      effort: "low",
+      systemPrompt: { type: "preset", preset: "claude_code", append: "Be brief." },
+      outputFormat: { type: "json_schema", schema: { type: "object" } },
+      disallowedTools: ["Bash"],
+      permissionMode: "plan",
+      includePartialMessages: true,
+    };
+    expect(refusedFields(options)).toEqual([]);
+    const admitted = await admitJob(
+      "job-1",
+      { v: 1, prompt: "hi", options, timeoutMs: 1_000 },
+      {},
+      undefined,
+    );
+    expect(admitted.options).toEqual(options);
+  });
+
+  it("refuses every field that names a binary, an environment, argv, servers, settings, files or escalation", async () => {
+    const options = {
+      backend: "acp",
+      acp: { command: "/bin/sh", args: ["-c", "touch /tmp/pwned"] },
+      cliPath: "/bin/sh",
+      env: { ANTHROPIC_BASE_URL: "http://elsewhere" },
+      inheritEnv: false,
+      extraArgs: { "dangerously-skip-permissions": null },
+      mcpServers: { x: { type: "stdio", command: "/bin/sh" } },
+      settings: { hooks: {} },
+      settingSources: ["project"],
+      plugins: [{ type: "local", path: "/x" }],
+      record: "/tmp/rec.jsonl",
+      user: "root",
+      autoInstallCli: true,
+      permissionMode: "bypassPermissions",
+      allowDangerouslySkipPermissions: true,
+      allowedTools: ["Bash"],
+      cwd: "/",
+      addDirs: ["/etc"],
+      codex: { sandboxMode: "danger-full-access", reasoningEffort: "low" },
+      resume: "abc",
+      someFutureOption: 1,
+    };
+    const issues = await refusal({ v: 1, prompt: "hi", options }, {}, undefined);
+    const fields = issues.map((i) => i.split(":")[0]);
+    expect(fields).toEqual([
+      "backend",
+      "acp.command",
+      "acp.args",
+      "cliPath",
+      "env",
+      "inheritEnv",
+      "extraArgs",
+      "mcpServers",
+      "settings",
+      "settingSources",
+      "plugins",
+      "record",
+      "user",
+      "autoInstallCli",
+      "permissionMode",
+      "allowDangerouslySkipPermissions",
+      "allowedTools",
+      "cwd",
+      "addDirs",
+      "codex.sandboxMode",
+      "resume",
+      "someFutureOption",
+    ]);
+    expect(issues.join("\n")).toContain("accept.cliPath");
+  });
+
+  it("accepts each refused field once the operator opts in, field by field", async () => {
+    const options = {
+      backend: "acp",
+      acp: { command: "/bin/true" },
+      env: { ANTHROPIC_BASE_URL: "http://elsewhere", TZ: "UTC" },
+      extraArgs: { foo: null },
+      record: "/tmp/rec.jsonl",
+    };
+    expect(
+      refusedFields(options, { backends: ["acp"], acp: true, env: true, extraArgs: true, record: true }),
+    ).toEqual([]);
+    // A list of variable names admits only those.
+    expect(refusedFields({ env: { TZ: "UTC", ANTHROPIC_BASE_URL: "x" } }, { env: ["TZ"] })).toEqual([
+      "env.ANTHROPIC_BASE_URL: not in accept.env",
+    ]);
+  });
+
+  it("confines cwd and addDirs to accept.cwd.root, symlinks resolved", async () => {
+    const root = mkdtempSync(join(tmpdir(), "cas-root-"));
+    try {
+      mkdirSync(join(root, "work"));
+      symlinkSync("/etc", join(root, "escape"));
+      const accept = { cwd: { root } };
+      const ok = await admitJob("j", { v: 1, prompt: "x", options: { cwd: "work" } }, accept, undefined);
+      expect(ok.options.cwd).toBe(join(root, "work"));
+      for (const cwd of ["/etc", "../", join(root, "escape"), join(root, "escape", "ssl")]) {
+        const issues = await refusal({ v: 1, prompt: "x", options: { cwd } }, accept, undefined);
+        expect(issues).toEqual([expect.stringMatching(/^cwd: .*outside accept\.cwd\.root|^cwd: .*symlink/)]);
+      }
+      const dirs = await refusal(
+        { v: 1, prompt: "x", options: { addDirs: ["work", "/tmp"] } },
+        accept,
+        undefined,
+      );
+      expect(dirs).toEqual([expect.stringMatching(/^addDirs\[1\]: \/tmp is outside/)]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses durations a Node timer cannot wait, at enqueue, at start and on the worker", async () => {
+    expect(() => toJobData("hi", {}, 2 ** 31)).toThrow(InvalidOptionsError);
+    expect(() => toJobData("hi", {}, undefined, 2 ** 31)).toThrow(/permissionTimeoutMs/);
+    expect(() => toJobData("hi", {}, 2 ** 31 - 1)).not.toThrow();
+    await expect(
+      AgentWorker.start({ connection: "redis://127.0.0.1:1", defaultTimeoutMs: 2 ** 31 }),
+    ).rejects.toBeInstanceOf(InvalidOptionsError);
+    expect(await refusal({ v: 1, prompt: "x", timeoutMs: 2 ** 31 }, {}, undefined)).toEqual([
+      expect.stringMatching(/^timeoutMs: /),
+    ]);
+    expect(
+      await refusal(
+        {
+          v: 1,
+          prompt: "x",
+          remotePermissions: { timeoutMs: 2 ** 40 },
+          auth: { runKey: new RunKeys().publicKey("x") },
+        },
+        {},
+        undefined,
+      ),
+    ).toEqual([expect.stringMatching(/^remotePermissions\.timeoutMs: /)]);
+  });
+
+  it("refuses remote permissions without a run key, a bad payload, a version it does not know", async () => {
+    expect(await refusal({ v: 1, prompt: "x", remotePermissions: { timeoutMs: 10 } }, {}, undefined)).toEqual(
+      [expect.stringMatching(/^remotePermissions: /)],
+    );
+    expect(await refusal({ v: 2, prompt: "x" }, {}, undefined)).toEqual([expect.stringMatching(/^v: /)]);
+    expect(await refusal("nope", {}, undefined)).toHaveLength(1);
+    expect(await refusal({ v: 1, prompt: 5, extra: 1 }, {}, undefined)).toEqual([
+      expect.stringMatching(/^extra: /),
+      expect.stringMatching(/^prompt: /),
+    ]);
+  });
+});
+
+describe("the queue's keys", () => {
+  const key = QueueKey.from("k".repeat(32))!;
+  afterAll(() => {});
+
+  it("signs decisions and cancellations per run; a verifier from the job checks them", () => {
+    const keys = new RunKeys();
+    const verifier = RunVerifier.from(keys.publicKey("job-1"))!;
+    const sig = keys.signDecision("job-1", "req", '{"behavior":"allow"}');
+    expect(verifier.decision("job-1", "req", '{"behavior":"allow"}', sig)).toBe(true);
+    expect(verifier.decision("job-1", "req", '{"behavior":"deny"}', sig)).toBe(false);
+    expect(verifier.decision("job-1", "other", '{"behavior":"allow"}', sig)).toBe(false);
+    // Another producer (or another run of this one) cannot sign for this run.
+    expect(verifier.decision("job-1", "req", "{}", new RunKeys().signDecision("job-1", "req", "{}"))).toBe(
+      false,
+    );
+    expect(verifier.decision("job-1", "req", "{}", keys.signDecision("job-2", "req", "{}"))).toBe(false);
+    expect(verifier.cancel("job-1", "abort", "n", keys.signCancel("job-1", "abort", "n"))).toBe(true);
+    expect(verifier.cancel("job-1", "abort", "n", keys.signCancel("job-1", "interrupt", "n"))).toBe(false);
+    expect(RunVerifier.from("not a key")).toBeUndefined();
+  });
+
+  it("seals env for one job only, MACs jobs and entries", () => {
+    const sealed = key.seal("job-1", { SECRET: "s3cret", DROP: null });
+    expect(JSON.stringify(sealed)).not.toContain("s3cret");
+    expect(key.open("job-1", sealed)).toEqual({ SECRET: "s3cret", DROP: null });
+    expect(key.open("job-2", sealed)).toBeUndefined();
+    expect(QueueKey.from("o".repeat(32))!.open("job-1", sealed)).toBeUndefined();
+    expect(key.verifyJob("job-1", "{}", key.jobMac("job-1", "{}"))).toBe(true);
+    expect(key.verifyJob("job-2", "{}", key.jobMac("job-1", "{}"))).toBe(false);
+    const signer = key.entries("stream-1");
+    const fields = signer.sign(["k", "end", "a", "1", "s", "3", "d", "{}"]);
+    expect(signer.verify(fields)).toBe(true);
+    expect(key.entries("stream-2").verify(fields)).toBe(false);
+    // A field added after the MAC (which a Map-based decoder would take instead) is refused.
+    expect(signer.verify([...fields, "k", "message"])).toBe(false);
+    const tampered = [...fields];
+    tampered[3] = "2";
+    expect(signer.verify(tampered)).toBe(false);
+    expect(() => QueueKey.from("short")).toThrow(InvalidOptionsError);
+  });
+
+  it("a keyed worker refuses a job without the queue key's MAC, and opens a sealed env", async () => {
+    const raw = { v: 1, prompt: "x" };
+    expect(await refusal(raw, {}, key)).toEqual([expect.stringMatching(/^mac: /)]);
+    const sealed = { v: 1, prompt: "x", options: {}, sealedEnv: key.seal("job-1", { TZ: "UTC" }) };
+    const data = { ...sealed, mac: key.jobMac("job-1", JSON.stringify(sealed)) };
+    expect((await admitJob("job-1", data, { env: true }, key)).options.env).toEqual({ TZ: "UTC" });
+    // The env still needs accept.env, sealed or not.
+    expect(await refusal(data, {}, key)).toEqual([expect.stringMatching(/^env: /)]);
+    // A worker without the key cannot open it.
+    expect(await refusal(sealed, { env: true }, undefined)).toEqual([expect.stringMatching(/^sealedEnv: /)]);
+  });
+});
