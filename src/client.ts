@@ -14,7 +14,7 @@ import { backendFor, getBackend } from "./backends/registry.js";
 import type { InterruptResult } from "./control-types.js";
 import { ClaudeControls } from "./controls.js";
 import { AbortError, NotConnectedError, UnreadResponseError, UnsupportedFeatureError } from "./errors.js";
-import { abortErrorFor, combineSignals, throwIfAborted } from "./internal/abort.js";
+import { abortErrorFor, checkSignalOption, combineSignals, throwIfAborted } from "./internal/abort.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -72,7 +72,9 @@ export class AgentSdkClient implements AsyncDisposable {
   private activeReaders = 0;
   private warnedUnread = false;
 
+  /** @throws InvalidOptionsError when `options.signal` is not an `AbortSignal` (the rest is checked at `connect()`). */
   constructor(options: AgentOptions = {}) {
+    checkSignalOption(options.signal);
     this.options = options;
     this.backend = getBackend(options.backend);
   }

@@ -27,7 +27,7 @@ import type {
 } from "./control-types.js";
 import { ClaudeControls, type ReadFileOptions, type ReloadPluginsOptions } from "./controls.js";
 import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
-import { combineSignals, throwIfAborted } from "./internal/abort.js";
+import { checkSignalOption, combineSignals, throwIfAborted } from "./internal/abort.js";
 import { Subscription, type SubscriptionHooks } from "./internal/message-hub.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { Message } from "./messages.js";
@@ -211,7 +211,8 @@ export const QUERY_CONTROL_METHODS = [
  * Runs an agent on a prompt and streams its messages.
  *
  * Construction is synchronous and lazy: nothing is validated or spawned until iteration starts;
- * invalid options then surface as the first error of the iteration.
+ * invalid options then surface as the first error of the iteration. Only `signal` is checked at
+ * once: anything but an `AbortSignal` throws `InvalidOptionsError` here.
  *
  * - A `string` or content-block prompt is one turn: input closes after the first `result`.
  * - An `AsyncIterable` prompt keeps the session open until the iterable ends and every turn has
@@ -224,6 +225,7 @@ export const QUERY_CONTROL_METHODS = [
  */
 export function query(params: QueryParams): Query {
   const options = params.options ?? {};
+  checkSignalOption(options.signal);
   preload(options);
   return new QueryRun(params.prompt, options);
 }
@@ -239,6 +241,7 @@ function preload(options: AgentOptions): void {
 
 /** {@link query} on a session from `source` instead of a new process. @internal */
 export function queryOn(source: SessionSource, params: QueryParams): Query {
+  checkSignalOption(params.options?.signal);
   return new QueryRun(params.prompt, params.options ?? {}, source);
 }
 

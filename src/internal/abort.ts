@@ -1,7 +1,41 @@
 /**
  * Abort-signal plumbing shared by `query()`, `AgentSdkClient` and the backends.
  */
-import { AbortError } from "../errors.js";
+import { AbortError, InvalidOptionsError } from "../errors.js";
+
+/**
+ * Checks an option that must be an `AbortSignal` (or absent). Anything else (`{}`, `{ aborted:
+ * false }`, a controller instead of its signal) would reach Node's signal handling and fail there
+ * with a bare `TypeError`, or be read as aborted when it is not.
+ *
+ * @throws InvalidOptionsError naming `name`.
+ */
+export function checkSignalOption(signal: unknown, name = "signal"): void {
+  const issue = signalOptionIssue(signal, name);
+  if (issue !== undefined) throw new InvalidOptionsError([issue]);
+}
+
+/** {@link checkSignalOption}'s finding as an issue line, or `undefined` when `signal` is fine. */
+export function signalOptionIssue(signal: unknown, name = "signal"): string | undefined {
+  if (signal === undefined) return undefined;
+  let what = "an object whose prototype cannot be read";
+  try {
+    if (signal instanceof AbortSignal) return undefined;
+    what = signal instanceof AbortController ? "an AbortController (pass its .signal)" : kindOf(signal);
+  } catch {
+    // A proxy whose traps throw: not a signal either.
+  }
+  return `${name}: must be an AbortSignal, got ${what}`;
+}
+
+/** What kind of value `value` is, for an error message, without printing the value. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value !== "object") return typeof value;
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor
+    ?.name;
+  return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "a plain object";
+}
 
 /**
  * A signal that aborts when `extra` or `user` (if given) aborts, with the reason of whichever fired

@@ -4,6 +4,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { ControlRequestError, InvalidOptionsError } from "../errors.js";
+import { signalOptionIssue } from "../internal/abort.js";
 import type { AgentOptions } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 
@@ -89,6 +90,8 @@ export function claimFields(options: ClaimOptions): Record<string, unknown> {
   const budget = options.maxThinkingTokens;
   if (budget !== undefined && budget !== null && !(Number.isInteger(budget) && budget >= 0))
     issues.push("maxThinkingTokens: must be a non-negative integer or null");
+  const signalIssue = signalOptionIssue(options.signal);
+  if (signalIssue !== undefined) issues.push(signalIssue);
   if (issues.length > 0) throw new InvalidOptionsError(issues);
   const cwd = options.cwd;
   return {

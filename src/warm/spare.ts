@@ -11,7 +11,7 @@ import { isAbsolute, join } from "node:path";
 import type { Session } from "../backends/backend.js";
 import { type AgentSdkClient, clientOn } from "../client.js";
 import { InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
-import { combineSignals } from "../internal/abort.js";
+import { checkSignalOption, combineSignals } from "../internal/abort.js";
 import { buildChildEnv } from "../internal/child-env.js";
 import type { AgentOptions } from "../options.js";
 import { atHostExit } from "../process/group-registry.js";
@@ -301,6 +301,7 @@ export async function prewarm(params: PrewarmParams = {}): Promise<SpareSession>
   const options = params.options ?? {};
   const backend = options.backend ?? "claude";
   if (backend !== "claude") throw new UnsupportedFeatureError("prewarm (a spare claimed later)", backend);
+  checkSignalOption(options.signal, "options.signal");
   const parking = options.cwd === undefined ? newParkingDir(options) : undefined;
   const removeNow = () => {
     if (parking !== undefined) rmSync(parking, { recursive: true, force: true });

@@ -17,6 +17,7 @@
  */
 import { AgentSdkClient } from "../client.js";
 import { AgentSdkError, InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
+import { checkSignalOption } from "../internal/abort.js";
 import type { AgentOptions } from "../options.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, query } from "../query.js";
@@ -113,6 +114,7 @@ export class WarmPool implements AsyncDisposable {
     if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE)
       throw new InvalidOptionsError([`size: must be an integer from 1 to ${MAX_POOL_SIZE}`]);
     this.options = options.options ?? {};
+    checkSignalOption(this.options.signal, "options.signal");
     this.size = size;
     // Checked here, not first in a background start where only `onError` would hear of it.
     this.idleTimeoutMs = checkDuration(
@@ -225,6 +227,7 @@ export class WarmPool implements AsyncDisposable {
 
   private check(options: AgentOptions): void {
     if (this.closed) throw new AgentSdkError("The warm pool is closed");
+    checkSignalOption(options.signal);
     if (this.spares)
       throw new AgentSdkError(
         "This pool keeps spares (spares: true): hand them out with claim(prompt, { cwd, … }) or claimClient({ cwd, … })",

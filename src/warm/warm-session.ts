@@ -15,7 +15,7 @@ import type { Session } from "../backends/backend.js";
 import { backendFor } from "../backends/registry.js";
 import { type AgentSdkClient, clientOn } from "../client.js";
 import { AbortError, InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
-import { abortErrorFor, combineSignals } from "../internal/abort.js";
+import { abortErrorFor, checkSignalOption, combineSignals } from "../internal/abort.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, queryOn, type SessionSource } from "../query.js";
@@ -109,6 +109,7 @@ export class WarmSession implements AsyncDisposable {
     prepare?: (session: Session) => void,
     onDiscard?: () => void,
   ): SessionSource {
+    checkSignalOption(options.signal);
     this.checkOptions(options);
     const source = this.source(prepare);
     const signal = options.signal;
@@ -266,6 +267,7 @@ export class WarmSession implements AsyncDisposable {
  */
 export async function startup(params: StartupParams = {}): Promise<WarmSession> {
   const options = params.options ?? {};
+  checkSignalOption(options.signal, "options.signal");
   const timeoutMs = checkDuration("timeoutMs", params.timeoutMs ?? DEFAULT_WARM_STARTUP_TIMEOUT_MS);
   const idleTimeoutMs = checkDuration("idleTimeoutMs", params.idleTimeoutMs ?? DEFAULT_WARM_IDLE_TIMEOUT_MS);
   const backend = await backendFor(options);

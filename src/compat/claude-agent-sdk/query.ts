@@ -4,6 +4,7 @@
  */
 
 import { UnsupportedOptionsError } from "../../errors.js";
+import { checkSignalOption } from "../../internal/abort.js";
 import type { Message } from "../../messages.js";
 import type { Prompt, StreamedUserInput, WireUserMessage } from "../../prompt.js";
 import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
@@ -44,6 +45,7 @@ import type {
  * }
  */
 export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; options?: Options }): Query {
+  checkAbortController(params.options);
   const agentOptions = toAgentOptions(params.options);
   return compatQuery(params.prompt, (prompt) => coreQuery({ prompt, options: agentOptions }));
 }
@@ -136,11 +138,30 @@ function coreStartParams(params: { options?: Options; initializeTimeoutMs?: numb
   idleTimeoutMs: number;
   timeoutMs?: number;
 } {
+  checkAbortController(params.options);
   return {
     options: toAgentOptions(params.options),
     idleTimeoutMs: Number.POSITIVE_INFINITY,
     ...(params.initializeTimeoutMs !== undefined ? { timeoutMs: params.initializeTimeoutMs } : {}),
   };
+}
+
+/**
+ * `abortController` must be an `AbortController`: one without a signal would be dropped (aborting
+ * it would do nothing), and a non-signal would fail inside Node with a bare `TypeError`.
+ *
+ * @throws InvalidOptionsError naming `abortController.signal`.
+ */
+function checkAbortController(options: Options | undefined): void {
+  const controller: unknown = options?.abortController;
+  if (controller === undefined) return;
+  let signal: unknown = null;
+  try {
+    signal = (controller as { signal?: unknown }).signal ?? null;
+  } catch {
+    // null, or a proxy whose traps throw: no signal.
+  }
+  checkSignalOption(signal, "abortController.signal");
 }
 
 /** The official claim options as the core's; what this engine cannot send at a claim is refused. */

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentSdkError, InvalidOptionsError } from "../../errors.js";
-import { combineSignals } from "../../internal/abort.js";
+import { checkSignalOption, combineSignals } from "../../internal/abort.js";
 import { runAppServerTurn } from "./app-server-turn.js";
 import type { ThreadEvent, ThreadItem, Usage } from "./events.js";
 import { execTurnArgs, threadIdIssue, threadOptionIssues } from "./exec-args.js";
@@ -63,11 +63,13 @@ export class Thread {
 
   /** Runs a turn and streams its events as they come. */
   async runStreamed(input: Input, turnOptions: TurnOptions = {}): Promise<StreamedTurn> {
+    checkSignalOption(turnOptions.signal);
     return { events: this.streamTurn(input, turnOptions) };
   }
 
   /** Runs a turn and returns it once complete; a failed turn throws with the CLI's message. */
   async run(input: Input, turnOptions: TurnOptions = {}): Promise<Turn> {
+    checkSignalOption(turnOptions.signal);
     const items: ThreadItem[] = [];
     let finalResponse = "";
     let usage: Usage | null = null;
