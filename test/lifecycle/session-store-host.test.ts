@@ -146,3 +146,49 @@ describe("the resume-from-store directory goes with the host", () => {
     if (seen.pid !== null) expect(await eventually(() => !isAlive(seen.pid as number))).toBe(true);
   });
 });
+
+describe("a store whose append() rejects with odd values never crashes the host", () => {
+  it(`claude ${CLAUDE_CLI_VERSION}: a null-prototype object, a BigInt, a cycle: each a mirror_error; the turn ends well and the host exits 0 on its own`, async () => {
+    await using bed = await testBed([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    const tmp = scratch("append");
+    const started = performance.now();
+    const run = await runHost(
+      [
+        'import { InMemorySessionStore, query } from SRC/index.ts";',
+        "const cycle: Record<string, unknown> = {};",
+        "cycle.self = cycle;",
+        "const odd = [Object.create(null), 10n, cycle];",
+        `const options = ${JSON.stringify(bed.options())};`,
+        "const report = [];",
+        "for (const value of odd) {",
+        "  const store = new InMemorySessionStore();",
+        "  store.append = () => Promise.reject(value);",
+        "  const seen = { mirrorErrors: [], results: [] };",
+        '  for await (const m of query({ prompt: "hi", options: { ...options, sessionStore: store } })) {',
+        '    if (m.type === "system" && m.subtype === "mirror_error") seen.mirrorErrors.push(m.data.error);',
+        '    if (m.type === "result") seen.results.push(m.isError);',
+        "  }",
+        "  report.push(seen);",
+        "}",
+        "console.log(JSON.stringify(report));",
+      ],
+      tmp,
+    );
+    const exitMs = Math.round(performance.now() - started);
+    expect(run.code, run.err).toBe(0);
+    const report = JSON.parse(run.out.trim().split("\n").at(-1) as string) as {
+      mirrorErrors: string[];
+      results: boolean[];
+    }[];
+    expect(report).toHaveLength(3);
+    for (const seen of report) {
+      expect(seen.results).toEqual([false]);
+      expect(seen.mirrorErrors.length).toBeGreaterThan(0);
+      for (const error of seen.mirrorErrors)
+        expect(error).toMatch(/^SessionStore\.append\(\) failed after 3 attempt\(s\): \S/);
+    }
+    console.log(
+      `session-store host | append rejects with odd values | host exit ${exitMs} ms | code ${run.code}`,
+    );
+  });
+});

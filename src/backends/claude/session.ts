@@ -81,7 +81,7 @@ export class ClaudeSession implements Session {
         store,
         params.options.sessionStoreFlush ?? "batched",
         params.mirrorProjectsDir,
-        (key, error) => this.reportMirrorError(key, error),
+        (key, error) => this.reportMirrorError(key, error.message),
       );
     }
     this.transport = params.transport;

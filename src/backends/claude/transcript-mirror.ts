@@ -15,10 +15,16 @@
  *   appends. What waits is bounded: at most {@link MirrorTimings.maxPendingBytes} (default 8 MiB)
  *   of entries not yet appended are held (or one frame, if it alone is bigger); a frame that would
  *   exceed it is dropped and reported (once per stretch of drops per key), and {@link TranscriptMirror.close} waits for the store at
- *   most its deadline, then reports what it abandons.
+ *   most its deadline, then reports what it abandons;
+ * - whatever the store throws or rejects with (a null-prototype object, a BigInt, a cycle) is
+ *   described without throwing, and nothing here ever leaves a rejection unhandled: a failure is
+ *   a {@link SessionStoreError} given to `onError`, never a crash of the host.
  */
 
 import { realpathSync } from "node:fs";
+import { SessionStoreError } from "../../errors.js";
+import { describeError } from "../../internal/safe-json.js";
+import { storeFailure } from "./sessions/store-calls.js";
 import { keyText, sessionKeyOf } from "./sessions/store-keys.js";
 import type {
   SessionKey,
@@ -84,13 +90,13 @@ export class TranscriptMirror {
    * @param store Where entries go.
    * @param flush `batched` or `eager` (see {@link SessionStoreFlush}).
    * @param projectsDir `<CLAUDE_CONFIG_DIR>/projects` of the CLI process, which frame paths are under.
-   * @param onError Told of every batch that was lost, with the key and why.
+   * @param onError Told of every batch that was lost, with the key and why (`operation: "append"`).
    */
   constructor(
     private readonly store: SessionStore,
     private readonly flush: SessionStoreFlush,
     private readonly projectsDir: string,
-    private readonly onError: (key: SessionKey, error: string) => void,
+    private readonly onError: (key: SessionKey, error: SessionStoreError) => void,
     timings: Partial<MirrorTimings> = {},
   ) {
     this.timings = { ...DEFAULT_MIRROR_TIMINGS, ...timings };
@@ -123,8 +129,11 @@ export class TranscriptMirror {
         this.overflowing.add(id);
         this.report(
           key,
-          `the store is too slow: ${this.heldBytes} bytes are still waiting for SessionStore.append() ` +
-            `(bound ${this.timings.maxPendingBytes}); transcript entries are dropped until it catches up`,
+          new SessionStoreError(
+            "append",
+            `the store is too slow: ${this.heldBytes} bytes are still waiting for SessionStore.append() ` +
+              `(bound ${this.timings.maxPendingBytes}); transcript entries are dropped until it catches up`,
+          ),
         );
       }
       return;
@@ -148,7 +157,8 @@ export class TranscriptMirror {
 
   /** Starts appending what is pending (end of a turn, a threshold, the timer); never waits. */
   flushSoon(): void {
-    void this.drain();
+    // drain() never rejects; the catch is the guarantee that nothing here is ever unhandled.
+    this.drain().catch(() => undefined);
   }
 
   /**
@@ -190,8 +200,12 @@ export class TranscriptMirror {
       for (const key of waiting.values()) {
         this.report(
           key,
-          `SessionStore.append() had not finished ${timeoutMs} ms after the session closed; ` +
-            "its entries may be missing from the store",
+          new SessionStoreError(
+            "append",
+            `SessionStore.append() had not finished ${timeoutMs} ms after the session closed; ` +
+              "its entries may be missing from the store",
+            { timedOut: true },
+          ),
         );
       }
     }
@@ -212,11 +226,20 @@ export class TranscriptMirror {
       this.pendingBytes = 0;
       this.queuedBytes += bytes;
       this.queued.push(...batches);
-      this.chain = this.chain.then(() => {
-        this.queuedBytes -= bytes;
-        this.queued.splice(0, batches.length);
-        return this.appendAll(batches);
-      });
+      this.chain = this.chain
+        .then(() => {
+          this.queuedBytes -= bytes;
+          this.queued.splice(0, batches.length);
+          return this.appendAll(batches);
+        })
+        .catch((error: unknown) => {
+          // appendAll reports its own failures; this is the last line for a bug, so that one
+          // failure neither crashes the host nor stops every later append.
+          this.inFlight = [];
+          this.inFlightBytes = 0;
+          for (const batch of batches)
+            this.report(batch.key, storeFailure("append", keyWhat(batch.key), error));
+        });
     }
     return this.chain;
   }
@@ -251,23 +274,31 @@ export class TranscriptMirror {
 
   private async appendWithRetry(batch: Batch): Promise<void> {
     const attempts = this.timings.backoffMs.length + 1;
-    let lastError = "";
+    let lastError: SessionStoreError | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const outcome = await this.appendOnce(batch);
       if (outcome === "ok") return;
       if (outcome === "timeout") {
-        lastError = `SessionStore.append() timed out after ${this.timings.appendTimeoutMs} ms (not retried: it may still land)`;
+        lastError = new SessionStoreError(
+          "append",
+          `SessionStore.append() timed out after ${this.timings.appendTimeoutMs} ms (not retried: it may still land)`,
+          { timedOut: true },
+        );
         break;
       }
-      lastError = `SessionStore.append() failed after ${attempt} attempt(s): ${outcome.message}`;
+      lastError = new SessionStoreError(
+        "append",
+        `SessionStore.append() failed after ${attempt} attempt(s): ${describeError(outcome.failure)}`,
+        { cause: outcome.failure },
+      );
       const wait = this.timings.backoffMs[attempt - 1];
       if (wait === undefined) break;
       await delay(wait);
     }
-    this.report(batch.key, lastError);
+    if (lastError !== undefined) this.report(batch.key, lastError);
   }
 
-  private async appendOnce(batch: Batch): Promise<"ok" | "timeout" | Error> {
+  private async appendOnce(batch: Batch): Promise<"ok" | "timeout" | { failure: unknown }> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), this.timings.appendTimeoutMs);
@@ -280,7 +311,8 @@ export class TranscriptMirror {
           .then(() => this.store.append(batch.key, batch.entries))
           .then(
             () => "ok" as const,
-            (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+            // Kept as thrown: it is described (never throwing) only if it is the last failure.
+            (failure: unknown) => ({ failure }),
           ),
         timeout,
       ]);
@@ -289,7 +321,7 @@ export class TranscriptMirror {
     }
   }
 
-  private report(key: SessionKey, error: string): void {
+  private report(key: SessionKey, error: SessionStoreError): void {
     try {
       this.onError(key, error);
     } catch {
@@ -319,6 +351,11 @@ export class TranscriptMirror {
       { code: "CODE_AGENT_SDK_MIRROR_PATH" },
     );
   }
+}
+
+/** `for session <id>` (and its subpath), for messages. */
+function keyWhat(key: SessionKey): string {
+  return `for session ${key.sessionId}${key.subpath !== undefined ? ` subpath ${key.subpath}` : ""}`;
 }
 
 function delay(ms: number): Promise<void> {

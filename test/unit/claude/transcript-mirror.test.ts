@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { sessionKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
 import type { SessionKey, SessionStoreEntry } from "../../../src/backends/claude/sessions/store-types.js";
 import { type MirrorTimings, TranscriptMirror } from "../../../src/backends/claude/transcript-mirror.js";
+import { SessionStoreError } from "../../../src/errors.js";
 
 const PROJECTS = "/home/u/.claude/projects";
 const SESSION = "0b0c6f4e-5a44-4e51-9a43-3f1d7f0c5a11";
@@ -44,14 +45,14 @@ function mirrorOf(
   flush: "batched" | "eager",
   timings: Partial<MirrorTimings> = {},
 ) {
-  const errors: { key: SessionKey; error: string }[] = [];
+  const errors: { key: SessionKey; error: string; typed: SessionStoreError }[] = [];
   let onError: (() => void) | undefined;
   const mirror = new TranscriptMirror(
     store,
     flush,
     PROJECTS,
     (key, error) => {
-      errors.push({ key, error });
+      errors.push({ key, error: error.message, typed: error });
       onError?.();
     },
     { batchMs: 60_000, backoffMs: [1, 1], ...timings },
@@ -157,6 +158,41 @@ describe("TranscriptMirror", () => {
       [undefined, "SessionStore.append() failed after 3 attempt(s): store is down"],
       ["subagents/agent-a1", "SessionStore.append() failed after 3 attempt(s): store is down"],
     ]);
+  });
+
+  it("a store rejecting with odd values (null-prototype, BigInt, cycle, revoked proxy, throwing toString) is a SessionStoreError, never an unhandled rejection", async () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const odd: unknown[] = [
+      Object.create(null),
+      10n,
+      cycle,
+      revoked.proxy,
+      {
+        toString() {
+          throw new Error("no");
+        },
+      },
+      undefined,
+    ];
+    for (const value of odd) {
+      const store = recordingStore(() => Promise.reject(value));
+      const { mirror, errors, nextError } = mirrorOf(store.store, "batched");
+      const reported = nextError();
+      mirror.enqueue(MAIN, [entry(1)]);
+      // What the session does at the end of a turn: it must never leave a rejection behind.
+      mirror.flushSoon();
+      await reported;
+      expect(store.calls).toHaveLength(3);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.typed).toBeInstanceOf(SessionStoreError);
+      expect(errors[0]?.typed.operation).toBe("append");
+      expect(errors[0]?.typed.cause).toBe(value);
+      expect(errors[0]?.error).toMatch(/^SessionStore\.append\(\) failed after 3 attempt\(s\): \S/);
+      await mirror.close(5_000);
+    }
   });
 
   it("does not retry an append that timed out (it may still land)", async () => {
