@@ -155,3 +155,43 @@ describe("claude: MCP server env/headers and settings are not on the command lin
     expect(results(seen)[0]).toMatchObject({ subtype: "success", result: "done" });
   });
 });
+
+describe("codex: MCP server env, headers and args are not on the command line", () => {
+  const secrets = {
+    env: "cas-codex-mcp-env-secret-31b7",
+    header: "cas-codex-mcp-header-secret-c04e",
+    arg: "cas-codex-mcp-arg-secret-aa19",
+  };
+  const mcpServers = {
+    echo: {
+      command: process.execPath,
+      args: [ECHO_MCP, `--token=${secrets.arg}`],
+      env: { ECHO_TOKEN: secrets.env },
+    },
+    web: {
+      type: "http" as const,
+      url: "http://127.0.0.1:9/mcp",
+      headers: { Authorization: `Bearer ${secrets.header}` },
+    },
+  };
+
+  it("a one-shot query: the servers travel in thread/start, and the tool still runs", async () => {
+    await using bed = await codexBed([
+      { mcpCall: { server: "echo", tool: "echo", arguments: { text: "ping" } } },
+      { text: "echoed" },
+    ]);
+    let argv: string[] | undefined;
+    const seen: Message[] = [];
+    for await (const m of query({ prompt: "use echo", options: bed.options({ mcpServers }) })) {
+      seen.push(m);
+      // Before the fix this was a `codex exec` with `-c mcp_servers.…` arguments.
+      argv ??= childArgv("app-server")[0] ?? childArgv("exec")[0];
+    }
+    expect(argv).toBeDefined();
+    const cmdline = argv!.join(" ");
+    for (const secret of Object.values(secrets)) expect(cmdline).not.toContain(secret);
+    expect(cmdline).not.toContain("mcp_servers");
+    expect(JSON.stringify(seen)).toContain("echo: ping");
+    expect(results(seen)[0]).toMatchObject({ subtype: "success", result: "echoed" });
+  });
+});

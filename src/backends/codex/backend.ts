@@ -4,7 +4,8 @@
  * A one-shot `query()` runs `codex exec --json`; everything else runs `codex app-server` (JSON-RPC):
  * multi-turn clients, streamed prompts, and one-shot queries that need the live channel: a
  * `canUseTool` callback, `includePartialMessages`, an approval policy that asks (`untrusted`,
- * `on-request`; exec cannot ask), or an image given by URL (exec only attaches files).
+ * `on-request`; exec cannot ask), an image given by URL (exec only attaches files), or MCP
+ * servers (exec would take their configs on its command line).
  */
 
 import { findOrInstallCli } from "../../install/auto.js";
@@ -104,8 +105,15 @@ export function execCanRun(options: AgentOptions, parts: PromptParts): boolean {
     options.canUseTool === undefined &&
     !options.includePartialMessages &&
     (policy === undefined || policy === "never") &&
-    parts.images.every((image) => image.kind === "base64")
+    parts.images.every((image) => image.kind === "base64") &&
+    // exec takes MCP servers only as `-c` arguments, readable by any local user (their env,
+    // headers, args); the app-server takes them in `thread/start`.
+    !hasMcpServers(options)
   );
+}
+
+function hasMcpServers(options: AgentOptions): boolean {
+  return typeof options.mcpServers === "object" && Object.keys(options.mcpServers).length > 0;
 }
 
 async function openExecSession(

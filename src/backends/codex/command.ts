@@ -8,8 +8,11 @@
  * none of them can be read as a flag (a thread id is a UUID anyway: see the options schema), and a
  * flag value that starts with `-` is joined to its flag (see `flagWithValue`).
  *
- * Sessions: `codex app-server [-c …]`; cwd, model, approval policy and sandbox travel in
- * `thread/start` / `thread/resume`, the output schema and model switches in each `turn/start`.
+ * Sessions: `codex app-server [-c …]`; cwd, model, approval policy, sandbox and the MCP servers
+ * travel in `thread/start` / `thread/resume`, the output schema and model switches in each
+ * `turn/start`. MCP server tables (their `env`, `http_headers`, `args`, `url`) are never on the
+ * command line, where any local user can read them: the backend runs one-shot queries that have
+ * MCP servers on the app-server too (see `execCanRun`).
  */
 import { flagWithValue } from "../../internal/argv.js";
 import { buildChildEnv } from "../../internal/child-env.js";
@@ -49,9 +52,17 @@ export function buildExecArgs(options: AgentOptions, files: ExecFiles = {}): str
   return args;
 }
 
-/** The arguments after the executable for `codex app-server`. */
+/** Whether a config override is an MCP server table, which stays off the command line. */
+function isMcpServerOverride([key]: [string, TomlValue]): boolean {
+  return key.startsWith("mcp_servers.");
+}
+
+/**
+ * The arguments after the executable for `codex app-server`. The MCP server tables go in
+ * {@link threadParams} instead.
+ */
 export function buildAppServerArgs(options: AgentOptions): string[] {
-  const overrides = codexConfigOverrides(options);
+  const overrides = codexConfigOverrides(options).filter((override) => !isMcpServerOverride(override));
   // The app-server has no --add-dir: extra writable roots are configuration.
   if (options.addDirs?.length) {
     overrides.unshift(["sandbox_workspace_write.writable_roots", options.addDirs]);
@@ -70,6 +81,10 @@ export function threadParams(options: AgentOptions): ThreadStartParams {
   const approvalPolicy = options.codex?.approvalPolicy ?? (options.canUseTool ? "untrusted" : undefined);
   if (approvalPolicy !== undefined) params.approvalPolicy = approvalPolicy;
   if (options.codex?.sandboxMode !== undefined) params.sandbox = options.codex.sandboxMode;
+  // `codex.config` comes after the servers in the overrides, so a key of its own for a server
+  // (`mcp_servers.x.enabled`) still applies on top of the thread's table.
+  const servers = codexConfigOverrides(options).filter(isMcpServerOverride);
+  if (servers.length > 0) params.config = Object.fromEntries(servers);
   return params;
 }
 

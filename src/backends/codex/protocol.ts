@@ -36,6 +36,8 @@ export interface ThreadStartParams {
   model?: string;
   approvalPolicy?: AskForApproval;
   sandbox?: SandboxMode;
+  /** Config overrides for this thread, as `-c` takes them: dotted key → value. */
+  config?: Record<string, unknown>;
 }
 
 /** `thread/start` / `thread/resume` result (the fields we read). */

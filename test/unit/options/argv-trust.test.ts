@@ -20,7 +20,8 @@ import { describe, expect, it } from "vitest";
 import { validateAcpOptions } from "../../../src/backends/acp/validate.js";
 import { buildClaudeArgs } from "../../../src/backends/claude/command.js";
 import { validateClaudeOptions } from "../../../src/backends/claude/validate.js";
-import { buildExecArgs } from "../../../src/backends/codex/command.js";
+import { execCanRun } from "../../../src/backends/codex/backend.js";
+import { buildAppServerArgs, buildExecArgs, threadParams } from "../../../src/backends/codex/command.js";
 import { validateCodexOptions } from "../../../src/backends/codex/validate.js";
 import { buildCursorArgs } from "../../../src/backends/cursor/command.js";
 import { validateCursorOptions } from "../../../src/backends/cursor/validate.js";
@@ -193,6 +194,43 @@ describe("builders: positional values after --, and nothing starting with - on i
     );
     expect(args).toEqual(expect.arrayContaining([`--resume=${CLAUDE_BYPASS}`, "--model=-m", "--x=-1"]));
     expect(args).not.toContain(CLAUDE_BYPASS);
+  });
+});
+
+describe("codex: MCP server tables stay off the command line", () => {
+  const mcpServers = {
+    echo: { command: "node", args: ["--token=a1"], env: { TOKEN: "e1" } },
+    web: {
+      type: "http" as const,
+      url: "http://127.0.0.1:9/mcp?key=q1",
+      headers: { Authorization: "Bearer h1" },
+    },
+  };
+
+  it("the app-server gets them in thread/start (and thread/resume), not as -c arguments", () => {
+    const args = buildAppServerArgs({ mcpServers, codex: { reasoningEffort: "low" } });
+    expect(args).toEqual(["app-server", "-c", 'model_reasoning_effort="low"']);
+    expect(threadParams({ mcpServers, cwd: "/w" }).config).toEqual({
+      "mcp_servers.echo": {
+        command: "node",
+        args: ["--token=a1"],
+        env: { TOKEN: "e1" },
+        default_tools_approval_mode: "approve",
+      },
+      "mcp_servers.web": {
+        url: "http://127.0.0.1:9/mcp?key=q1",
+        http_headers: { Authorization: "Bearer h1" },
+        default_tools_approval_mode: "approve",
+      },
+    });
+    expect(threadParams({ cwd: "/w" }).config).toBeUndefined();
+  });
+
+  it("a one-shot query with MCP servers runs on the app-server, not on exec", () => {
+    const parts = { text: "hi", images: [] };
+    expect(execCanRun({}, parts)).toBe(true);
+    expect(execCanRun({ mcpServers }, parts)).toBe(false);
+    expect(execCanRun({ mcpServers: {} }, parts)).toBe(true);
   });
 });
 
