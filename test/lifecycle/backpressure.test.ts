@@ -6,6 +6,9 @@
  * may be ahead of it by at most the high-water mark plus the documented slack (peeks, the pipe,
  * stream buffers). Without backpressure the CLI runs ahead by the whole flood.
  */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type AgentOptions,
@@ -240,3 +243,188 @@ describe("a stalled reader is dropped, not kept (item 5)", () => {
     );
   });
 });
+
+const FLOW_ACP = fileURLToPath(new URL("../fixtures/flow/flow-acp-agent.mjs", import.meta.url));
+
+/** Options running the ACP stand-in (test/fixtures/flow/flow-acp-agent.mjs) in `mode`. */
+function flowAcp(mode: string, env: Record<string, string> = {}): AgentOptions {
+  return {
+    backend: "acp",
+    acp: { command: process.execPath, args: [FLOW_ACP] },
+    env: { FLOW_MODE: mode, ...env },
+  };
+}
+
+describe("backpressure on ACP (issue 25, item 6)", () => {
+  it("acp: the agent is never more than highWaterMark + slack ahead of the reader", async () => {
+    const lines = 12_000; // ~12 MB: 12× the mark
+    const cli = progress();
+    let taken = 0;
+    let maxAhead = 0;
+    let result: Message | undefined;
+    const elapsed = stopwatch();
+    const q = query({
+      prompt: "flood",
+      options: {
+        ...flowAcp("flood", { FLOW_BYTES: String(lines * 1024) }),
+        ...cli.options,
+        highWaterMark: HIGH_WATER,
+      },
+    });
+    let pid: number | undefined;
+    for await (const message of q) {
+      pid ??= q.pid;
+      if (isFlood(message)) taken += 1;
+      if (message.type === "result") result = message;
+      maxAhead = Math.max(maxAhead, cli.written() - taken);
+      await lag(taken);
+    }
+    expect(result?.type === "result" && result.subtype).toBe("success");
+    expect(taken).toBeGreaterThanOrEqual(lines * 0.9);
+    expect(maxAhead).toBeLessThanOrEqual(MAX_LINES_AHEAD);
+    await done(
+      "acp",
+      "4 slow consumer, 12 MB flood, mark 1 MiB",
+      `agent ≤ ${maxAhead} lines ahead`,
+      elapsed(),
+      pid,
+    );
+  });
+
+  it("acp: a 200 MB flood to a consumer that sleeps 5 s: peak RSS ≤ 2× a raw reader's", async () => {
+    // Each reader in its own process (strict unhandled rejections), one after the other.
+    const raw = await floodHost("raw");
+    const ours = await floodHost("ours");
+    console.log(
+      `backpressure | acp 200 MB flood, consumer asleep 5 s | peak RSS ours ${ours.peakRssMB.toFixed(0)} MiB, raw reader ${raw.peakRssMB.toFixed(0)} MiB (both from ${raw.rssBeforeMB.toFixed(0)}/${ours.rssBeforeMB.toFixed(0)} MiB)`,
+    );
+    expect(raw.end).toBe("stopped");
+    expect(ours.end).toBe("stopped");
+    // Without backpressure the host reads the whole flood meanwhile: ~475 MiB against the raw ~100.
+    expect(ours.peakRssMB).toBeLessThanOrEqual(2 * raw.peakRssMB);
+    settled({
+      backend: "acp",
+      case: "6 200 MB flood, consumer asleep 5 s",
+      behaviour: `peak RSS ${ours.peakRssMB.toFixed(0)} MiB (raw reader ${raw.peakRssMB.toFixed(0)})`,
+      settleMs: ours.ms,
+      childrenLeft: 0,
+    });
+  }, 120_000);
+
+  it("acp: interrupt() while the reader lags (reading paused) ends the turn, within the bound", async () => {
+    const cli = progress();
+    await using client = new AgentSdkClient({
+      // After the cancel the agent writes 4 MiB more before its answer: far past what peeks read.
+      ...flowAcp("flood", { FLOW_BYTES: String(64 * MiB), FLOW_CANCEL_TAIL_BYTES: String(4 * MiB) }),
+      ...cli.options,
+      highWaterMark: HIGH_WATER,
+      controlTimeoutMs: 20_000,
+    });
+    await client.connect();
+    const pid = client.pid;
+    await client.query("flood");
+    const messages = client.receiveResponse();
+    await messages.next();
+    // Not reading: the agent fills the mark and stalls on its pipe.
+    await until(() => cli.written() * 1024 >= HIGH_WATER, "the flood to reach the mark");
+    const elapsed = stopwatch();
+    // The turn's end is behind the paused output: reading goes on until it arrives.
+    await client.interrupt();
+    const answeredMs = elapsed();
+    let last: Message | undefined;
+    for await (const message of messages) last = message;
+    expect(last?.type === "result" && last.stopReason).toBe("cancelled");
+    // The agent stopped at the cancel, far from the end of its flood.
+    expect(cli.written()).toBeLessThan((64 * MiB) / MIN_LINE_BYTES / 2);
+    await client.disconnect();
+    await done("acp", "4 interrupt() while paused", "turn cancelled", answeredMs, pid);
+  });
+
+  it("acp: a session/request_permission behind paused output is answered although nobody reads", async () => {
+    let asked!: () => void;
+    const permissionAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const cli = progress();
+    const q = query({
+      prompt: "flood, then ask",
+      options: {
+        ...flowAcp("flood-permission", { FLOW_BYTES: String(HIGH_WATER + 128 * 1024) }),
+        ...cli.options,
+        highWaterMark: HIGH_WATER,
+        canUseTool: async () => {
+          asked();
+          return { behavior: "allow" };
+        },
+      },
+    });
+    const first = await q.next();
+    expect(first.done).toBe(false);
+    await until(() => cli.written() * 1024 >= HIGH_WATER, "the flood to reach the mark");
+    const elapsed = stopwatch();
+    await permissionAsked;
+    const askedMs = elapsed();
+    let result: Message | undefined;
+    for await (const message of q) if (message.type === "result") result = message;
+    expect(result?.type === "result" && result.result).toMatch(/"optionId":"yes"/);
+    await done(
+      "acp",
+      "4 request_permission behind paused output",
+      "canUseTool called, allowed",
+      askedMs,
+      q.pid,
+    );
+  });
+});
+
+const FLOOD_HOST = join(import.meta.dirname, "host", "acp-flood.mts");
+/** A flood host that has not exited by then has hung (the run takes ~10 s; far more when loaded). */
+const FLOOD_HOST_BOUND_MS = 90_000;
+
+interface FloodRun {
+  taken: number;
+  end: string;
+  peakRssMB: number;
+  rssBeforeMB: number;
+  ms: number;
+}
+
+/** Runs host/acp-flood.mts in `mode` (200 MB, the consumer asleep 5 s); it must exit 0 by itself. */
+function floodHost(mode: "raw" | "ours"): Promise<FloodRun> {
+  const elapsed = stopwatch();
+  const child = spawn(
+    process.execPath,
+    ["--unhandled-rejections=strict", "--import", "tsx", FLOOD_HOST, mode],
+    {
+      cwd: join(import.meta.dirname, "..", ".."),
+      env: { ...process.env, FLOW_BYTES: String(200 * MiB), FLOW_JOIN: "1", SLEEP_MS: "5000" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    const bound = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`acp-flood ${mode}: no exit within ${FLOOD_HOST_BOUND_MS} ms\n${stdout}\n${stderr}`));
+    }, FLOOD_HOST_BOUND_MS);
+    child.on("close", (code, signal) => {
+      clearTimeout(bound);
+      if (code !== 0) {
+        reject(new Error(`acp-flood ${mode}: exit ${code ?? signal}\n${stdout}\n${stderr}`));
+        return;
+      }
+      try {
+        resolve({ ...(JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as FloodRun), ms: elapsed() });
+      } catch {
+        reject(new Error(`acp-flood ${mode}: no report\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}

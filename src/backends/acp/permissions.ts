@@ -7,8 +7,9 @@
  * `updatedPermissions` (asks to remember the decision) prefers `allow_always`. Without a
  * `canUseTool`, every request is answered with the reject option: nothing runs that nobody allowed.
  */
+import { describeError, describeValue } from "../../internal/safe-json.js";
 import type { RawObject } from "../../messages.js";
-import type { CanUseTool, PermissionResult } from "../../permissions.js";
+import type { CanUseTool, PermissionResult, PermissionUpdate } from "../../permissions.js";
 
 /** What the agent offered for one request. */
 export interface PermissionOption {
@@ -55,9 +56,11 @@ export function outcomeFor(
 }
 
 /**
- * Asks `canUseTool` (bounded by `timeoutMs`). A throw, a timeout or an answer that is neither allow
- * nor deny is a deny, with `problem` saying why (the session reports it in-band: ACP's answer to
- * the agent carries no message).
+ * Asks `canUseTool` (bounded by `timeoutMs`). A throw or rejection (with any value: an `Error`, a
+ * BigInt, a circular or prototype-less object, `undefined`), a timeout, or an answer that is neither
+ * allow nor deny is a deny, with `problem` saying why (the session reports it in-band: ACP's answer
+ * to the agent carries no message). Never rejects: the decision is read here, once, into a plain
+ * object, so a getter or proxy in the callback's answer cannot throw later either.
  */
 export async function askCanUseTool(
   canUseTool: CanUseTool | undefined,
@@ -70,9 +73,12 @@ export async function askCanUseTool(
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
   const deny = (problem: string) => ({ decision: { behavior: "deny" as const, message: problem }, problem });
+  let onAbort: (() => void) | undefined;
+  let answer: unknown;
   try {
-    const decision = await new Promise<PermissionResult>((resolve, reject) => {
-      both.addEventListener("abort", () => reject(both.reason), { once: true });
+    answer = await new Promise<unknown>((resolve, reject) => {
+      onAbort = () => reject(both.reason);
+      both.addEventListener("abort", onAbort, { once: true });
       Promise.resolve(
         canUseTool(call.name, call.input, {
           signal: both,
@@ -83,12 +89,46 @@ export async function askCanUseTool(
         }),
       ).then(resolve, reject);
     });
-    if (decision?.behavior !== "allow" && decision?.behavior !== "deny") {
-      return deny("canUseTool returned neither allow nor deny");
-    }
-    return { decision };
   } catch (error) {
     if (timeout.aborted) return deny(`canUseTool did not answer within ${timeoutMs} ms`);
-    return deny(error instanceof Error ? error.message : String(error));
+    return deny(failureText(error));
+  } finally {
+    if (onAbort) both.removeEventListener("abort", onAbort);
   }
+  try {
+    const decision = plainDecision(answer);
+    if (decision) return { decision };
+    return deny(`canUseTool returned neither allow nor deny: ${describeValue(answer)}`);
+  } catch (error) {
+    // The answer is user data: a getter that throws denies like a callback that throws.
+    return deny(`Reading the canUseTool answer failed: ${describeError(error)}`);
+  }
+}
+
+/** Why the callback failed: an `Error`'s message as is; any other thrown value described (never throws). */
+function failureText(error: unknown): string {
+  if (error instanceof Error) return describeError(error);
+  return `canUseTool failed with a non-Error value: ${describeError(error)}`;
+}
+
+/** The fields of `answer` this backend uses, copied once (may throw: a getter, a proxy). */
+function plainDecision(answer: unknown): PermissionResult | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  const decision = answer as Record<"behavior" | "updatedPermissions" | "message" | "interrupt", unknown>;
+  const behavior = decision.behavior;
+  if (behavior === "allow") {
+    const remember = decision.updatedPermissions;
+    return Array.isArray(remember) && remember.length > 0
+      ? { behavior, updatedPermissions: [...(remember as PermissionUpdate[])] }
+      : { behavior };
+  }
+  if (behavior === "deny") {
+    const message = decision.message;
+    return {
+      behavior,
+      message: typeof message === "string" ? message : "",
+      ...(decision.interrupt === true ? { interrupt: true } : {}),
+    };
+  }
+  return undefined;
 }

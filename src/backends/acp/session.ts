@@ -25,7 +25,9 @@ import {
   UnsupportedFeatureError,
 } from "../../errors.js";
 import { missingResultError } from "../../internal/missing-result.js";
+import { flowLimits } from "../../internal/read-flow.js";
 import { readTransport } from "../../internal/read-transport.js";
+import { describeValue } from "../../internal/safe-json.js";
 import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import { asObject, isObject, str } from "../../internal/wire.js";
 import type { McpServerConfig } from "../../mcp/config.js";
@@ -56,6 +58,13 @@ export const DEFAULT_CALLBACK_TIMEOUT_MS = 600_000;
  * an assistant message (text never waits on the agent's next update).
  */
 export const TEXT_FLUSH_MS = 100;
+
+/**
+ * How many bytes of output streamed text may span before it is delivered even within
+ * {@link TEXT_FLUSH_MS} (at most a quarter of the high-water mark): joined text is not yet in the
+ * message log, so backpressure cannot see it.
+ */
+export const MAX_JOINED_TEXT_BYTES = 1024 * 1024;
 
 /** Client name sent in `initialize`. */
 export const ACP_CLIENT_NAME = "code-agent-sdk";
@@ -109,6 +118,15 @@ export class AcpSession implements Session {
   private ended = false;
   private endError: unknown;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Bytes of output read when the text now waiting to be joined started (see {@link MAX_JOINED_TEXT_BYTES}). */
+  private textFrom: number | undefined;
+  /** The JSON-RPC id of our `session/new` request, to learn the session id the moment it is read. */
+  private newSessionRequestId: unknown;
+  /**
+   * `session/update`s read before the session id is known (Copilot sends one before its
+   * `session/new` answer): checked against the id once it is, in order.
+   */
+  private unchecked: RawObject[] = [];
   /** Messages read before the session exists wait here, so `init` is always the first message. */
   private beforeInit: Message[] | undefined = [];
 
@@ -127,7 +145,11 @@ export class AcpSession implements Session {
       model: params.agent,
       includePartialMessages: params.options.includePartialMessages ?? false,
     });
-    this.life = new SessionLifecycle(params.options.signal, (error) => this.shutdown(error));
+    this.life = new SessionLifecycle(
+      params.options.signal,
+      (error) => this.shutdown(error),
+      flowLimits(params.options),
+    );
   }
 
   /**
@@ -147,6 +169,12 @@ export class AcpSession implements Session {
       clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: acp.terminal !== false },
       clientInfo: { name: ACP_CLIENT_NAME, title: "code-agent-sdk", version: SDK_VERSION },
     });
+    if (init.protocolVersion !== PROTOCOL_VERSION) {
+      // The agent chose a version this client does not speak (the protocol's answer: disconnect).
+      throw new CliConnectionError(
+        `${this.agent} answered initialize with ACP protocol version ${describeValue(init.protocolVersion)}; code-agent-sdk speaks version ${PROTOCOL_VERSION} only`,
+      );
+    }
     this.initResult = init;
     const agentCaps = asObject(init.agentCapabilities);
     const mcp = asObject(agentCaps.mcpCapabilities);
@@ -170,11 +198,11 @@ export class AcpSession implements Session {
           `acp (${this.agent})`,
         );
       }
-      this.sessionId = resume;
+      this.knowSession(resume);
       this.sessionResult = await this.request("session/load", { sessionId: resume, cwd, mcpServers });
     } else {
       this.sessionResult = await this.request("session/new", { cwd, mcpServers });
-      this.sessionId = str(this.sessionResult.sessionId);
+      this.knowSession(str(this.sessionResult.sessionId));
     }
     if (acp.mode !== undefined) {
       await this.request("session/set_mode", { sessionId: this.sessionId, modeId: acp.mode });
@@ -304,8 +332,8 @@ export class AcpSession implements Session {
     const turn = this.running;
     if (!turn || !this.connection || this.sessionId === undefined) return;
     turn.cancel.abort(new AbortError("The turn was interrupted"));
-    await this.connection.agent.notify("session/cancel", { sessionId: this.sessionId });
-    // A notification has no answer: the turn's result is the sign it was heard, within the bound.
+    // The turn's end is behind whatever output waits for the reader: reading goes on meanwhile.
+    const release = this.life.flow.hold();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -314,9 +342,12 @@ export class AcpSession implements Session {
       );
     });
     try {
+      await this.connection.agent.notify("session/cancel", { sessionId: this.sessionId });
+      // A notification has no answer: the turn's result is the sign it was heard, within the bound.
       await Promise.race([turn.done, timeout]);
     } finally {
       clearTimeout(timer);
+      release();
     }
   }
 
@@ -389,6 +420,8 @@ export class AcpSession implements Session {
     const connection = this.connection;
     if (!connection) throw this.gone();
     const timeout = AbortSignal.timeout(this.timeoutMs);
+    // The answer may be behind output that waits for the reader: reading goes on until it arrives.
+    const release = this.life.flow.hold();
     try {
       const result = await connection.agent.request<unknown>(method, params, {
         cancellationSignal: timeout,
@@ -402,6 +435,8 @@ export class AcpSession implements Session {
         throw new ControlRequestError(method, errorText(error), String(error.code));
       }
       throw error;
+    } finally {
+      release();
     }
   }
 
@@ -413,9 +448,14 @@ export class AcpSession implements Session {
       },
     });
     const writable = new WritableStream<AnyMessage>({
-      write: (message) => this.transport.write(JSON.stringify(message)),
+      write: (message) => {
+        if ("method" in message && message.method === "session/new") {
+          this.newSessionRequestId = (message as { id?: unknown }).id;
+        }
+        return this.transport.write(JSON.stringify(message));
+      },
     });
-    readTransport(this.transport, (item) => this.onItem(item)).then(
+    readTransport(this.transport, (item) => this.onItem(item), this.life.flow).then(
       () => this.onEnd(undefined),
       (error: unknown) => this.onEnd(error),
     );
@@ -431,20 +471,76 @@ export class AcpSession implements Session {
     const method = item.method;
     if (typeof method === "string" && !("id" in item)) {
       if (method === "session/update") {
-        this.deliverAll(this.mapper.map(item));
-        if (this.mapper.hasPendingText()) this.flushSoon();
+        if (this.sessionId === undefined) this.unchecked.push(item);
+        else this.onUpdate(item);
+        // Handled here alone: the connection has no handler for it (passing it on only costs).
+        return;
       } else if (!method.startsWith("$/")) {
         // Extension notifications (qwen's `qwen/notify/session/*`, …): reported, not acted on.
         this.emit(this.mapper.system("acp_notification", { method, params: item.params }, item));
       }
+    } else if (
+      method === undefined &&
+      this.newSessionRequestId !== undefined &&
+      item.id === this.newSessionRequestId
+    ) {
+      // The `session/new` answer: updates that follow it in the same read belong to this id.
+      this.newSessionRequestId = undefined;
+      this.knowSession(str(asObject(item.result).sessionId));
     }
     this.controller?.enqueue(item as AnyMessage);
+  }
+
+  /** The session id is known: the updates read before it are checked against it, in order. */
+  private knowSession(sessionId: string | undefined): void {
+    if (sessionId === undefined) return;
+    this.sessionId = sessionId;
+    const unchecked = this.unchecked;
+    this.unchecked = [];
+    for (const update of unchecked) this.onUpdate(update);
+  }
+
+  /**
+   * One `session/update`: mapped when it is for this session; one for another session id (or none)
+   * is dropped and reported (`acp_foreign_update`), never delivered as this session's.
+   */
+  private onUpdate(item: RawObject): void {
+    const params = asObject(item.params);
+    if (params.sessionId !== this.sessionId) {
+      this.deliverAll(this.mapper.flushText());
+      const update = asObject(params.update);
+      this.emit(
+        this.mapper.system(
+          "acp_foreign_update",
+          {
+            update_session_id: typeof params.sessionId === "string" ? params.sessionId : null,
+            session_update: typeof update.sessionUpdate === "string" ? update.sessionUpdate : null,
+            answer: "dropped",
+          },
+          item,
+        ),
+      );
+      return;
+    }
+    this.deliverAll(this.mapper.map(item));
+    if (!this.mapper.hasPendingText()) {
+      this.textFrom = undefined;
+      return;
+    }
+    const read = this.life.flow.bytesRead;
+    this.textFrom ??= read;
+    const limit = Math.min(MAX_JOINED_TEXT_BYTES, this.life.flow.highWaterMark / 4);
+    if (read - this.textFrom >= limit) {
+      this.textFrom = undefined;
+      this.deliverAll(this.mapper.flushText());
+    } else this.flushSoon();
   }
 
   /** Delivers buffered text after {@link TEXT_FLUSH_MS}, unless something else flushes it first. */
   private flushSoon(): void {
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
+      this.textFrom = undefined;
       this.deliverAll(this.mapper.flushText());
     }, TEXT_FLUSH_MS);
   }
@@ -527,6 +623,20 @@ export class AcpSession implements Session {
     const options = (Array.isArray(params.options) ? params.options : []).filter(
       isObject,
     ) as unknown as PermissionOption[];
+    if (params.sessionId !== this.sessionId) {
+      // Not this session's tool call: nobody here may allow it, and it is not shown as ours.
+      const { outcome } = outcomeFor({ behavior: "deny", message: "" }, options);
+      const error = `the request is for session ${describeValue(params.sessionId)}, not this session (${describeValue(this.sessionId)})`;
+      const answer = outcome.outcome === "selected" ? outcome.optionId : "cancelled";
+      this.emit(
+        this.mapper.system(
+          "acp_permission_error",
+          { tool_name: null, tool_use_id: toolCall.toolCallId, error, answer },
+          params,
+        ),
+      );
+      return { outcome };
+    }
     const announced: Message[] = [];
     const call = this.mapper.toolForPermission(toolCall, announced);
     this.deliverAll(announced);

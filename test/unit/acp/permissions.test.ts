@@ -86,7 +86,7 @@ describe("askCanUseTool", () => {
     ).toEqual({ decision: { behavior: "deny", message: "nope" }, problem: "nope" });
     expect(await askCanUseTool(() => ({}) as never, call, {}, never, 1000)).toMatchObject({
       decision: { behavior: "deny" },
-      problem: "canUseTool returned neither allow nor deny",
+      problem: "canUseTool returned neither allow nor deny: {}",
     });
   });
 
@@ -121,6 +121,6 @@ describe("askCanUseTool", () => {
       never,
       1000,
     );
-    expect(decision).toEqual({ decision: { behavior: "allow", message: "" } });
+    expect(decision).toEqual({ decision: { behavior: "allow" } });
   });
 });
