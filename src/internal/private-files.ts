@@ -13,9 +13,12 @@ import {
   fchownSync,
   mkdtempSync,
   openSync,
+  rmdirSync,
   rmSync,
+  unlinkSync,
   writeSync,
 } from "node:fs";
+import { rm, rmdir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { atHostExit } from "../process/group-registry.js";
@@ -29,6 +32,7 @@ export interface PrivateFilesOwner {
 /** A private directory of files for one CLI process; nothing exists on disk until `write()`. */
 export class PrivateFiles {
   private dir: string | undefined;
+  private readonly names: string[] = [];
   private forgetAtExit: (() => void) | undefined;
   private readonly owner: PrivateFilesOwner | undefined;
 
@@ -65,6 +69,7 @@ export class PrivateFiles {
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
       0o600,
     );
+    this.names.push(name);
     try {
       if (this.owner !== undefined) fchownSync(fd, this.owner.uid, this.owner.gid);
       const bytes = Buffer.from(content, "utf8");
@@ -91,22 +96,51 @@ export class PrivateFiles {
     this.dir = undefined;
     this.forgetAtExit?.();
     this.forgetAtExit = undefined;
-    if (dir !== undefined) removeQuietly(dir);
+    if (dir !== undefined) removeQuietly(dir, this.names.splice(0));
+  }
+
+  /**
+   * {@link remove}, off the event loop (removing a directory can take milliseconds); for the end
+   * of a session. Never rejects.
+   */
+  async removeAsync(): Promise<void> {
+    const dir = this.dir;
+    this.dir = undefined;
+    this.forgetAtExit?.();
+    this.forgetAtExit = undefined;
+    if (dir === undefined) return;
+    const names = this.names.splice(0);
+    try {
+      await Promise.all(names.map((name) => unlink(join(dir, name))));
+      await rmdir(dir);
+    } catch {
+      // Something else in it: the whole tree. Best effort, as in `remove()`.
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   private ensureDir(): string {
     if (this.dir !== undefined) return this.dir;
     const dir = mkdtempSync(join(tmpdir(), this.prefix));
     this.dir = dir;
-    this.forgetAtExit = atHostExit(() => removeQuietly(dir));
+    this.forgetAtExit = atHostExit(() => removeQuietly(dir, this.names));
     return dir;
   }
 }
 
-function removeQuietly(dir: string): void {
+/**
+ * Removes the files written, then the directory (microseconds; a recursive `rmSync` takes
+ * milliseconds), or, when that fails (something else is in it), the whole tree.
+ */
+function removeQuietly(dir: string, names: readonly string[]): void {
   try {
-    rmSync(dir, { recursive: true, force: true });
+    for (const name of names) unlinkSync(join(dir, name));
+    rmdirSync(dir);
   } catch {
-    // Best effort: a clean-up has nobody to report to, and must not hide the session's own outcome.
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Best effort: a clean-up has nobody to report to, and must not hide the session's own outcome.
+    }
   }
 }

@@ -76,7 +76,7 @@ export class ClaudeBackend implements Backend {
     if (files !== undefined) {
       const previous = cleanup;
       cleanup = async () => {
-        files.remove();
+        await files.removeAsync();
         await previous?.();
       };
     }

@@ -256,6 +256,17 @@ describe("PrivateFiles: where MCP configs and settings go instead of argv", () =
     rmSync(join(outside, ".."), { recursive: true, force: true });
   });
 
+  it("removeAsync() removes them off the event loop, also with something else in the directory", async () => {
+    const files = new PrivateFiles("cas-private-test-");
+    await files.removeAsync();
+    files.write("settings.json", "{}");
+    const dir = files.directory!;
+    writeFileSync(join(dir, "left-by-the-cli"), "x");
+    await files.removeAsync();
+    expect(existsSync(dir)).toBe(false);
+    expect(files.directory).toBeUndefined();
+  });
+
   it("files for another user are theirs, and the directory too once sealed", () => {
     const files = new PrivateFiles("cas-private-test-", { uid: 65534, gid: 65534 });
     try {
