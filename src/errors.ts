@@ -234,8 +234,14 @@ export class WarmStartError extends AgentSdkError {
     | "option-not-applied";
   /** For `conflicting-options`: the options that differ from the warm ones. */
   readonly options: readonly string[];
-  constructor(reason: WarmStartError["reason"], message: string, options: readonly string[] = []) {
-    super(message);
+  constructor(
+    reason: WarmStartError["reason"],
+    message: string,
+    options: readonly string[] = [],
+    /** `cause`: for `exited` during a claim, the `ProcessError` with the exit code or signal. */
+    details?: { cause?: unknown },
+  ) {
+    super(message, details);
     this.reason = reason;
     this.options = options;
   }

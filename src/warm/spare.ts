@@ -10,10 +10,18 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { Session } from "../backends/backend.js";
 import { type AgentSdkClient, clientOn } from "../client.js";
-import { InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
+import {
+  AbortError,
+  ControlRequestError,
+  InvalidOptionsError,
+  ProcessError,
+  UnsupportedFeatureError,
+  WarmStartError,
+} from "../errors.js";
 import { checkSignalOption, combineSignals } from "../internal/abort.js";
 import { buildChildEnv } from "../internal/child-env.js";
 import type { AgentOptions } from "../options.js";
+import { describeExit } from "../process/child.js";
 import { atHostExit } from "../process/group-registry.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, queryOn, type SessionSource } from "../query.js";
@@ -195,15 +203,48 @@ export class SpareSession implements AsyncDisposable {
       },
       (error: unknown) => {
         this.removeParkingDir();
-        this.rejectClaimed(
-          new WarmStartError(
-            "claim-refused",
-            `${reasonText(error)} (the spare refused the claim; the prompt did not run)`,
-          ),
-        );
+        this.rejectClaimed(claimFailure(error, session));
       },
     );
   }
+}
+
+/**
+ * Why a claim got no answer. Only the CLI's own answer (a `ControlRequestError`) is a refusal; a
+ * process that died while the claim waited (killed, crashed: the session's `ProcessError`, with its
+ * exit code or signal) is `exited`; a claim whose query was closed or aborted meanwhile is `closed`.
+ */
+function claimFailure(error: unknown, session: Session): WarmStartError {
+  if (error instanceof ControlRequestError)
+    return new WarmStartError(
+      "claim-refused",
+      `${reasonText(error)} (the spare refused the claim; the prompt did not run)`,
+    );
+  if (error instanceof AbortError)
+    return new WarmStartError(
+      "closed",
+      `spare_closed: the claim's query was closed or aborted before the spare answered (${reasonText(error)}); the prompt did not run`,
+      [],
+      { cause: error },
+    );
+  if (error instanceof ProcessError || session.isAlive?.() === false) {
+    const how =
+      error instanceof ProcessError
+        ? describeExit({ code: error.exitCode, signal: error.signal })
+        : "its process is gone";
+    return new WarmStartError(
+      "exited",
+      `spare_exited: the spare process ended during the claim (${how}); the prompt did not run`,
+      [],
+      { cause: error },
+    );
+  }
+  return new WarmStartError(
+    "claim-refused",
+    `${reasonText(error)} (the claim failed; the prompt did not run)`,
+    [],
+    { cause: error },
+  );
 }
 
 /** `claimed`'s rejection when the query or client a spare was reserved for ended without claiming it. */

@@ -460,6 +460,41 @@ describe("prewarm: a spare claimed into a folder later (claude)", () => {
     expect(pool.stats.coldStarts).toBe(1);
   });
 
+  it("killed mid-claim: claimed rejects with exited (the signal named, the ProcessError as cause), not claim-refused", async () => {
+    await using bed = await testBed([{ text: "never" }]);
+    const { cwd: folder, ...hostLevel } = bed.options();
+    const spare = await prewarm({ options: hostLevel });
+    const pid = spare.pid!;
+    // Stopped, it cannot answer the claim; the prompt generator is pulled once the claim was sent.
+    process.kill(pid, "SIGSTOP");
+    let claimSent!: () => void;
+    const sent = new Promise<void>((resolve) => {
+      claimSent = resolve;
+    });
+    async function* prompt() {
+      claimSent();
+      yield { type: "user", message: { role: "user", content: "hello" } } as const;
+    }
+    const q = spare.claim(prompt(), { cwd: folder as string });
+    const drained = collect(q).catch((error: unknown) => error);
+    await sent;
+    process.kill(pid, "SIGKILL");
+    const error = await spare.claimed.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      name: "WarmStartError",
+      reason: "exited",
+      message: /^spare_exited: .*SIGKILL/,
+    });
+    expect((error as Error).cause).toMatchObject({ name: "ProcessError", signal: "SIGKILL" });
+    expect(await drained).toMatchObject({ name: "ProcessError", signal: "SIGKILL" });
+    await spare.exited;
+    expect(existsSync(spare.parkingDir)).toBe(false);
+    expect(bed.model.turnRequests).toHaveLength(0);
+  });
+
   it("other backends have no spare", async () => {
     await expect(prewarm({ options: { backend: "codex" } })).rejects.toBeInstanceOf(UnsupportedFeatureError);
   });
