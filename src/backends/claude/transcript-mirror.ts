@@ -24,7 +24,7 @@
 import { realpathSync } from "node:fs";
 import { SessionStoreError } from "../../errors.js";
 import { describeError } from "../../internal/safe-json.js";
-import { storeFailure } from "./sessions/store-calls.js";
+import { keyWhat, storeFailure } from "./sessions/store-calls.js";
 import { keyText, sessionKeyOf } from "./sessions/store-keys.js";
 import type {
   SessionKey,
@@ -351,11 +351,6 @@ export class TranscriptMirror {
       { code: "CODE_AGENT_SDK_MIRROR_PATH" },
     );
   }
-}
-
-/** `for session <id>` (and its subpath), for messages. */
-function keyWhat(key: SessionKey): string {
-  return `for session ${key.sessionId}${key.subpath !== undefined ? ` subpath ${key.subpath}` : ""}`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -8,6 +8,7 @@ import { join, relative, sep } from "node:path";
 import { InvalidOptionsError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
 import { assertSessionId, findSession, parseEntries } from "./store.js";
+import { callStore, keyWhat } from "./store-calls.js";
 import { projectKeyOf } from "./store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
 import type { SessionLocationOptions } from "./types.js";
@@ -57,7 +58,7 @@ export async function importSessionToStore(
     const key: SessionKey = { projectKey, sessionId, subpath };
     await appendFile(store, key, path, batchSize);
     const meta = await readMeta(path.replace(/\.jsonl$/, ".meta.json"));
-    if (meta !== undefined) await store.append(key, [{ ...meta, type: "agent_metadata" }]);
+    if (meta !== undefined) await appendBatch(store, key, [{ ...meta, type: "agent_metadata" }]);
   }
 }
 
@@ -74,12 +75,17 @@ async function appendFile(
     batch.push(entry);
     bytes += JSON.stringify(entry).length;
     if (batch.length >= batchSize || bytes >= MAX_BATCH_BYTES) {
-      await store.append(key, batch);
+      await appendBatch(store, key, batch);
       batch = [];
       bytes = 0;
     }
   }
-  if (batch.length > 0) await store.append(key, batch);
+  if (batch.length > 0) await appendBatch(store, key, batch);
+}
+
+/** One `store.append`; a failure is a SessionStoreError naming the key. */
+function appendBatch(store: SessionStore, key: SessionKey, batch: SessionStoreEntry[]): Promise<void> {
+  return callStore("append", keyWhat(key), () => store.append(key, batch));
 }
 
 /** Every `.jsonl` file below `dir`, depth first, sorted for a stable order. */

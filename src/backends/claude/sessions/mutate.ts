@@ -14,6 +14,7 @@ import type { RawObject } from "../../../messages.js";
 import { firstPromptOf } from "./first-prompt.js";
 import { titleSidecarPath } from "./info.js";
 import { assertSessionId, findSession, readEntries } from "./store.js";
+import { callStore } from "./store-calls.js";
 import { appendToStore, deleteInStore, loadOrThrow } from "./store-helpers.js";
 import type { SessionStore, SessionStoreEntry } from "./store-types.js";
 import { CHAIN_TYPES } from "./transcript.js";
@@ -182,9 +183,11 @@ async function forkInStore(
 ): Promise<ForkSessionResult> {
   const { key, entries } = await loadOrThrow(store, sessionId, options);
   const fork = forkEntries(entries as RawObject[], sessionId, options);
-  await store.append(
-    { projectKey: key.projectKey, sessionId: fork.sessionId },
-    fork.entries as SessionStoreEntry[],
+  await callStore("append", `for session ${fork.sessionId} (a fork of ${sessionId})`, () =>
+    store.append(
+      { projectKey: key.projectKey, sessionId: fork.sessionId },
+      fork.entries as SessionStoreEntry[],
+    ),
   );
   return { sessionId: fork.sessionId };
 }

@@ -6,10 +6,15 @@
  */
 import { SessionStoreError } from "../../../errors.js";
 import { describeError, describeValue, trySerialise } from "../../../internal/safe-json.js";
-import type { SessionStoreEntry, SessionSummaryEntry } from "./store-types.js";
+import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from "./store-types.js";
 
 /** The store method a {@link SessionStoreError} is about. */
 export type StoreOperation = SessionStoreError["operation"];
+
+/** `for session <id>` (and its subpath): which key a store call was about, for messages. */
+export function keyWhat(key: SessionKey): string {
+  return `for session ${key.sessionId}${key.subpath !== undefined ? ` subpath ${key.subpath}` : ""}`;
+}
 
 /**
  * What the store threw or rejected with, as a {@link SessionStoreError} (`cause`: the value as

@@ -1,7 +1,9 @@
 /**
  * The session helpers on a {@link SessionStore} instead of the local files (`{ sessionStore }`), as
  * the official SDK's helpers do it: a session is `store.load({ projectKey, sessionId })`, with
- * `projectKey` the CLI's folder name for `dir` (default: the current directory).
+ * `projectKey` the CLI's folder name for `dir` (default: the current directory). Every store call
+ * goes through `store-calls`: a failure or an answer that is not what the interface says is a
+ * `SessionStoreError` naming the call.
  */
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
@@ -9,6 +11,15 @@ import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
 import { describe } from "./info.js";
 import { describeInBatches, HEAD_TAIL_BYTES, isProgrammaticEntrypoint, parseEntries } from "./store.js";
+import {
+  callStore,
+  checkedEntries,
+  checkedListing,
+  checkedSubkeys,
+  checkedSummaries,
+  entriesAsJsonl,
+  keyWhat,
+} from "./store-calls.js";
 import { projectKeyOf } from "./store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
 import { infoOfSummary } from "./summary.js";
@@ -44,7 +55,7 @@ export async function listSessionsInStore(
     ]);
   }
   const { projectKey } = storeKey("", options);
-  const listed = await store.listSessions(projectKey);
+  const listed = await listingOf(store, projectKey);
   const sorted = [...listed].sort(
     (a, b) => b.mtime - a.mtime || (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
   );
@@ -66,13 +77,20 @@ export async function listSessionsInStore(
 async function listFromSummaries(store: SessionStore, options: ListSessionsOptions): Promise<SessionInfo[]> {
   const { projectKey } = storeKey("", options);
   const dir = resolvedDir(options.dir);
-  const summaries = await (
-    store.listSessionSummaries as NonNullable<SessionStore["listSessionSummaries"]>
-  ).call(store, projectKey);
+  const what = `for project ${projectKey}`;
+  const summaries = checkedSummaries(
+    await callStore("listSessionSummaries", what, () =>
+      (store.listSessionSummaries as NonNullable<SessionStore["listSessionSummaries"]>).call(
+        store,
+        projectKey,
+      ),
+    ),
+    what,
+  );
   const listed =
     store.listSessions === undefined
       ? undefined
-      : new Map((await store.listSessions(projectKey)).map((s) => [s.sessionId, s.mtime] as const));
+      : new Map((await listingOf(store, projectKey)).map((s) => [s.sessionId, s.mtime] as const));
   // `info`: `undefined` = to be loaded; `null` = summarized with nothing to title it by (left out).
   const rows: { sessionId: string; mtime: number; info?: SessionInfo | null }[] = [];
   for (const summary of summaries) {
@@ -108,10 +126,31 @@ async function listFromSummaries(store: SessionStore, options: ListSessionsOptio
   return out;
 }
 
+/** `listSessions(projectKey)`, checked. */
+async function listingOf(
+  store: SessionStore,
+  projectKey: string,
+): Promise<{ sessionId: string; mtime: number }[]> {
+  const what = `for project ${projectKey}`;
+  return checkedListing(
+    await callStore("listSessions", what, () =>
+      (store.listSessions as NonNullable<SessionStore["listSessions"]>).call(store, projectKey),
+    ),
+    what,
+  );
+}
+
+/** `load(key)`, checked: `null` when nothing is stored. */
+async function loadChecked(store: SessionStore, key: SessionKey): Promise<SessionStoreEntry[] | null> {
+  const what = keyWhat(key);
+  return checkedEntries(await callStore("load", what, () => store.load(key)), what);
+}
+
 /**
- * One listed session, described by loading it. A session whose `load` fails is still listed, with
- * an empty summary, as the official SDK lists it: one unreadable session does not hide the others
- * (reading it with `getSessionInfo` or `getSessionMessages` reports the failure).
+ * One listed session, described by loading it. A session whose `load` fails (or answers what
+ * cannot be read) is still listed, with an empty summary, as the official SDK lists it: one
+ * unreadable session does not hide the others (reading it with `getSessionInfo` or
+ * `getSessionMessages` reports the failure).
  */
 async function describeStored(
   store: SessionStore,
@@ -121,15 +160,15 @@ async function describeStored(
   skipProgrammatic: boolean,
 ): Promise<SessionInfo | undefined> {
   const lastModified = Math.trunc(mtime);
-  let entries: SessionStoreEntry[] | null;
+  let info: SessionInfo | undefined;
   try {
-    entries = await store.load({ projectKey, sessionId });
+    const entries = await loadChecked(store, { projectKey, sessionId });
+    if (entries === null || entries.length === 0) return undefined;
+    if (skipProgrammatic && isProgrammatic(entries)) return undefined;
+    info = describeEntries(sessionId, entries, lastModified);
   } catch {
     return { sessionId, summary: "", lastModified };
   }
-  if (!Array.isArray(entries) || entries.length === 0) return undefined;
-  if (skipProgrammatic && isProgrammatic(entries)) return undefined;
-  const info = describeEntries(sessionId, entries, lastModified);
   return info === undefined ? undefined : { ...info, lastModified };
 }
 
@@ -147,9 +186,10 @@ export async function sessionInfoInStore(
   sessionId: string,
   options: SessionLocationOptions,
 ): Promise<SessionInfo | undefined> {
-  const entries = await store.load(storeKey(sessionId, options));
-  if (!Array.isArray(entries) || entries.length === 0) return undefined;
-  const lastTime = Date.parse(String(entries.at(-1)?.timestamp));
+  const entries = await loadChecked(store, storeKey(sessionId, options));
+  if (entries === null || entries.length === 0) return undefined;
+  const timestamp = entries.at(-1)?.timestamp;
+  const lastTime = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
   return describeEntries(sessionId, entries, Number.isNaN(lastTime) ? Date.now() : lastTime);
 }
 
@@ -159,7 +199,7 @@ function describeEntries(
   entries: readonly SessionStoreEntry[],
   mtimeMs: number,
 ): SessionInfo | undefined {
-  const text = entries.map((e) => `${JSON.stringify(e)}\n`).join("");
+  const text = entriesAsJsonl(entries, `for session ${sessionId}`);
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= 2 * HEAD_TAIL_BYTES) {
     const all = parseEntries(text);
@@ -181,8 +221,8 @@ export async function sessionMessagesInStore(
   sessionId: string,
   options: GetSessionMessagesOptions,
 ): Promise<SessionMessage[]> {
-  const entries = await store.load(storeKey(sessionId, options));
-  if (!Array.isArray(entries) || entries.length === 0) return [];
+  const entries = await loadChecked(store, storeKey(sessionId, options));
+  if (entries === null || entries.length === 0) return [];
   return messagesOf(entries as RawObject[], false, options, { parentToolUseId: null, parentAgentId: null });
 }
 
@@ -195,7 +235,7 @@ export async function listSubagentsInStore(
   const listSubkeys = requireListSubkeys(store);
   const key = storeKey(sessionId, options);
   const ids = new Set<string>();
-  for (const subpath of await listSubkeys.call(store, key)) {
+  for (const subpath of await subkeysOf(store, listSubkeys, key)) {
     const name = subpath.split("/").at(-1) ?? "";
     if (subpath.startsWith("subagents/") && name.startsWith("agent-")) ids.add(name.slice("agent-".length));
   }
@@ -213,14 +253,14 @@ export async function subagentMessagesInStore(
   let subpath = `subagents/agent-${agentId}`;
   if (store.listSubkeys !== undefined) {
     // Nested subagents live deeper (`subagents/workflows/…/agent-<id>`).
-    const found = (await store.listSubkeys(key)).find(
+    const found = (await subkeysOf(store, store.listSubkeys, key)).find(
       (s) => s.startsWith("subagents/") && s.split("/").at(-1) === `agent-${agentId}`,
     );
     if (found === undefined) throw notInStore(`${sessionId}/${agentId}`, key, "Subagent");
     subpath = found;
   }
-  const entries = await store.load({ ...key, subpath });
-  if (!Array.isArray(entries) || entries.length === 0) {
+  const entries = await loadChecked(store, { ...key, subpath });
+  if (entries === null || entries.length === 0) {
     throw notInStore(`${sessionId}/${agentId}`, key, "Subagent");
   }
   const meta = entries.filter((e) => e.type === "agent_metadata").at(-1);
@@ -237,9 +277,12 @@ export async function appendToStore(
   entry: RawObject,
   options: SessionLocationOptions,
 ): Promise<void> {
-  await store.append(storeKey(sessionId, options), [
-    { ...entry, uuid: randomUUID(), timestamp: new Date().toISOString() } as SessionStoreEntry,
-  ]);
+  const key = storeKey(sessionId, options);
+  await callStore("append", `for session ${sessionId}`, () =>
+    store.append(key, [
+      { ...entry, uuid: randomUUID(), timestamp: new Date().toISOString() } as SessionStoreEntry,
+    ]),
+  );
 }
 
 /** `deleteSession(id, { sessionStore })`: `store.delete` when the store has one, else nothing. */
@@ -248,7 +291,8 @@ export async function deleteInStore(
   sessionId: string,
   options: SessionLocationOptions,
 ): Promise<void> {
-  await store.delete?.(storeKey(sessionId, options));
+  const key = storeKey(sessionId, options);
+  await callStore("delete", `for session ${sessionId}`, () => store.delete?.(key));
 }
 
 /** Loads a session's main transcript, or throws {@link SessionNotFoundError}. */
@@ -258,9 +302,19 @@ export async function loadOrThrow(
   options: SessionLocationOptions,
 ): Promise<{ key: SessionKey; entries: SessionStoreEntry[] }> {
   const key = storeKey(sessionId, options);
-  const entries = await store.load(key);
-  if (!Array.isArray(entries) || entries.length === 0) throw notInStore(sessionId, key);
+  const entries = await loadChecked(store, key);
+  if (entries === null || entries.length === 0) throw notInStore(sessionId, key);
   return { key, entries };
+}
+
+/** `listSubkeys(key)`, checked. */
+async function subkeysOf(
+  store: SessionStore,
+  listSubkeys: NonNullable<SessionStore["listSubkeys"]>,
+  key: SessionKey,
+): Promise<string[]> {
+  const what = `for session ${key.sessionId}`;
+  return checkedSubkeys(await callStore("listSubkeys", what, () => listSubkeys.call(store, key)), what);
 }
 
 function requireListSubkeys(store: SessionStore): NonNullable<SessionStore["listSubkeys"]> {
