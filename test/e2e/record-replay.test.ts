@@ -3,11 +3,11 @@
  * `options.record`, then replayed with `ReplayTransport` — no CLI, no model — and the consumer sees
  * the same unified messages.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AgentOptions, AgentSdkClient, type Message, query } from "../../src/index.js";
+import { type AgentOptions, AgentSdkClient, type Message, query, RecordingError } from "../../src/index.js";
 import {
   CODEX_FAKE_API_KEY,
   FAKE_ANTHROPIC_API_KEY,
@@ -132,6 +132,131 @@ describe(`record and replay: claude ${CLAUDE_CLI_VERSION}`, () => {
     await expect(collect(run)).rejects.toThrow(/Cannot write the recording to .*no-such-dir/);
     expect(run.pid).toBeUndefined();
     expect(bed.model.requests).toHaveLength(0);
+  });
+
+  it("a path that already exists is refused before anything is spawned (RecordingError), and left as it was", async () => {
+    await using bed = await testBed([{ text: "never" }]);
+    const existing = join(dir, "existing.jsonl");
+    writeFileSync(existing, "keep me\n");
+    const run = query({ prompt: "hi", options: bed.options({ record: existing }) });
+    await expect(collect(run)).rejects.toBeInstanceOf(RecordingError);
+    expect(run.pid).toBeUndefined();
+    expect(bed.model.requests).toHaveLength(0);
+    expect(readFileSync(existing, "utf8")).toBe("keep me\n");
+  });
+
+  it("none of the 13 sample secrets reaches the recording (environment, files the agent reads, prompt, answer, MCP headers/args/env/URL query); the file is 0600; the replay still matches", async () => {
+    const secrets = {
+      dbUrlPassword: "Db-Url-Pw-5150",
+      dbPass: "hunter2-db-pass",
+      pemBody: "MIIEowIBAAKCAQEAfakePemBodyLine0123456789abcdef",
+      stripe: "sk_live_51HfakeStripe0123456789abcdef",
+      gitlab: "glpat-AbCdEf0123456789xyzQ",
+      google: "ya29.a0AfH6SMBfakeGoogleOauthToken0123",
+      npm: "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+      awsKeyId: "AKIAIOSFODNN7EXAMPLE",
+      awsSecret: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      mcpHeader: "mcp-header-secret-0042",
+      mcpArg: "mcp-arg-secret-9931",
+      mcpQuery: "mcp-query-secret-3141",
+      mcpEnv: "mcp-env-secret-2718",
+    };
+    const file = join(dir, "claude-secrets.jsonl");
+    let credentials = "";
+    await using bed = await testBed([
+      {
+        toolUse: {
+          name: "Bash",
+          input: { command: 'cat id_rsa .npmrc notes.txt; echo "$DATABASE_URL $DB_PASS"' },
+        },
+      },
+      // The Read tool takes an absolute path: known once the workspace exists.
+      () => ({ toolUse: { name: "Read", input: { file_path: credentials } } }),
+      { text: `Found: ${secrets.google} and ${secrets.dbPass}` },
+    ]);
+    mkdirSync(join(bed.cwd, ".aws"));
+    credentials = join(bed.cwd, ".aws", "credentials");
+    writeFileSync(
+      credentials,
+      `[default]\naws_access_key_id = ${secrets.awsKeyId}\naws_secret_access_key = ${secrets.awsSecret}\n`,
+    );
+    writeFileSync(
+      join(bed.cwd, "id_rsa"),
+      `-----BEGIN RSA PRIVATE KEY-----\n${secrets.pemBody}\n-----END RSA PRIVATE KEY-----\n`,
+    );
+    writeFileSync(join(bed.cwd, ".npmrc"), `//registry.npmjs.org/:_authToken=${secrets.npm}\n`);
+    writeFileSync(join(bed.cwd, "notes.txt"), `gitlab ${secrets.gitlab}\n`);
+    const options = (extra: AgentOptions = {}): AgentOptions => ({
+      canUseTool: async (_name, input) => ({ behavior: "allow", updatedInput: input }),
+      mcpServersDelivery: "initialize",
+      mcpServers: {
+        local: {
+          command: "/bin/false",
+          args: ["--token", secrets.mcpArg],
+          env: { MCP_SECRET: secrets.mcpEnv },
+        },
+        remote: {
+          type: "http",
+          url: `http://127.0.0.1:9/mcp?api_key=${secrets.mcpQuery}`,
+          headers: { "X-Api-Token": secrets.mcpHeader },
+        },
+      },
+      ...extra,
+    });
+    const prompt = `Check the workspace; the payment key is ${secrets.stripe}`;
+    const live = await oneShot(
+      bed.options({
+        ...options({ record: file }),
+        env: {
+          DATABASE_URL: `postgres://app:${secrets.dbUrlPassword}@db.internal:5432/app`,
+          DB_PASS: secrets.dbPass,
+        },
+      }),
+      prompt,
+    );
+    expect(live.at(-1)).toMatchObject({ type: "result" });
+    // The secrets did cross the wire in clear (so the recording had them to redact).
+    const liveText = JSON.stringify(live);
+    for (const secret of [
+      secrets.dbUrlPassword,
+      secrets.dbPass,
+      secrets.pemBody,
+      secrets.npm,
+      secrets.gitlab,
+      secrets.google,
+      secrets.awsKeyId,
+      secrets.awsSecret,
+    ])
+      expect(liveText).toContain(secret);
+
+    const text = readFileSync(file, "utf8");
+    for (const [name, secret] of Object.entries(secrets)) expect(text, name).not.toContain(secret);
+    expect(text).toContain(REDACTED);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const initialize = recording(file).find(
+      (l) =>
+        l.kind === "out" && (l.line as { request?: { subtype?: string } }).request?.subtype === "initialize",
+    );
+    expect(initialize).toMatchObject({
+      line: {
+        request: {
+          mcpServers: {
+            local: { args: [REDACTED, REDACTED], env: { MCP_SECRET: REDACTED } },
+            remote: {
+              url: `http://127.0.0.1:9/mcp?api_key=${REDACTED}`,
+              headers: { "X-Api-Token": REDACTED },
+            },
+          },
+        },
+      },
+    });
+
+    // The same prompt and options replay ([REDACTED] matches what was there); another prompt does not.
+    const replayed = await oneShot(replayOptions(file, options()), prompt);
+    expect(replayed.at(-1)).toMatchObject({ type: "result" });
+    await expect(oneShot(replayOptions(file, options()), "Something else entirely")).rejects.toThrow(
+      /Replay diverged from the recording: .*claude-secrets\.jsonl:\d+: message\.content: recorded "Check the workspace; the payment key is \[REDACTED\]", written "Something else entirely"/,
+    );
   });
 
   it("a file that is not a recording is refused up front", () => {
