@@ -11,17 +11,18 @@
  *
  * Output is kept up to the agent's `outputByteLimit` (at most {@link MAX_OUTPUT_BYTES}), dropping
  * the oldest bytes first. A command has exited once its process has exited *and* its output has
- * ended — or gone quiet for `outputIdleMs`: a process it left behind holding the pipe (a `setsid`
- * daemon) does not hold the exit back. Killing a terminal (kill, release, the session's end) ends
- * its process group (SIGTERM, SIGKILL after a grace), then kills any process that still holds its
- * output pipe, then destroys the pipe: nothing it started can keep the session from closing.
+ * ended — or gone quiet for `outputIdleMs`: a process it left behind holding the output open (a
+ * `setsid` daemon) does not hold the exit back. Killing a terminal (kill, release, the session's
+ * end) ends its process group (SIGTERM, SIGKILL after a grace), then kills every process that
+ * still carries the terminal's mark in its environment (what left the group: see `leftovers.ts`),
+ * then destroys the output pipes: nothing it started keeps the session from closing.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { RawObject } from "../../messages.js";
 import { registerGroup, signalGroup, unregisterGroup } from "../../process/group-registry.js";
 import type { TerminalRequest } from "./client-gate.js";
-import { groupExists, groupGone, killPipeHolders, pipeInode } from "./pipe-holders.js";
+import { groupExists, groupGone, killMarked, newTerminalMark, TERMINAL_MARK_VARIABLE } from "./leftovers.js";
 import type { Workspace } from "./workspace.js";
 
 /** The most output kept per terminal, whatever the agent asks for. */
@@ -49,8 +50,8 @@ interface Terminal {
   readonly proc: ChildProcess;
   readonly pid: number;
   readonly limit: number;
-  /** The inodes of its stdout/stderr pipes (Linux), to find processes still holding them. */
-  readonly pipes: number[];
+  /** The mark in the environment of everything the command starts (see `leftovers.ts`). */
+  readonly mark: string;
   chunks: Buffer[];
   bytes: number;
   truncated: boolean;
@@ -138,7 +139,8 @@ export class Terminals {
     cwd: string,
     outputByteLimit: number | null | undefined,
   ): Promise<Terminal> {
-    const env = { ...this.env, ...request.env };
+    const mark = newTerminalMark();
+    const env = { ...this.env, ...request.env, [TERMINAL_MARK_VARIABLE]: mark };
     const [command, args] =
       request.args.length > 0 ? [request.command, request.args] : ["/bin/sh", ["-c", request.command]];
     const proc = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -177,7 +179,7 @@ export class Terminals {
       proc,
       pid,
       limit,
-      pipes: [pipeInode(proc.stdout), pipeInode(proc.stderr)].filter((n): n is number => n !== undefined),
+      mark,
       chunks: [],
       bytes: 0,
       truncated: false,
@@ -314,8 +316,8 @@ function stop(terminal: Terminal): Promise<void> {
 
 /**
  * SIGTERM to the group, SIGKILL after {@link KILL_GRACE_MS} if anything of it is left; then every
- * process still holding the output pipes is killed and the pipes are destroyed, so the terminal's
- * exit (and whoever waits for it) settles.
+ * process still carrying the terminal's mark is killed and the pipes are destroyed, so the
+ * terminal's exit (and whoever waits for it) settles.
  */
 async function kill(terminal: Terminal): Promise<void> {
   const { pid, proc } = terminal;
@@ -334,9 +336,8 @@ async function kill(terminal: Terminal): Promise<void> {
       ]);
       clearTimeout(timer);
     }
-    if (proc.stdout?.readableEnded !== true || proc.stderr?.readableEnded !== true) {
-      await killPipeHolders(terminal.pipes);
-    }
+    // What left the group (setsid) and may hold the output open, or run on unseen.
+    await killMarked(terminal.mark);
   } finally {
     proc.stdout?.destroy();
     proc.stderr?.destroy();
