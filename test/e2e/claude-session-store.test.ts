@@ -2,7 +2,8 @@
  * `sessionStore` against the real Claude Code CLI (2.1.330), offline: the CLI runs with
  * `--session-mirror` and the store receives exactly the lines it writes to its local transcripts.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -316,3 +317,54 @@ describe(`resuming from a sessionStore against claude ${CLAUDE_CLI_VERSION}`, ()
     expect(bed.model.requests.length).toBe(0);
   });
 });
+
+/** A throw-away Unix user (root only), removed again by `[Symbol.dispose]`. */
+function throwAwayUser(): { name: string; uid: number; gid: number; [Symbol.dispose](): void } {
+  const name = `casstore${process.pid}`;
+  execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name], { stdio: "ignore" });
+  const id = (flag: string) => Number(execFileSync("id", [flag, name], { encoding: "utf8" }).trim());
+  return {
+    name,
+    uid: id("-u"),
+    gid: id("-g"),
+    [Symbol.dispose]: () => execFileSync("userdel", [name], { stdio: "ignore" }),
+  };
+}
+
+describe.skipIf(process.getuid?.() !== 0)(
+  `resuming from a sessionStore as another user (root) against claude ${CLAUDE_CLI_VERSION}`,
+  () => {
+    it("the CLI runs as the user on the handed-over directory, resumes, and the directory goes after", async () => {
+      await using bed = await testBed([{ text: "noted kiwi" }, { text: "it was kiwi" }]);
+      using user = throwAwayUser();
+      const store = new InMemorySessionStore();
+      const first = results(
+        await collect(query({ prompt: "remember kiwi", options: bed.options({ sessionStore: store }) })),
+      ).at(-1);
+      const sessionId = first?.sessionId as string;
+      // The user's own places: its working directory, home and temporary directory.
+      chownSync(bed.cwd, user.uid, user.gid);
+      const own = { HOME: bed.cwd, TMPDIR: bed.cwd, CLAUDE_CODE_TMPDIR: bed.cwd };
+      const messages = await collect(
+        query({
+          prompt: "what was it?",
+          options: bed.options({
+            sessionStore: store,
+            resume: sessionId,
+            user: user.name,
+            env: { ...bed.options().env, ...own },
+          }),
+        }),
+      );
+      const result = results(messages).at(-1);
+      expect(result?.isError).toBe(false);
+      expect(result?.sessionId).toBe(sessionId);
+      expect(sentTexts(bed.model.turnRequests.at(-1))).toContain("remember kiwi");
+      expect(mirrorErrors(messages)).toEqual([]);
+      expect(
+        JSON.stringify(store.getEntries({ projectKey: encodeProjectDir(bed.cwd), sessionId })),
+      ).toContain("what was it?");
+      expect(resumeDirsOf(encodeProjectDir(bed.cwd), sessionId)).toEqual([]);
+    });
+  },
+);

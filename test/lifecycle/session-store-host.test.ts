@@ -6,8 +6,8 @@
  * - a store whose `append()` rejects with a null-prototype object, a BigInt or a circular object
  *   never crashes the host: the failure is a `mirror_error`, and the host exits 0 on its own.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,7 +42,7 @@ interface HostRun {
  * process of its own with `TMPDIR` set to `tmp`; fails if it has not exited within the bound.
  */
 async function runHost(lines: string[], tmp: string): Promise<HostRun> {
-  const script = join(tmp, "..", `host-${process.hrtime.bigint()}.mts`);
+  const script = join(scratch("script"), "host.mts");
   writeFileSync(script, lines.join("\n").replaceAll("SRC", JSON.stringify(join(ROOT, "src")).slice(0, -1)));
   const tsx = join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");
   const child = spawn(process.execPath, ["--unhandled-rejections=strict", "--import", tsx, script], {
@@ -73,8 +73,11 @@ function resumeDirs(tmp: string): string[] {
   return readdirSync(tmp).filter((name) => name.startsWith("claude-resume-"));
 }
 
-/** A host that prepares a resume from a store (no CLI), prints the directory, then `ends`. */
-function preparingHost(ends: string): string[] {
+/**
+ * A host that prepares a resume from a store (no CLI), prints the directory, then `ends`; with
+ * `user`, the directory is prepared for that user (handed over).
+ */
+function preparingHost(ends: string, user?: { uid: number; gid: number }): string[] {
   return [
     'import { mkdtempSync, writeFileSync } from "node:fs";',
     'import { join } from "node:path";',
@@ -87,7 +90,8 @@ function preparingHost(ends: string): string[] {
     'writeFileSync(join(config, ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "secret" } }));',
     "const store = new InMemorySessionStore();",
     `await store.append({ projectKey: projectKeyOf(cwd), sessionId: ${JSON.stringify(SESSION)} }, [{ type: "user" }]);`,
-    `const prepared = await prepareStoreResume({ cwd, sessionStore: store, resume: ${JSON.stringify(SESSION)} }, { CLAUDE_CONFIG_DIR: config });`,
+    `const user = ${JSON.stringify(user)};`,
+    `const prepared = await prepareStoreResume({ cwd, sessionStore: store, resume: ${JSON.stringify(SESSION)}, ...(user ? { user } : {}) }, { CLAUDE_CONFIG_DIR: config });`,
     "console.log(prepared?.configDir);",
     ends,
   ];
@@ -112,6 +116,34 @@ describe("the resume-from-store directory goes with the host", () => {
     expect(run.out.trim()).toContain("claude-resume-");
     expect(resumeDirs(tmp)).toEqual([]);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "root host, directory handed over to another user: removed as that user when the host exits or dies of SIGTERM",
+    async () => {
+      const name = `cashost${process.pid}`;
+      execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name], {
+        stdio: "ignore",
+      });
+      try {
+        const id = (flag: string) => Number(execFileSync("id", [flag, name], { encoding: "utf8" }).trim());
+        const user = { uid: id("-u"), gid: id("-g") };
+        for (const ends of ["// the host just ends", 'process.kill(process.pid, "SIGTERM");']) {
+          const tmp = scratch("user");
+          chmodSync(tmp, 0o755); // The user must reach its directory, as in /tmp.
+          const run = await runHost(preparingHost(ends, user), tmp);
+          expect(
+            run.code === 0 || run.signal === "SIGTERM",
+            `exit ${run.code ?? run.signal}: ${run.err}`,
+          ).toBe(true);
+          const dir = run.out.trim();
+          expect(dir).toContain("claude-resume-");
+          expect(resumeDirs(tmp)).toEqual([]);
+        }
+      } finally {
+        execFileSync("userdel", [name], { stdio: "ignore" });
+      }
+    },
+  );
 
   it(`claude ${CLAUDE_CLI_VERSION}: a host killed (SIGTERM) mid-session resumed from a store: the CLI dies and the directory goes`, async () => {
     await using bed = await testBed([{ text: "noted kiwi" }, { text: "still here" }]);
