@@ -386,6 +386,7 @@ const acpSchema = lazy(() =>
     args: z.optional(z.array(z.string())),
     clientFs: z.optional(z.boolean()),
     terminal: z.optional(z.boolean()),
+    maxTerminals: z.optional(positiveInt()),
     mode: z.optional(nonEmpty()),
     authMethod: z.optional(nonEmpty()),
   }),

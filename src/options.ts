@@ -337,16 +337,23 @@ export interface AcpOptions {
   args?: string[];
   /**
    * Serve the agent's `fs/read_text_file` and `fs/write_text_file` requests, confined to the
-   * session's working directory (symlinks resolved). `false`: the capability is not advertised and
-   * such requests are refused. Default `true`.
+   * session's working directory (every path component checked without following a link out;
+   * regular files only; each write put to `canUseTool` first, toolName `"fs/write_text_file"`).
+   * `false`: the capability is not advertised and such requests are refused. Default `true`.
    */
   clientFs?: boolean;
   /**
    * Serve the agent's `terminal/*` requests: commands run in the session's working directory (or
    * below it), in their own process group, killed when released or when the session ends.
    * `false`: the capability is not advertised and such requests are refused. Default `true`.
+   * Each command is put to `canUseTool` first (toolName `"terminal/create"`, see the README).
    */
   terminal?: boolean;
+  /**
+   * Most terminals one session has at once (not yet released by the agent); a `terminal/create`
+   * beyond it is refused (JSON-RPC error, `data.reason: "terminal-limit"`). Default 16.
+   */
+  maxTerminals?: number;
   /** A session mode to switch to right after the session starts (`session/set_mode`), e.g. `"default"`. */
   mode?: string;
   /** An `authenticate` method id to call before the session starts (when the agent asks for one). */

@@ -43,6 +43,7 @@ import type { McpServerStatusEntry, RewindFilesResult, Session } from "../backen
 import { acpMcpServers } from "./mcp-servers.js";
 import { askCanUseTool, outcomeFor, type PermissionOption, type PermissionOutcome } from "./permissions.js";
 import { acpPromptBlocks } from "./prompt-blocks.js";
+import { ClientGate } from "./client-gate.js";
 import { type CreateTerminalParams, Terminals } from "./terminals.js";
 import { AcpUpdateMapper } from "./updates.js";
 import { Workspace } from "./workspace.js";
@@ -103,6 +104,8 @@ export class AcpSession implements Session {
   private readonly mapper: AcpUpdateMapper;
   private readonly workspace: Workspace;
   private readonly terminals: Terminals;
+  /** `canUseTool` for the agent's terminal/create and fs/write_text_file requests. */
+  private readonly gate: ClientGate;
   private readonly timeoutMs: number;
   private connection: ClientConnection | undefined;
   private controller: ReadableStreamDefaultController<AnyMessage> | undefined;
@@ -139,7 +142,18 @@ export class AcpSession implements Session {
       params.options.cwd ?? process.cwd(),
       params.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
     );
-    this.terminals = new Terminals(this.workspace, params.env);
+    this.gate = new ClientGate({
+      canUseTool: params.options.canUseTool,
+      timeoutMs: params.options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
+      turnSignal: () => this.running?.cancel.signal,
+      report: (data, raw) => this.emit(this.mapper.system("acp_permission_error", data, raw)),
+    });
+    this.terminals = new Terminals(this.workspace, params.env, {
+      ...(params.options.acp?.maxTerminals !== undefined
+        ? { maxTerminals: params.options.acp.maxTerminals }
+        : {}),
+      authorize: (request, raw) => this.gate.terminal(request, raw),
+    });
     this.mapper = new AcpUpdateMapper({
       sessionId: () => this.sessionId,
       model: params.agent,
@@ -578,7 +592,9 @@ export class AcpSession implements Session {
           content: await this.workspace.readTextFile(ctx.params),
         }))
         .onRequest("fs/write_text_file", async (ctx) => {
-          await this.workspace.writeTextFile(ctx.params);
+          await this.workspace.writeTextFile(ctx.params, (request) =>
+            this.gate.write(request, ctx.params as unknown as RawObject, ctx.signal),
+          );
           return {};
         });
     }
@@ -656,6 +672,10 @@ export class AcpSession implements Session {
     // Cancelled by the agent, or the turn is being cancelled: the protocol's answer is `cancelled`.
     if (abort.aborted) return { outcome: { outcome: "cancelled" } };
     const { outcome, problem } = outcomeFor(decision, options);
+    // What was allowed here is not asked again when it reaches the client (terminal/create, a write).
+    if (decision.behavior === "allow" && outcome.outcome === "selected") {
+      this.gate.granted([call.input, asObject(toolCall.rawInput)]);
+    }
     // ACP's answer carries no message: why a decision could not be made is reported in-band.
     for (const error of [callbackProblem, problem]) {
       if (error === undefined) continue;
