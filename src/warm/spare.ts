@@ -5,21 +5,17 @@
  * options up front, a spare needs only what is fixed per process (executable, environment,
  * settings sources, MCP servers, hooks, `canUseTool`, …): one spare serves any folder.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { rmSync } from "node:fs";
 import type { Session } from "../backends/backend.js";
 import { type AgentSdkClient, clientOn } from "../client.js";
 import {
   AbortError,
   ControlRequestError,
-  InvalidOptionsError,
   ProcessError,
   UnsupportedFeatureError,
   WarmStartError,
 } from "../errors.js";
 import { checkSignalOption, combineSignals } from "../internal/abort.js";
-import { buildChildEnv } from "../internal/child-env.js";
 import type { AgentOptions } from "../options.js";
 import { describeExit } from "../process/child.js";
 import { atHostExit } from "../process/group-registry.js";
@@ -34,6 +30,7 @@ import {
   claimQueryOptions,
   reasonText,
 } from "./claim.js";
+import { newParkingDir } from "./parking.js";
 import {
   DEFAULT_WARM_IDLE_TIMEOUT_MS,
   startup,
@@ -368,22 +365,6 @@ export async function prewarm(params: PrewarmParams = {}): Promise<SpareSession>
     removeParkingDir();
     throw error;
   }
-}
-
-/**
- * A new private (0700) directory under the CLI's configuration home, as the CLI will see it:
- * `CLAUDE_CONFIG_DIR`, else `$HOME/.claude`, from the environment it is given.
- */
-function newParkingDir(options: AgentOptions): string {
-  const env = buildChildEnv(options);
-  const configHome = env.CLAUDE_CONFIG_DIR?.trim() || join(env.HOME?.trim() || homedir(), ".claude");
-  if (!isAbsolute(configHome))
-    throw new InvalidOptionsError([
-      `cwd: no absolute configuration home to park the spare under (${configHome}); set CLAUDE_CONFIG_DIR or HOME, or give options.cwd`,
-    ]);
-  const spares = join(configHome, "spares");
-  mkdirSync(spares, { recursive: true, mode: 0o700 });
-  return mkdtempSync(join(spares, "spare-"));
 }
 
 function once(action: () => void): () => void {

@@ -677,4 +677,39 @@ describe("warm start: host exit", () => {
     expect(await eventually(() => !isAlive(pid))).toBe(true);
     expect(existsSync(dir)).toBe(false);
   });
+
+  it("claude: a host killed with SIGKILL leaves its parking directory; the next spare parked under that home reclaims it", async () => {
+    await using bed = await testBed();
+    const { cwd: _folder, ...hostLevel } = bed.options();
+    const script = join(bed.cwd, "killed-host.mts");
+    const index = join(import.meta.dirname, "..", "..", "src", "index.ts");
+    writeFileSync(
+      script,
+      [
+        `import { prewarm } from ${JSON.stringify(index)};`,
+        `const spare = await prewarm({ options: ${JSON.stringify(hostLevel)} });`,
+        "console.log(JSON.stringify({ pid: spare.pid, dir: spare.parkingDir }));",
+        "setInterval(() => {}, 1 << 30);",
+      ].join("\n"),
+    );
+    const tsx = join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs");
+    const host = spawn(process.execPath, ["--import", tsx, script], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => host.on("exit", resolve));
+    let out = "";
+    await new Promise<void>((resolve) =>
+      host.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve();
+      }),
+    );
+    const { pid, dir } = JSON.parse(out.trim()) as { pid: number; dir: string };
+    host.kill("SIGKILL");
+    await exited;
+    // No exit hook ran: the directory stays (its CLI, left without input, ends by itself).
+    expect(existsSync(dir)).toBe(true);
+    expect(await eventually(() => !isAlive(pid), 10_000)).toBe(true);
+    await using spare = await prewarm({ options: hostLevel });
+    expect(existsSync(dir)).toBe(false);
+    expect(existsSync(spare.parkingDir)).toBe(true);
+  });
 });
