@@ -66,7 +66,10 @@ export interface StoreResume {
  *
  * @param childEnv The environment the CLI would run with (its `CLAUDE_CONFIG_DIR` / `HOME` say
  *   where the configuration files to copy are).
- * @throws SessionStoreError when a store call fails or exceeds `loadTimeoutMs`.
+ * @throws SessionStoreError when a store call fails (with any value), exceeds `loadTimeoutMs`, or
+ *   answers what the `SessionStore` interface does not allow (entries that are not JSON objects…).
+ * @throws InvalidOptionsError for an `options.user` that cannot be resolved, or a temporary
+ *   directory other users could change when the tree is for another user.
  */
 export async function prepareStoreResume(
   options: AgentOptions,
