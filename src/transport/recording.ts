@@ -139,7 +139,7 @@ export function recordTransport<T extends Transport>(
       try {
         await transport.close();
       } finally {
-        await recorder.finish();
+        await recorder.finishWithin(FINISH_BOUND_MS);
       }
     },
     readMessages: () => recorder.tapIterable(transport.readMessages()),
@@ -181,6 +181,12 @@ export function recordTransport<T extends Transport>(
     },
   });
 }
+
+/**
+ * How long closing the session waits for the recording's last writes (a file on a hung network
+ * mount); they go on in the background after that, and the session's close resolves.
+ */
+const FINISH_BOUND_MS = 5_000;
 
 /** Events recorded before the file is open (none in practice: the session connects first). */
 const MAX_EARLY_EVENTS = 1000;
@@ -327,6 +333,24 @@ class Recorder {
       await this.handle?.close().catch(() => undefined);
     })();
     return this.finishing;
+  }
+
+  /** {@link finish}, waited for at most `ms`; a recording still being written then is reported. */
+  async finishWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), ms);
+    });
+    const timedOut = await Promise.race([this.finish().then(() => false), late]);
+    clearTimeout(timer);
+    if (timedOut) {
+      this.report(
+        new RecordingError(
+          this.path,
+          `Recording ${this.path}: its last writes took over ${ms} ms; the session closed without them`,
+        ),
+      );
+    }
   }
 
   /** Runs `record`; whatever it throws becomes a `gap` line (for a line) and a report, never the session's error. */
