@@ -24,7 +24,7 @@ export interface ExecTurnArgs {
 /** The arguments after the executable. */
 export function execTurnArgs(turn: ExecTurnArgs): string[] {
   const args = ["exec", "--experimental-json"];
-  const config = (override: string) => args.push("--config", override);
+  const config = (override: string) => args.push(...flagWithValue("--config", override));
   const flag = (name: string, value: string) => args.push(...flagWithValue(name, value));
   for (const override of flattenConfig(turn.config)) config(override);
   for (const override of turn.configOverrides ?? []) config(override);

@@ -170,6 +170,17 @@ describe("builders: positional values after --, and nothing starting with - on i
     expect(() => execTurnArgs({ ...turn, threadId: CODEX_BYPASS })).toThrow(InvalidOptionsError);
   });
 
+  it("compat exec: a config override that starts with '-' is joined to --config", () => {
+    const args = execTurnArgs({
+      thread: {},
+      threadId: null,
+      images: [],
+      configOverrides: ["-s=danger-full-access"],
+    });
+    expect(args).toContain("--config=-s=danger-full-access");
+    expect(args).not.toContain("-s=danger-full-access");
+  });
+
   it("compat: resumeThread() and startThread() refuse flag-looking values before any turn", () => {
     const codex = new Codex();
     expect(() => codex.resumeThread(CODEX_BYPASS)).toThrow(InvalidOptionsError);
