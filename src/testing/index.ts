@@ -20,8 +20,8 @@ export type {
   RecordOptions,
 } from "../transport/recording.js";
 export { RECORDING_FORMAT } from "../transport/recording.js";
-export { REDACTED, Redactor } from "../transport/redact.js";
-export { ReplayError, ReplayTransport } from "../transport/replay.js";
+export { KEPT_ENV_NAMES, REDACTED, Redactor } from "../transport/redact.js";
+export { ReplayError, type ReplayOptions, ReplayTransport } from "../transport/replay.js";
 export type {
   AcpAgentCommand,
   AcpAgentEnv,
