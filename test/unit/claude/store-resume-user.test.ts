@@ -213,6 +213,26 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
     expect(Number(out.split("\n").at(-2))).toBeGreaterThan(0);
   }, 120_000);
 
+  it("refuses to build the tree for another user in a temporary directory others may change (not sticky)", async () => {
+    const tmp = rootDir("tmp-open");
+    chmodSync(tmp, 0o777);
+    const cwd = rootDir("cwd-open");
+    process.env.TMPDIR = tmp;
+    const store = await storeWithSession(cwd);
+    await expect(
+      prepareStoreResume({ cwd, sessionStore: store, resume: SESSION, user: { uid, gid } }, {}),
+    ).rejects.toThrow(/temporary directory .* can be changed by other users/);
+    expect(execFileSync("ls", ["-A", tmp], { encoding: "utf8" })).toBe("");
+    chmodSync(tmp, 0o1777); // Sticky, as /tmp: fine.
+    const prepared = await prepareStoreResume(
+      { cwd, sessionStore: store, resume: SESSION, user: { uid, gid } },
+      { CLAUDE_CONFIG_DIR: rootDir("config-open") },
+    );
+    expect(statSync(prepared?.configDir as string).uid).toBe(uid);
+    await prepared?.cleanup();
+    expect(existsSync(prepared?.configDir as string)).toBe(false);
+  });
+
   it("the handed-over tree is the user's, every entry; a bare unlisted uid is refused before anything is made", async () => {
     const tmp = rootDir("tmp2");
     const cwd = rootDir("cwd2");
