@@ -1,0 +1,89 @@
+/**
+ * The ACP client's fs/* in a host process of its own (host/client-fs-host.mts, under
+ * `--unhandled-rejections=strict`): FIFOs in the workspace never freeze the host (libuv's pool
+ * stays free for its own fs/crypto/DNS work, and it exits by itself), and concurrent reads of
+ * large files do not each hold their file at once (peak RSS measured).
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const HOST = join(import.meta.dirname, "host", "client-fs-host.mts");
+/** The memory scenario: how many files, of how many MiB each (also the whole-file limit). */
+const FILES = 60;
+const FILE_MIB = 8;
+/** Far beyond what either scenario needs on a loaded machine; a frozen host never gets there. */
+const EXIT_BOUND_MS = 45_000;
+
+interface Run {
+  code: number | null;
+  exitMs: number;
+  report: Record<string, unknown>;
+}
+
+function runHost(scenario: string, ...args: string[]): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    ["--unhandled-rejections=strict", "--import", "tsx", HOST, scenario, ...args],
+    {
+      cwd: join(import.meta.dirname, "..", "..", ".."),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    const bound = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(
+        new Error(`${scenario}: the host did not exit within ${EXIT_BOUND_MS} ms\n${stdout}\n${stderr}`),
+      );
+    }, EXIT_BOUND_MS);
+    child.on("close", (code) => {
+      clearTimeout(bound);
+      try {
+        const { report } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "");
+        resolve({ code, exitMs: Math.round(performance.now() - started), report });
+      } catch {
+        reject(new Error(`${scenario}: exit ${code} without a report\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
+describe("ACP client fs in a host process", () => {
+  it("four reads and four writes of FIFOs are refused at once; the host's async crypto/fs/DNS completes and it exits by itself", {
+    timeout: EXIT_BOUND_MS + 5_000,
+  }, async () => {
+    const run = await runHost("fifo");
+    expect(run.code).toBe(0);
+    expect(run.report).toMatchObject({
+      reads: Array(4).fill("refused -32602"),
+      writes: Array(4).fill("refused -32602"),
+    });
+    console.log(
+      `acp client fs | 4 FIFO reads + 4 writes | host work ${run.report.hostMs} ms, host exit ${run.exitMs} ms`,
+    );
+  });
+
+  it(`${FILES} concurrent reads of ${FILE_MIB} MiB files hold one file's worth of budget; peak RSS stays under half of what all of them take`, {
+    timeout: EXIT_BOUND_MS + 5_000,
+  }, async () => {
+    const run = await runHost("memory", String(FILES), String(FILE_MIB));
+    expect(run.code).toBe(0);
+    expect(run.report.lengths).toEqual(Array(FILES).fill(FILE_MIB * 1024 * 1024));
+    expect(run.report.budgetPeakMiB).toBe(FILE_MIB);
+    // Unbounded (every read loading its file at once): ~FILES × FILE_MIB (486 MiB measured for 60 × 8).
+    expect(run.report.peakRssOverBaselineMiB).toBeLessThan((FILES * FILE_MIB) / 2);
+    console.log(
+      `acp client fs | ${FILES} concurrent ${FILE_MIB} MiB reads | peak RSS +${run.report.peakRssOverBaselineMiB} MiB (all at once: ${FILES * FILE_MIB} MiB)`,
+    );
+  });
+});
