@@ -10,7 +10,7 @@
  *   pipe while its queue is full), in a process that has imported the SDK all the same, so both
  *   start from the same footprint;
  * - `ours`: `query()` on the ACP backend, consumed with `for await`.
- * Prints one JSON line: peak RSS, RSS before the run, updates taken, how the turn ended.
+ * Prints one JSON line: peak RSS, RSS before the run, updates taken, how the turn ended, the agent's pid.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -21,7 +21,7 @@ const AGENT = fileURLToPath(new URL("../../fixtures/flow/flow-acp-agent.mjs", im
 const sleepMs = Number(process.env.SLEEP_MS ?? 5_000);
 const sleep = () => new Promise((resolve) => setTimeout(resolve, sleepMs));
 
-async function raw(): Promise<{ taken: number; end: string }> {
+async function raw(): Promise<{ taken: number; end: string; pid: number | undefined }> {
   const child = spawn(process.execPath, [AGENT], { stdio: ["pipe", "pipe", "ignore"] });
   child.stdin.on("error", () => undefined);
   const send = (obj: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...obj })}\n`);
@@ -55,17 +55,18 @@ async function raw(): Promise<{ taken: number; end: string }> {
     child.kill("SIGKILL");
     await once(child, "exit").catch(() => undefined);
   }
-  return { taken, end };
+  return { taken, end, pid: child.pid };
 }
 
-async function ours(): Promise<{ taken: number; end: string }> {
+async function ours(): Promise<{ taken: number; end: string; pid: number | undefined }> {
   const { query } = await import("../../../src/index.js");
   let taken = 0;
   let end = "no result";
-  for await (const message of query({
+  const q = query({
     prompt: "flood",
     options: { backend: "acp", acp: { command: process.execPath, args: [AGENT] } },
-  })) {
+  });
+  for await (const message of q) {
     if (message.type === "assistant" && ++taken === 1) {
       await sleep();
       end = "stopped";
@@ -73,7 +74,7 @@ async function ours(): Promise<{ taken: number; end: string }> {
     }
     if (message.type === "result") end = message.subtype;
   }
-  return { taken, end };
+  return { taken, end, pid: q.pid };
 }
 
 // Both pay the same import cost before the clock starts.
