@@ -4,7 +4,7 @@
  * only regular files are served and nothing blocks, new files are private, existing ones keep their
  * mode, a line range streams, and concurrent reads share one byte budget.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -112,6 +112,46 @@ describe("links: no component is followed out", () => {
     expect((await failure(within(5_000, ws.readTextFile({ path: join(root, "loop-a") })))).code).toBe(-32602);
     await failure(within(5_000, ws.writeTextFile({ path: join(root, "loop-a", "x"), content: "x" })));
   });
+});
+
+describe("the check-then-open race (Linux: each step opens relative to the directory before it)", () => {
+  it.runIf(process.platform === "linux")(
+    "a directory swapped for a link to outside, over and over, during reads: the outside file is never served",
+    async () => {
+      mkdirSync(join(root, "d-dir"));
+      writeFileSync(join(root, "d-dir", "key.txt"), "inside\n");
+      symlinkSync(outside, join(root, "d-link"));
+      // Another process makes root/d a directory, then a link pointing out, as fast as it can.
+      const swapper = spawn(
+        process.execPath,
+        [
+          "-e",
+          `const { renameSync: mv } = require("node:fs");
+           const [dir, link, d] = process.argv.slice(1);
+           process.stdout.write("go\\n");
+           for (;;) { try { mv(dir, d); mv(d, dir); mv(link, d); mv(d, link); } catch {} }`,
+          join(root, "d-dir"),
+          join(root, "d-link"),
+          join(root, "d"),
+        ],
+        { stdio: ["ignore", "pipe", "ignore"] },
+      );
+      await new Promise((resolve) => swapper.stdout.once("data", resolve));
+      const ws = new Workspace(root, 1024);
+      const seen = new Map<string, number>();
+      try {
+        for (let i = 0; i < 3000; i++) {
+          const text = await ws.readTextFile({ path: join(root, "d", "key.txt") }).catch(() => "refused");
+          seen.set(text, (seen.get(text) ?? 0) + 1);
+        }
+      } finally {
+        swapper.kill("SIGKILL");
+      }
+      console.log(`acp client fs | swap race | ${JSON.stringify(Object.fromEntries(seen))}`);
+      expect(seen.get("secret\n")).toBeUndefined();
+      expect(seen.get("inside\n") ?? 0).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe("only regular files, never blocking", () => {
