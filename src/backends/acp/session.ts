@@ -477,6 +477,12 @@ export class AcpSession implements Session {
   }
 
   private onItem(item: RawObject | JsonDecodeError): void {
+    if (this.beforeInit !== undefined && this.life.flow.bytesRead > this.life.flow.maxReaderLagBytes) {
+      // Nothing can read the session before it exists, and reading goes on during the handshake:
+      // what the agent writes meanwhile is bounded here instead of by backpressure.
+      this.tooMuchBeforeInit();
+      return;
+    }
     if (item instanceof JsonDecodeError) {
       this.deliverAll(this.mapper.flushText());
       this.emit(malformedLineMessage(item));
@@ -503,6 +509,21 @@ export class AcpSession implements Session {
       this.knowSession(str(asObject(item.result).sessionId));
     }
     this.controller?.enqueue(item as AnyMessage);
+  }
+
+  /** Stops a session whose agent wrote more than `maxReaderLagBytes` before the session was ready. */
+  private tooMuchBeforeInit(): void {
+    if (this.life.isClosing) return;
+    const limit = this.life.flow.maxReaderLagBytes;
+    this.beforeInit = [];
+    this.unchecked = [];
+    void this.life.close(
+      new CliConnectionError(
+        `${this.agent} wrote more than maxReaderLagBytes (${limit} bytes) before its session was ready ` +
+          "(during initialize, session/new or a session/load replay), which nothing can read before then; " +
+          "the session was stopped. Raise maxReaderLagBytes for a longer replay.",
+      ),
+    );
   }
 
   /** The session id is known: the updates read before it are checked against it, in order. */

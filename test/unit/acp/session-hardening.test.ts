@@ -204,3 +204,35 @@ describe("session/update for another session id (debatable item)", () => {
     expect(String(refusal?.error)).toContain('for session "elsewhere"');
   });
 });
+
+describe("output before the session is ready (nothing can read it yet)", () => {
+  it("more than maxReaderLagBytes before the session/new answer: CliConnectionError, the agent is stopped, nothing is kept", async () => {
+    const { messages, error } = await drain(
+      query({
+        prompt: "hi",
+        options: fake("flood-before-session", {
+          maxReaderLagBytes: 1024 * 1024,
+          env: { FAKE_ACP_EARLY_BYTES: String(8 * 1024 * 1024) },
+        }),
+      }),
+    );
+    expect(error).toBeInstanceOf(CliConnectionError);
+    expect((error as Error).message).toMatch(
+      /more than maxReaderLagBytes \(1048576 bytes\) before its session was ready/,
+    );
+    expect(messages).toEqual([]);
+  });
+
+  it("within maxReaderLagBytes: delivered after init, in order", async () => {
+    const { messages, error } = await drain(
+      query({
+        prompt: "hi",
+        options: fake("flood-before-session", { env: { FAKE_ACP_EARLY_BYTES: String(64 * 1024) } }),
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(messages[0]?.type === "system" && messages[0].subtype).toBe("init");
+    expect(messages.filter((m) => m.type === "assistant").length).toBeGreaterThan(60);
+    expect(messages.at(-1)?.type).toBe("result");
+  });
+});
