@@ -5,9 +5,13 @@
  * The directory is made by `mkdtemp` (mode 0700) under the system temporary directory on the first
  * write; each file is created exclusive and no-follow with mode 0600. Both are removed by
  * `remove()` (when the session ends) and, failing that, when the host process exits.
+ *
+ * For a CLI that runs as another user, each file is given to that user (through its descriptor)
+ * and the directory, still this process's, is made 0711: the user can open the files by name but
+ * never controls the directory, so nothing it does can redirect what this process later removes.
  */
 import {
-  chownSync,
+  chmodSync,
   closeSync,
   constants,
   fchownSync,
@@ -38,8 +42,8 @@ export class PrivateFiles {
 
   /**
    * @param prefix The directory name's prefix (a random suffix follows).
-   * @param owner The user the CLI runs as, when not this process's: the files and then the
-   *   directory (last, so that user never controls a path this process writes into) are given to it.
+   * @param owner The user the CLI runs as, when not this process's: the files are given to it, and
+   *   the directory (kept by this process) can be traversed by it (0711).
    */
   constructor(
     private readonly prefix: string,
@@ -81,15 +85,6 @@ export class PrivateFiles {
     return path;
   }
 
-  /**
-   * Hands the directory to the owner (see the constructor), after every file is written. A no-op
-   * without an owner or before the first write.
-   */
-  seal(): void {
-    if (this.owner !== undefined && this.dir !== undefined)
-      chownSync(this.dir, this.owner.uid, this.owner.gid);
-  }
-
   /** Removes the directory and its files; idempotent, never throws. */
   remove(): void {
     const dir = this.dir;
@@ -123,6 +118,7 @@ export class PrivateFiles {
     if (this.dir !== undefined) return this.dir;
     const dir = mkdtempSync(join(tmpdir(), this.prefix));
     this.dir = dir;
+    if (this.owner !== undefined) chmodSync(dir, 0o711);
     this.forgetAtExit = atHostExit(() => removeQuietly(dir, this.names));
     return dir;
   }

@@ -142,7 +142,6 @@ export class ClaudeBackend implements Backend {
     const files = new PrivateFiles("code-agent-claude-", user);
     try {
       const args = buildClaudeArgs(options, { sdkMcpServerNames, files });
-      files.seal();
       const transport = cliTransport(options, {
         command: cliPath,
         args,

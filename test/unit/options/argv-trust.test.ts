@@ -4,7 +4,7 @@
  * builders put positional values after `--`, and a value that still starts with `-` is joined to
  * its flag. Plus the private files that keep MCP configs and settings off argv (finding 10).
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   lstatSync,
@@ -278,14 +278,30 @@ describe("PrivateFiles: where MCP configs and settings go instead of argv", () =
     expect(files.directory).toBeUndefined();
   });
 
-  it("files for another user are theirs, and the directory too once sealed", () => {
+  it("files for another user are theirs; the directory stays ours, and they can only traverse it", () => {
     const files = new PrivateFiles("cas-private-test-", { uid: 65534, gid: 65534 });
     try {
       const path = files.write("a.json", "{}");
-      expect(lstatSync(path).uid).toBe(65534);
-      expect(lstatSync(files.directory!).uid).toBe(process.getuid?.());
-      files.seal();
-      expect(lstatSync(files.directory!)).toMatchObject({ uid: 65534, gid: 65534 });
+      expect(lstatSync(path)).toMatchObject({ uid: 65534, gid: 65534 });
+      expect(lstatSync(path).mode & 0o777).toBe(0o600);
+      const dir = lstatSync(files.directory!);
+      expect(dir.uid).toBe(process.getuid?.());
+      expect(dir.mode & 0o777).toBe(0o711);
+      // As that user: the file by its name, yes; the directory's listing or a new entry, no.
+      const probe = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          `const fs = require("node:fs");
+           const out = [fs.readFileSync(${JSON.stringify(path)}, "utf8")];
+           for (const f of [() => fs.readdirSync(${JSON.stringify(files.directory)}), () => fs.writeFileSync(${JSON.stringify(`${files.directory}/x`)}, "")]) {
+             try { f(); out.push("allowed"); } catch (e) { out.push(e.code); }
+           }
+           console.log(out.join(" "));`,
+        ],
+        { uid: 65534, gid: 65534, encoding: "utf8" },
+      );
+      expect(probe.stdout.trim()).toBe("{} EACCES EACCES");
     } finally {
       files.remove();
     }
