@@ -6,8 +6,9 @@
  * (`/proc/<pid>/cmdline`, readable by every local user) holds no MCP server secret and no
  * settings (finding 10).
  */
-import { lstatSync, readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { spawn } from "node:child_process";
+import { existsSync, lstatSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Codex } from "../../src/compat/codex-sdk/index.js";
 import { InvalidOptionsError, type Message, ProcessError, query } from "../../src/index.js";
@@ -153,6 +154,46 @@ describe("claude: MCP server env/headers and settings are not on the command lin
     const asked = bed.model.requests.filter((r) => (r.body as { max_tokens?: number }).max_tokens !== 1);
     expect(asked.at(-1)?.body).toMatchObject({ model: "claude-model-from-settings" });
     expect(results(seen)[0]).toMatchObject({ subtype: "success", result: "done" });
+  });
+});
+
+describe("claude: the private files go with a host that exits mid-session", () => {
+  it("a host that exits while the session runs removes them (after its CLI is killed)", async () => {
+    await using bed = await testBed([{ text: "never finished" }]);
+    const script = join(bed.cwd, "host.mts");
+    const index = join(import.meta.dirname, "..", "..", "src", "index.ts");
+    writeFileSync(
+      script,
+      [
+        'import { readdirSync, readFileSync } from "node:fs";',
+        `import { query } from ${JSON.stringify(index)};`,
+        `const options = ${JSON.stringify(bed.options({ settings: { env: { CAS_TOKEN: "host-exit-secret" } } }))};`,
+        "const q = query({ prompt: 'hi', options });",
+        "for await (const m of q) {",
+        "  if (m.type !== 'system') continue;",
+        "  for (const pid of readdirSync('/proc').filter((e) => /^\\d+$/.test(e))) {",
+        "    let argv = [];",
+        "    try { argv = readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0'); } catch { continue; }",
+        "    const at = argv.indexOf('--settings');",
+        "    if (at >= 0 && argv.includes('--input-format')) console.log(argv[at + 1]);",
+        "  }",
+        "  process.exit(0);",
+        "}",
+      ].join("\n"),
+    );
+    const tsx = join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs");
+    const child = spawn(process.execPath, ["--unhandled-rejections=strict", "--import", tsx, script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    const settings = out.trim();
+    expect(settings).toMatch(/^\/.*settings\.json$/);
+    expect(existsSync(dirname(settings))).toBe(false);
   });
 });
 
