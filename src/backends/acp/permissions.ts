@@ -4,10 +4,11 @@
  * Agents name their options differently (`proceed_once`, `once`, `allow`, `approved`, …), so the
  * answer is chosen by the option's `kind`, never its id: allow → `allow_once` (else
  * `allow_always`); deny → `reject_once` (else `reject_always`). An allow that returns
- * `updatedPermissions` (asks to remember the decision) prefers `allow_always`. Without a
+ * `updatedPermissions` (asks to remember the decision) prefers `allow_always`; an allow with a
+ * changed `updatedInput` is a deny (the agent would run what it asked about). Without a
  * `canUseTool`, every request is answered with the reject option: nothing runs that nobody allowed.
  */
-import { describeError, describeValue } from "../../internal/safe-json.js";
+import { describeError, describeValue, trySerialise } from "../../internal/safe-json.js";
 import type { RawObject } from "../../messages.js";
 import type { CanUseTool, PermissionResult, PermissionUpdate } from "../../permissions.js";
 
@@ -57,10 +58,11 @@ export function outcomeFor(
 
 /**
  * Asks `canUseTool` (bounded by `timeoutMs`). A throw or rejection (with any value: an `Error`, a
- * BigInt, a circular or prototype-less object, `undefined`), a timeout, or an answer that is neither
- * allow nor deny is a deny, with `problem` saying why (the session reports it in-band: ACP's answer
- * to the agent carries no message). Never rejects: the decision is read here, once, into a plain
- * object, so a getter or proxy in the callback's answer cannot throw later either.
+ * BigInt, a circular or prototype-less object, `undefined`), a timeout, an answer that is neither
+ * allow nor deny, or an allow whose `updatedInput` differs from the input (ACP cannot run another
+ * input than the one the agent asked about) is a deny, with `problem` saying why (the session
+ * reports it in-band: ACP's answer to the agent carries no message). Never rejects: the decision
+ * is read here, once, into a plain object, so a getter or proxy in the answer cannot throw later.
  */
 export async function askCanUseTool(
   canUseTool: CanUseTool | undefined,
@@ -97,12 +99,45 @@ export async function askCanUseTool(
   }
   try {
     const decision = plainDecision(answer);
-    if (decision) return { decision };
-    return deny(`canUseTool returned neither allow nor deny: ${describeValue(answer)}`);
+    if (!decision) return deny(`canUseTool returned neither allow nor deny: ${describeValue(answer)}`);
+    if (decision.behavior === "allow") {
+      const changed = changedInput((answer as { updatedInput?: unknown }).updatedInput, call.input);
+      if (changed !== undefined) return deny(changed);
+    }
+    return { decision };
   } catch (error) {
     // The answer is user data: a getter that throws denies like a callback that throws.
     return deny(`Reading the canUseTool answer failed: ${describeError(error)}`);
   }
+}
+
+/**
+ * Why an allow's `updatedInput` cannot be honoured, or `undefined` when there is none or it equals
+ * the input asked about: ACP's answer is an option id, so the agent runs the input it asked about;
+ * a changed one (or one that cannot even be read as JSON) must not be mistaken for approved.
+ */
+function changedInput(updated: unknown, input: Record<string, unknown>): string | undefined {
+  if (updated === undefined || updated === input) return undefined;
+  const serialised = trySerialise(updated);
+  if (!serialised.ok)
+    return `The updatedInput of canUseTool cannot be read: ${serialised.problem}; the call was declined`;
+  const asked = trySerialise(input);
+  if (asked.ok && stableJson(JSON.parse(serialised.line)) === stableJson(JSON.parse(asked.line)))
+    return undefined;
+  return "ACP cannot run a tool with a changed input (updatedInput): the agent runs the input it asked about; the call was declined";
+}
+
+/** JSON with object keys sorted, so key order does not matter. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "undefined";
 }
 
 /** Why the callback failed: an `Error`'s message as is; any other thrown value described (never throws). */

@@ -236,3 +236,58 @@ describe("output before the session is ready (nothing can read it yet)", () => {
     expect(messages.at(-1)?.type).toBe("result");
   });
 });
+
+describe("an allow with updatedInput (ACP's answer is an option id: the agent runs what it asked about)", () => {
+  const cases: { name: string; canUseTool: CanUseTool; option: string; report?: RegExp }[] = [
+    {
+      name: "the same input object",
+      canUseTool: async (_name, input) => ({ behavior: "allow", updatedInput: input }),
+      option: "proceed_once",
+    },
+    {
+      name: "an equal copy, keys in another order",
+      canUseTool: async (_name, input) => ({
+        behavior: "allow",
+        updatedInput: Object.fromEntries(Object.entries(input).reverse()),
+      }),
+      option: "proceed_once",
+    },
+    {
+      name: "a changed input",
+      canUseTool: async (_name, input) => ({
+        behavior: "allow",
+        updatedInput: { ...input, subject: "rm -rf ~" },
+      }),
+      option: "cancel",
+      report: /ACP cannot run a tool with a changed input \(updatedInput\)/,
+    },
+    {
+      name: "an input with a BigInt",
+      canUseTool: async (_name, input) => ({ behavior: "allow", updatedInput: { ...input, n: 10n } }),
+      option: "cancel",
+      report: /updatedInput of canUseTool cannot be read: it contains a BigInt/,
+    },
+    {
+      name: "a circular input",
+      canUseTool: async () => ({ behavior: "allow", updatedInput: circular() }),
+      option: "cancel",
+      report: /updatedInput of canUseTool cannot be read: it contains a circular reference/,
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.option === "cancel" ? "refused (reject option) and reported" : "allowed"}`, async () => {
+      const prompt = JSON.stringify({ subject: "touch x", input: { flag: true } });
+      const { messages, error } = await drain(
+        query({ prompt, options: fake("callback", { canUseTool: c.canUseTool }) }),
+      );
+      expect(error).toBeUndefined();
+      const result = messages.find((m) => m.type === "result");
+      expect(result?.type === "result" && JSON.parse(result.result ?? "{}")).toEqual({
+        result: { outcome: { outcome: "selected", optionId: c.option } },
+      });
+      const reports = systems(messages, "acp_permission_error");
+      if (c.report === undefined) expect(reports).toEqual([]);
+      else expect(String(reports[0]?.error)).toMatch(c.report);
+    });
+  }
+});
