@@ -69,6 +69,15 @@ export interface ConfinedFile {
   readonly created: boolean;
 }
 
+/** A directory inside the root, held open. */
+export interface ConfinedDirectory {
+  readonly handle: FileHandle;
+  /** Its real path. */
+  readonly path: string;
+  /** What to give `spawn` as `cwd`: the opened directory itself where the platform can name it. */
+  readonly cwd: string;
+}
+
 /** Whether descriptor-relative opens (`/proc/self/fd/<fd>/<name>`) work here. */
 let procFd: Promise<boolean> | undefined;
 async function hasProcFd(): Promise<boolean> {
@@ -142,19 +151,20 @@ export class ConfinedRoot {
   }
 
   /**
-   * The real path of directory `path` inside the root (links inside the root resolved, each
-   * component checked no-follow), for a command's working directory. The directory itself is not
-   * held open: a process that can rename directories inside the root between this check and the
-   * command's `chdir` can still move it.
+   * Opens directory `path` inside the root (links inside the root resolved, each component checked
+   * no-follow), for a command's working directory: `cwd` names the opened directory itself on
+   * Linux (`/proc/self/fd/<fd>`, which a child resolves between its fork and its exec, while the
+   * descriptor is still open), else its real path. The caller closes `handle`.
    */
-  async directory(path: string): Promise<string> {
-    const components = await this.walk(path, "directory");
-    return components.length === 0 ? this.root : `${this.root}${sep}${components.join(sep)}`;
+  async openDirectory(path: string): Promise<ConfinedDirectory> {
+    const dir = await this.walk(path, "directory");
+    const real = dir.components.length === 0 ? this.root : `${this.root}${sep}${dir.components.join(sep)}`;
+    return { handle: dir.handle, path: real, cwd: dir.base.startsWith("/proc/self/fd/") ? dir.base : real };
   }
 
   private walk(path: string, kind: "read" | "write"): Promise<ConfinedFile>;
-  private walk(path: string, kind: "directory"): Promise<string[]>;
-  private async walk(path: string, kind: "read" | "write" | "directory"): Promise<ConfinedFile | string[]> {
+  private walk(path: string, kind: "directory"): Promise<Dir>;
+  private async walk(path: string, kind: "read" | "write" | "directory"): Promise<ConfinedFile | Dir> {
     const start = this.componentsOf(path);
     if (start === undefined) throw this.outside(path);
     const write = kind === "write";
@@ -184,6 +194,7 @@ export class ConfinedRoot {
         );
       }
       let dir = await this.openRoot(viaProc);
+      let kept: Dir | undefined;
       try {
         let restarted = false;
         // Every component but a file's last: a directory, opened no-follow relative to the one before.
@@ -200,7 +211,10 @@ export class ConfinedRoot {
           pending = rest;
         }
         if (restarted) continue;
-        if (kind === "directory") return [...dir.components];
+        if (kind === "directory") {
+          kept = dir;
+          return dir;
+        }
         const name = pending[0] as string;
         const opened = await this.openFile(dir, name, write, path);
         if (opened === "link") {
@@ -209,7 +223,7 @@ export class ConfinedRoot {
         }
         return opened;
       } finally {
-        await dir.handle.close().catch(() => undefined);
+        if (dir !== kept) await dir.handle.close().catch(() => undefined);
       }
     }
   }

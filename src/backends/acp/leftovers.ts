@@ -9,6 +9,7 @@
  * and the terminal's pipes are only destroyed on our side.
  */
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { signalGroup } from "../../process/group-registry.js";
 
@@ -26,29 +27,64 @@ export function newTerminalMark(): string {
  */
 export async function killMarked(mark: string): Promise<number[]> {
   if (process.platform !== "linux") return [];
-  const needle = Buffer.from(`\0${TERMINAL_MARK_VARIABLE}=${mark}\0`);
   const killed: number[] = [];
   let pids: string[];
   try {
-    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+    pids = otherPids(await readdir("/proc"));
   } catch {
     return [];
   }
   await Promise.all(
     pids.map(async (pid) => {
       const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
-      if (!environ) return;
-      // The first variable has no NUL before it: look in the environment with one added.
-      if (!Buffer.concat([Buffer.from([0]), environ, Buffer.from([0])]).includes(needle)) return;
-      try {
-        process.kill(Number(pid), "SIGKILL");
-        killed.push(Number(pid));
-      } catch {
-        // Gone meanwhile.
-      }
+      if (environ && carries(environ, mark) && killQuietly(pid)) killed.push(Number(pid));
     }),
   );
   return killed;
+}
+
+/**
+ * {@link killMarked}, synchronously: for this process's exit, when no promise will run any more.
+ * Never throws.
+ */
+export function killMarkedSync(mark: string): void {
+  if (process.platform !== "linux") return;
+  try {
+    for (const pid of otherPids(readdirSync("/proc"))) {
+      let environ: Buffer;
+      try {
+        environ = readFileSync(`/proc/${pid}/environ`);
+      } catch {
+        continue;
+      }
+      if (carries(environ, mark)) killQuietly(pid);
+    }
+  } catch {
+    // The process is going away: nothing left to report to.
+  }
+}
+
+function otherPids(entries: string[]): string[] {
+  return entries.filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+}
+
+/** Whether a `/proc/<pid>/environ` (NUL-separated) holds the mark. */
+function carries(environ: Buffer, mark: string): boolean {
+  const entry = Buffer.from(`${TERMINAL_MARK_VARIABLE}=${mark}`);
+  for (let at = environ.indexOf(entry); at !== -1; at = environ.indexOf(entry, at + 1)) {
+    const end = at + entry.length;
+    if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) return true;
+  }
+  return false;
+}
+
+function killQuietly(pid: string): boolean {
+  try {
+    process.kill(Number(pid), "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether any process of group `pgid` is left (signal 0 checks without signalling). */

@@ -20,9 +20,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { RawObject } from "../../messages.js";
-import { registerGroup, signalGroup, unregisterGroup } from "../../process/group-registry.js";
+import { atHostExit, registerGroup, signalGroup, unregisterGroup } from "../../process/group-registry.js";
 import type { TerminalRequest } from "./client-gate.js";
-import { groupExists, groupGone, killMarked, newTerminalMark, TERMINAL_MARK_VARIABLE } from "./leftovers.js";
+import {
+  groupExists,
+  groupGone,
+  killMarked,
+  killMarkedSync,
+  newTerminalMark,
+  TERMINAL_MARK_VARIABLE,
+} from "./leftovers.js";
 import type { Workspace } from "./workspace.js";
 
 /** The most output kept per terminal, whatever the agent asks for. */
@@ -52,6 +59,8 @@ interface Terminal {
   readonly limit: number;
   /** The mark in the environment of everything the command starts (see `leftovers.ts`). */
   readonly mark: string;
+  /** Drops the host-exit clean-up that kills what carries the mark. */
+  readonly dropExitCleanup: () => void;
   chunks: Buffer[];
   bytes: number;
   truncated: boolean;
@@ -123,9 +132,15 @@ export class Terminals {
       // Refused before anyone is asked when it is outside; looked up again once allowed.
       await this.workspace.directory(request.cwd);
       await this.options.authorize?.(request, params as unknown as RawObject);
-      const cwd = await this.workspace.directory(request.cwd);
-      if (this.closed) throw RequestError.internalError(undefined, "the session is closing");
-      const terminal = await this.start(request, cwd, params.outputByteLimit);
+      // Held open until the command has started in it: a directory swapped meanwhile is not followed.
+      const cwd = await this.workspace.openDirectory(request.cwd);
+      let terminal: Terminal;
+      try {
+        if (this.closed) throw RequestError.internalError(undefined, "the session is closing");
+        terminal = await this.start(request, cwd.cwd, params.outputByteLimit);
+      } finally {
+        await cwd.handle.close().catch(() => undefined);
+      }
       const id = `term-${this.nextId++}`;
       this.terminals.set(id, terminal);
       return id;
@@ -156,6 +171,8 @@ export class Terminals {
     proc.on("error", () => undefined);
     const pid = proc.pid as number;
     registerGroup(pid);
+    // If this process exits first: the group goes with the registry's kill, what left it with this.
+    const dropExitCleanup = atHostExit(() => killMarkedSync(mark));
     const limit = Math.min(
       typeof outputByteLimit === "number" && outputByteLimit >= 0 ? outputByteLimit : MAX_OUTPUT_BYTES,
       MAX_OUTPUT_BYTES,
@@ -180,6 +197,7 @@ export class Terminals {
       pid,
       limit,
       mark,
+      dropExitCleanup,
       chunks: [],
       bytes: 0,
       truncated: false,
@@ -338,6 +356,7 @@ async function kill(terminal: Terminal): Promise<void> {
     }
     // What left the group (setsid) and may hold the output open, or run on unseen.
     await killMarked(terminal.mark);
+    terminal.dropExitCleanup();
   } finally {
     proc.stdout?.destroy();
     proc.stderr?.destroy();

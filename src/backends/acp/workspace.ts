@@ -23,7 +23,7 @@ import type { FileHandle } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { ByteBudget } from "./byte-budget.js";
-import { ConfinedPathError, ConfinedRoot } from "./confined-path.js";
+import { type ConfinedDirectory, ConfinedPathError, ConfinedRoot } from "./confined-path.js";
 
 /** Size of the chunks a `line` / `limit` read streams the file in. */
 export const LINE_READ_CHUNK_BYTES = 64 * 1024;
@@ -75,9 +75,21 @@ export class Workspace {
    *   leading out through a link; resource-not-found for a missing directory.
    */
   async directory(path: string): Promise<string> {
+    const dir = await this.openDirectory(path);
+    await dir.handle.close().catch(() => undefined);
+    return dir.path;
+  }
+
+  /**
+   * Directory `path` inside the workspace, held open (see `ConfinedRoot.openDirectory`): a
+   * command started with its `cwd` runs in that very directory. The caller closes `handle`.
+   *
+   * @throws RequestError as {@link directory}.
+   */
+  async openDirectory(path: string): Promise<ConfinedDirectory> {
     checkPath(path);
     try {
-      return await this.confined.directory(path);
+      return await this.confined.openDirectory(path);
     } catch (error) {
       throw requestError(error, path);
     }

@@ -1,5 +1,5 @@
 /**
- * The ACP client's fs/* in a host process of its own (host/client-fs-host.mts, under
+ * The ACP client's fs/* and terminals in a host process of its own (host/client-fs-host.mts, under
  * `--unhandled-rejections=strict`): FIFOs in the workspace never freeze the host (libuv's pool
  * stays free for its own fs/crypto/DNS work, and it exits by itself), and concurrent reads of
  * large files do not each hold their file at once (peak RSS measured).
@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { eventually, isAlive, killQuietly } from "../../lifecycle/support/processes.js";
 
 const HOST = join(import.meta.dirname, "host", "client-fs-host.mts");
 /** The memory scenario: how many files, of how many MiB each (also the whole-file limit). */
@@ -85,5 +86,16 @@ describe("ACP client fs in a host process", () => {
     console.log(
       `acp client fs | ${FILES} concurrent ${FILE_MIB} MiB reads | peak RSS +${run.report.peakRssOverBaselineMiB} MiB (all at once: ${FILES * FILE_MIB} MiB)`,
     );
+  });
+
+  it("a host that exits with a terminal running takes the terminal's setsid grandchild along", {
+    timeout: EXIT_BOUND_MS + 5_000,
+  }, async () => {
+    const run = await runHost("terminal-at-exit");
+    const sleeper = run.report.sleeper as number;
+    expect(sleeper).toBeGreaterThan(0);
+    const gone = await eventually(() => !isAlive(sleeper), 5_000);
+    killQuietly(sleeper);
+    expect(gone).toBe(true);
   });
 });

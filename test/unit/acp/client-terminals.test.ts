@@ -7,10 +7,12 @@
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -108,6 +110,23 @@ describe("a setsid grandchild holding the pipe", () => {
     await timed(10_000, terminals.release(id));
     expect((await timed(5_000, waiting)) >= 0).toBe(true);
     expect(await eventually(() => !isAlive(pid), 5_000)).toBe(true);
+  });
+});
+
+describe("working directory", () => {
+  it("a cwd reached through a link inside runs in its target; one through a link out is refused", async () => {
+    mkdirSync(join(root, "real"));
+    symlinkSync("real", join(root, "alias"));
+    symlinkSync(tmpdir(), join(root, "out"));
+    const terminals = new Terminals(new Workspace(root, 1024), ENV);
+    const id = await terminals.create({ command: "pwd -P", cwd: join(root, "alias") });
+    await terminals.waitForExit(id);
+    expect(terminals.output(id).output).toBe(`${join(root, "real")}\n`);
+    const refused = await terminals
+      .create({ command: "touch escaped", cwd: join(root, "out") })
+      .catch((e) => e);
+    expect((refused as RequestError).data).toMatchObject({ reason: "outside" });
+    await terminals.closeAll();
   });
 });
 

@@ -3,7 +3,7 @@
  * `--unhandled-rejections=strict`: it prints one JSON line `{ report }` and must then exit 0 on its
  * own. What keeps it from printing or from exiting is the finding.
  *
- * Usage: node --unhandled-rejections=strict --import tsx client-fs-host.mts <fifo | memory [files] [MiB]>
+ * Usage: node --unhandled-rejections=strict --import tsx client-fs-host.mts <fifo | memory [files] [MiB] | terminal-at-exit>
  */
 import { execFileSync } from "node:child_process";
 import { pbkdf2 } from "node:crypto";
@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Terminals } from "../../../../src/backends/acp/terminals.js";
 import { Workspace } from "../../../../src/backends/acp/workspace.js";
 
 function outcome(promise: Promise<unknown>): Promise<string> {
@@ -71,15 +72,35 @@ async function memory(root: string): Promise<unknown> {
 const FILES = Number(process.argv[3] ?? 60);
 const FILE_MIB = Number(process.argv[4] ?? 8);
 
-const scenarios: Record<string, (root: string) => Promise<unknown>> = { fifo, memory };
+/**
+ * A terminal whose command left a setsid grandchild, and a host that exits without closing it:
+ * reports the grandchild's pid, then exits (the parent checks that the grandchild went with it).
+ */
+async function terminalAtExit(root: string): Promise<unknown> {
+  const terminals = new Terminals(new Workspace(root, 1024), { PATH: process.env.PATH ?? "/usr/bin:/bin" });
+  await terminals.create({ command: "setsid sh -c 'echo $$ > sleeper.pid; exec sleep 1000' & sleep 1000" });
+  const file = join(root, "sleeper.pid");
+  for (;;) {
+    const text = await readFile(file, "utf8").catch(() => "");
+    if (text.trim() !== "") return { sleeper: Number(text.trim()), exit: true };
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const scenarios: Record<string, (root: string) => Promise<unknown>> = {
+  fifo,
+  memory,
+  "terminal-at-exit": terminalAtExit,
+};
 const name = process.argv[2] ?? "";
 const run = scenarios[name];
 if (!run) throw new Error(`unknown scenario ${name}`);
 const root = realpathSync(mkdtempSync(join(tmpdir(), "cas-acp-fs-host-")));
 mkdirSync(join(root, "sub"));
 try {
-  const report = await run(root);
+  const report = (await run(root)) as { exit?: boolean };
   process.stdout.write(`${JSON.stringify({ report })}\n`);
+  if (report.exit) process.exit(0);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
