@@ -10,7 +10,8 @@
  * it, which closes the check-then-open race; elsewhere a directory swapped for a link between two
  * steps can still win it.
  *
- * Memory: a whole-file read loads at most `maxFileBytes`; the reads of one session hold at most
+ * Memory and descriptors: at most {@link MAX_OPEN_FILES} requests of a session hold a file open at
+ * once; a whole-file read loads at most `maxFileBytes`; the reads of one session hold at most
  * `maxFileBytes` between them at once (a {@link ByteBudget}; the others wait their turn); a read
  * with `line` / `limit` streams the file and keeps only the lines asked for (at most
  * `maxFileBytes` of them), so it serves a slice of a file of any size.
@@ -24,6 +25,9 @@ import { isAbsolute, resolve } from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { ByteBudget } from "./byte-budget.js";
 import { type ConfinedDirectory, ConfinedPathError, ConfinedRoot } from "./confined-path.js";
+
+/** Most fs requests of one session that hold a file open at once (the others wait their turn). */
+export const MAX_OPEN_FILES = 32;
 
 /** Size of the chunks a `line` / `limit` read streams the file in. */
 export const LINE_READ_CHUNK_BYTES = 64 * 1024;
@@ -47,6 +51,8 @@ export class Workspace {
   readonly root: string;
   private readonly confined: ConfinedRoot;
   private readonly budget: ByteBudget;
+  /** Counts open files: a flood of requests does not open a descriptor each while it waits. */
+  private readonly openFiles = new ByteBudget(MAX_OPEN_FILES);
 
   /**
    * @param cwd The session's working directory.
@@ -101,6 +107,7 @@ export class Workspace {
     const line = lineNumber(params.line, "line");
     const limit = lineNumber(params.limit, "limit");
     let file: FileHandle | undefined;
+    const slot = await this.openFiles.acquire(1);
     try {
       const opened = await this.confined.openForRead(params.path);
       file = opened.handle;
@@ -125,6 +132,7 @@ export class Workspace {
       throw requestError(error, params.path);
     } finally {
       await file?.close().catch(() => undefined);
+      slot();
     }
   }
 
@@ -147,6 +155,7 @@ export class Workspace {
     }
     await authorize?.({ path: params.path, content: params.content });
     let file: FileHandle | undefined;
+    const slot = await this.openFiles.acquire(1);
     try {
       const opened = await this.confined.openForWrite(params.path);
       file = opened.handle;
@@ -156,6 +165,7 @@ export class Workspace {
       throw requestError(error, params.path);
     } finally {
       await file?.close().catch(() => undefined);
+      slot();
     }
   }
 

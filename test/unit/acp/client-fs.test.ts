@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -245,6 +246,28 @@ describe("reads: bounded memory", () => {
       const expected = split.slice(start, limit === undefined ? split.length : start + limit).join("\n");
       expect(await ws.readTextFile({ path: join(root, "small.txt"), line, limit })).toBe(expected);
     }
+  });
+
+  it("a flood of 400 concurrent reads holds at most 32 files open at once", async () => {
+    for (let i = 0; i < 400; i++) writeFileSync(join(root, `s${i}.txt`), `${i}`);
+    const ws = new Workspace(root, 1024);
+    const fds = () => readdirSync("/proc/self/fd").length;
+    const before = fds();
+    let peak = before;
+    let done = false;
+    const sample = () => {
+      peak = Math.max(peak, fds());
+      if (!done) setImmediate(sample);
+    };
+    sample();
+    const texts = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => ws.readTextFile({ path: join(root, `s${i}.txt`) })),
+    );
+    done = true;
+    expect(texts[399]).toBe("399");
+    // Each open request holds its file and, during the walk, a directory or two.
+    expect(peak - before).toBeLessThanOrEqual(32 * 3);
+    console.log(`acp client fs | 400 concurrent reads | peak open descriptors +${peak - before}`);
   });
 
   it("ten concurrent reads of files at the limit hold at most the limit at once", async () => {
