@@ -328,6 +328,10 @@ export class AcpUpdateMapper {
         toolUseResult: update.rawOutput ?? update.content,
         raw: params,
       });
+      // What the call was is in the messages now; kept is only that it finished (a late update must
+      // not announce it again), so a long turn's finished calls do not pin their inputs and wire lines.
+      state.raw = {};
+      state.input = {};
     }
   }
 

@@ -2,6 +2,8 @@
  * session/update → messages, on shapes taken from the captured transcripts
  * (../shared/protocol/acp/<agent>/acp/transcript.jsonl).
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { AcpUpdateMapper, acpToolName, toolContentText } from "../../../src/backends/acp/updates.js";
 import type { Message } from "../../../src/index.js";
@@ -299,5 +301,43 @@ describe("acpToolName / toolContentText", () => {
     expect(
       m.toolForPermission({ toolCallId: "r1", kind: "read", rawInput: { abs_path: "/w/b.ts" } }, out).input,
     ).toEqual({ abs_path: "/w/b.ts", file_path: "/w/b.ts" });
+  });
+});
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+/** Maps three finished tool calls with large inputs; returns weak references to their wire objects. */
+function finishedCalls(m: AcpUpdateMapper): WeakRef<object>[] {
+  const held: WeakRef<object>[] = [];
+  for (let i = 0; i < 3; i++) {
+    const call = update({
+      sessionUpdate: "tool_call",
+      toolCallId: `t${i}`,
+      kind: "edit",
+      status: "in_progress",
+      rawInput: { file_path: `/w/f${i}`, content: "x".repeat(100_000) },
+    });
+    held.push(new WeakRef(call), new WeakRef(call.params.update.rawInput as object));
+    m.map(call);
+    m.map(update({ sessionUpdate: "tool_call_update", toolCallId: `t${i}`, status: "completed" }));
+  }
+  return held;
+}
+
+describe("AcpUpdateMapper memory", () => {
+  it("a finished tool call does not keep its wire line or input until the turn ends", async () => {
+    const m = mapper();
+    m.beginTurn();
+    // The messages go to the caller (and are dropped there); the turn goes on.
+    const held = finishedCalls(m);
+    // A WeakRef's target lives to the end of the job that made it: collect on a later one.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(held.map((ref) => ref.deref() === undefined)).toEqual(held.map(() => true));
+    // A late update for a finished call announces nothing again.
+    expect(
+      m.map(update({ sessionUpdate: "tool_call_update", toolCallId: "t0", status: "completed" })),
+    ).toEqual([]);
   });
 });
