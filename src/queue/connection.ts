@@ -2,12 +2,14 @@
  * Where the queue's Redis is, and the names of the keys it uses there.
  */
 import type { Redis } from "ioredis";
+import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import type { QueueDeps } from "./deps.js";
 import { QueueConnectionError } from "./errors.js";
 
 /**
  * How to reach Redis: a `redis://` URL, or host/port and credentials. Every connection the queue
- * opens reconnects on its own after a Redis restart and waits for it instead of failing commands.
+ * opens reconnects on its own after a Redis restart and waits for it instead of failing commands,
+ * for up to `reconnectTimeoutMs` (see {@link QueueConnectionOptions}).
  */
 export type RedisConnection =
   | string
@@ -31,19 +33,81 @@ export interface QueueConnectionOptions {
   prefix?: string;
   /**
    * How long starting a producer or worker waits for Redis to answer, in milliseconds; then it
-   * fails with `QueueConnectionError`. Later outages are waited out (connections reconnect). Default 10 000.
+   * fails with `QueueConnectionError`. Later outages are waited out (see `reconnectTimeoutMs`). Default 10 000.
    */
   connectTimeoutMs?: number;
+  /**
+   * How long a connection that lost Redis keeps reconnecting, in milliseconds. An outage shorter
+   * than this (a restart, a failover) is ridden out: commands wait and runs carry on. Once it is
+   * exceeded the connection gives up for good: the commands waiting on it, a producer's iterations
+   * and calls, and a worker's runs fail with `QueueConnectionError`, a worker stops its runs and
+   * closes, and no connection keeps the host alive. Default 60 000.
+   */
+  reconnectTimeoutMs?: number;
 }
 
-/** Plain ioredis options for `connection` (BullMQ takes the same object). */
-export function redisOptions(connection: RedisConnection): Record<string, unknown> {
+/** Default of {@link QueueConnectionOptions.reconnectTimeoutMs}. */
+export const DEFAULT_RECONNECT_TIMEOUT_MS = 60_000;
+
+/** When each connection's current outage began (keyed by the connection's own options object). */
+const outageStarts = new WeakMap<object, number>();
+
+/** The reconnect delay after the `times`-th failed attempt in a row: 100 ms doubling up to 2 s. */
+function backoff(times: number): number {
+  return Math.min(50 * 2 ** Math.min(times, 6), 2_000);
+}
+
+/**
+ * An ioredis `retryStrategy` that gives up once the connection has been without Redis for
+ * `reconnectTimeoutMs` (ioredis then rejects every waiting command and ends the connection).
+ * ioredis calls it as a method of the connection's own options object (`duplicate()` and BullMQ's
+ * connections each get a copy), which keys the outage's start; should that ever not be an object,
+ * the sum of the delays so far stands in for the elapsed time.
+ */
+function boundedRetry(reconnectTimeoutMs: number) {
+  return function retryStrategy(this: unknown, times: number): number | null {
+    const key = typeof this === "object" && this !== null ? this : undefined;
+    const now = performance.now();
+    if (key && (times <= 1 || !outageStarts.has(key))) outageStarts.set(key, now);
+    let elapsed = 0;
+    if (key) elapsed = now - (outageStarts.get(key) ?? now);
+    else for (let i = 1; i < times; i++) elapsed += backoff(i);
+    // The start stays: a connection someone reconnects by hand after it gave up (BullMQ does) gives
+    // up again at its first failure. A successful connect starts the count anew (`times` 1).
+    if (elapsed >= reconnectTimeoutMs) return null;
+    // The last attempt is made at the bound, not up to 2 s after it.
+    return Math.max(1, Math.min(backoff(times), reconnectTimeoutMs - elapsed));
+  };
+}
+
+/** `reconnectTimeoutMs` of `options`, checked (a positive number of milliseconds a timer can hold). */
+export function reconnectTimeoutOf(options: Pick<QueueConnectionOptions, "reconnectTimeoutMs">): number {
+  const value = options.reconnectTimeoutMs ?? DEFAULT_RECONNECT_TIMEOUT_MS;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS)
+    throw new InvalidOptionsError([
+      `reconnectTimeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}`,
+    ]);
+  return value;
+}
+
+/** The longest delay a Node timer holds (longer ones fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Plain ioredis options for `connection` (BullMQ takes the same object); connections made with
+ * them give up after `reconnectTimeoutMs` without Redis.
+ */
+export function redisOptions(
+  connection: RedisConnection,
+  reconnectTimeoutMs = DEFAULT_RECONNECT_TIMEOUT_MS,
+): Record<string, unknown> {
   const base = {
     // Commands wait for a reconnect instead of failing after a few retries: a Redis restart is an
-    // outage to ride out, not an error of every run in flight.
+    // outage to ride out, not an error of every run in flight — up to the reconnect bound, after
+    // which the connection ends and every waiting command fails.
     maxRetriesPerRequest: null,
     enableOfflineQueue: true,
-    retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
+    retryStrategy: boundedRetry(reconnectTimeoutMs),
   };
   if (typeof connection === "string") {
     const url = new URL(connection);
@@ -70,7 +134,7 @@ export async function openReachableRedis(
   options: QueueConnectionOptions,
   name: string,
 ): Promise<Redis> {
-  const redis = openRedis(deps, options.connection, name);
+  const redis = openRedis(deps, options, name);
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
   let timer: NodeJS.Timeout | undefined;
   let lastError: unknown;
@@ -99,15 +163,96 @@ export async function openReachableRedis(
 }
 
 /** `host:port` of a connection, without credentials (for messages). */
-function address(connection: RedisConnection): string {
+export function address(connection: RedisConnection): string {
   const options = redisOptions(connection);
   return `${String(options.host ?? "127.0.0.1")}:${String(options.port ?? 6379)}`;
 }
 
-/** Opens an ioredis connection with {@link redisOptions}. */
-export function openRedis(deps: QueueDeps, connection: RedisConnection, name: string): Redis {
+/** Opens an ioredis connection with {@link redisOptions}; see {@link endsOnDisconnect}. */
+export function openRedis(deps: QueueDeps, options: QueueConnectionOptions, name: string): Redis {
   // Auto-pipelining sends the commands issued in one tick as one write (many runs, one connection).
-  return new deps.Redis({ ...redisOptions(connection), connectionName: name, enableAutoPipelining: true });
+  return endsOnDisconnect(
+    new deps.Redis({
+      ...redisOptions(options.connection, reconnectTimeoutOf(options)),
+      connectionName: name,
+      enableAutoPipelining: true,
+    }),
+  );
+}
+
+/**
+ * The connection BullMQ's `Queue` or `Worker` is given (instead of options, so that every
+ * connection BullMQ makes is one of ours: a `Worker` duplicates it, a `Queue` uses it and leaves
+ * closing it to us). It connects on first use.
+ */
+export function openBullRedis(deps: QueueDeps, options: QueueConnectionOptions, name: string): Redis {
+  return endsOnDisconnect(
+    new deps.Redis({
+      ...redisOptions(options.connection, reconnectTimeoutOf(options)),
+      connectionName: name,
+      lazyConnect: true,
+    }),
+  );
+}
+
+/**
+ * Makes `disconnect()` end a connection that is waiting to reconnect, and does the same for its
+ * duplicates. ioredis (6.0) only clears the reconnect timer there: the connection stays
+ * "reconnecting" for good, never emits `end`, and the commands queued on it never settle — a
+ * reader, a stream write or BullMQ's close waiting on one would hang (BullMQ's `Worker.close()`
+ * waits for its blocking connection's `end`). Starting a connect and cutting it before its socket
+ * exists ends it the ordinary way: the queued commands fail with "Connection is closed." and `end`
+ * is emitted.
+ */
+function endsOnDisconnect(redis: Redis): Redis {
+  const disconnect = redis.disconnect.bind(redis);
+  const duplicate = redis.duplicate.bind(redis);
+  redis.disconnect = (reconnect = false) => {
+    const waiting = !reconnect && redis.status === "reconnecting";
+    disconnect(reconnect);
+    if (!waiting) return;
+    redis.connect().catch(() => {
+      // Cut on purpose: the queued commands carry the error.
+    });
+    disconnect();
+  };
+  redis.duplicate = (override) => endsOnDisconnect(duplicate(override));
+  return redis;
+}
+
+/** The message of ioredis's error for a command on (or waiting on) a connection that ended. */
+const CONNECTION_CLOSED = "Connection is closed.";
+
+/** Whether `error` is ioredis's (or BullMQ's) error for a connection that ended. */
+export function isConnectionClosed(error: unknown): boolean {
+  return error instanceof Error && error.message === CONNECTION_CLOSED;
+}
+
+/**
+ * Closes one of our connections: QUIT when it is up (the replies in flight arrive first), else at
+ * once (a connection waiting for Redis would keep a QUIT until it gives up).
+ */
+export async function closeConnection(redis: Redis): Promise<void> {
+  if (redis.status !== "ready") {
+    redis.disconnect();
+    return;
+  }
+  await redis.quit().catch(() => redis.disconnect());
+}
+
+/**
+ * An error of one of our connections (or BullMQ's) as `onError` gets it: ours as they are, a Redis
+ * client's as {@link QueueConnectionError} saying which connection.
+ */
+export function typedConnectionError(
+  options: QueueConnectionOptions,
+  error: unknown,
+  operation: string,
+): Error {
+  if (error instanceof AgentSdkError) return error;
+  return new QueueConnectionError(address(options.connection), reconnectTimeoutOf(options), error, {
+    operation,
+  });
 }
 
 /** The Redis key names of one queue. */

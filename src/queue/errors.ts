@@ -1,7 +1,8 @@
 /**
  * Errors of the queue entry point. Like every error of the SDK they extend `AgentSdkError`.
  */
-import { AgentSdkError } from "../errors.js";
+import { AbortError, AgentSdkError } from "../errors.js";
+import { describeError } from "../internal/safe-json.js";
 
 /** An optional peer dependency of `code-agent-sdk/queue` (BullMQ, ioredis) is not installed. */
 export class QueueDependencyError extends AgentSdkError {
@@ -74,15 +75,106 @@ export class RunTimeoutError extends AgentSdkError {
   }
 }
 
-/** Redis could not be reached when a producer or worker started. */
+/** What a {@link QueueConnectionError} after the start was doing. */
+export interface QueueConnectionContext {
+  /** The call or task that failed: `"reading run …"`, `"enqueue"`, `"worker"`, … */
+  operation: string;
+  /** The run concerned, when there is one. */
+  jobId?: string;
+}
+
+/**
+ * Redis could not be reached when a producer or worker started (`timeoutMs` is then
+ * `connectTimeoutMs`), or later: a connection stayed without Redis for `reconnectTimeoutMs` and gave
+ * up, or a Redis command of a queue call failed. `operation` and `jobId` say what was going on;
+ * `cause` is the Redis client's error.
+ */
 export class QueueConnectionError extends AgentSdkError {
   /** The Redis address that was tried (without credentials). */
   readonly address: string;
-  /** How long it was tried, in milliseconds. */
+  /** How long it was tried, in milliseconds (`connectTimeoutMs` or `reconnectTimeoutMs`). */
   readonly timeoutMs: number;
-  constructor(address: string, timeoutMs: number, cause?: unknown) {
-    super(`Redis at ${address} did not answer within ${timeoutMs} ms (connectTimeoutMs)`, { cause });
+  /** What failed; `"connect"` when the producer or worker was starting. */
+  readonly operation: string;
+  /** The run concerned, when there is one. */
+  readonly jobId: string | undefined;
+  constructor(address: string, timeoutMs: number, cause?: unknown, context?: QueueConnectionContext) {
+    super(
+      context
+        ? `${context.operation}${context.jobId !== undefined ? ` (run ${context.jobId})` : ""} failed: ` +
+            `Redis at ${address}: ${describeError(cause)} (connections give up after ${timeoutMs} ms ` +
+            "without Redis: reconnectTimeoutMs)"
+        : `Redis at ${address} did not answer within ${timeoutMs} ms (connectTimeoutMs)`,
+      { cause },
+    );
     this.address = address;
     this.timeoutMs = timeoutMs;
+    this.operation = context?.operation ?? "connect";
+    this.jobId = context?.jobId;
+  }
+}
+
+/**
+ * The `AgentQueue` was closed: calls made afterwards, and iterations (`for await`, `result()`,
+ * `collect()`) still reading when it closed, reject with this. An `AbortError`, so code that treats
+ * an abort as "stop quietly" keeps doing so.
+ */
+export class QueueClosedError extends AbortError {
+  constructor(jobId?: string, cause?: unknown) {
+    super(
+      jobId === undefined
+        ? "The AgentQueue was closed"
+        : `The AgentQueue was closed while reading run ${jobId}`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
+
+/**
+ * An entry of a run's Redis stream is not one this version can read: not the fields a worker
+ * writes, data that is not JSON, or a known kind with the wrong shape. The iteration ends with
+ * this error rather than guess what the run produced. (An entry of a kind this version does not
+ * know, well-formed otherwise, is skipped and reported to `onError` with this error instead: a
+ * newer worker may add kinds.)
+ */
+export class QueueProtocolError extends AgentSdkError {
+  /** The run whose stream holds the entry. */
+  readonly jobId: string;
+  /** The stream entry's id (`<ms>-<n>`). */
+  readonly entryId: string;
+  /** What is wrong with it. */
+  readonly problem: string;
+  constructor(jobId: string, entryId: string, problem: string) {
+    super(`Malformed entry ${entryId} in the stream of queued run ${jobId}: ${problem}`);
+    this.jobId = jobId;
+    this.entryId = entryId;
+    this.problem = problem;
+  }
+}
+
+/**
+ * A reader of a run's stream found entries missing: it fell so far behind a live run (or arrived
+ * so late) that the worker's trimming (`streamMaxLen`) removed entries it had not read. Thrown
+ * instead of going on without them; `expectedSeq`/`gotSeq` say which ones are gone (within
+ * `attempt`). Raise the worker's `streamMaxLen`, or read faster.
+ */
+export class StreamGapError extends AgentSdkError {
+  /** The run whose stream was trimmed under the reader. */
+  readonly jobId: string;
+  /** The attempt the missing entries belong to. */
+  readonly attempt: number;
+  /** The sequence number the reader needed next. */
+  readonly expectedSeq: number;
+  /** The sequence number of the oldest entry left. */
+  readonly gotSeq: number;
+  constructor(jobId: string, attempt: number, expectedSeq: number, gotSeq: number) {
+    super(
+      `Entries ${expectedSeq}–${gotSeq - 1} of attempt ${attempt} of queued run ${jobId} were trimmed ` +
+        "from its stream before this reader read them (streamMaxLen); the run's messages are incomplete",
+    );
+    this.jobId = jobId;
+    this.attempt = attempt;
+    this.expectedSeq = expectedSeq;
+    this.gotSeq = gotSeq;
   }
 }

@@ -11,11 +11,15 @@ export type { QueueConnectionOptions, RedisConnection } from "./connection.js";
 export type { RemotePermissionContext, RunEntry, RunStatus } from "./entries.js";
 export {
   JobRefusedError,
+  QueueClosedError,
+  type QueueConnectionContext,
   QueueConnectionError,
   QueueDependencyError,
+  QueueProtocolError,
   RemoteRunError,
   RunTimeoutError,
   type SerializedRunError,
+  StreamGapError,
 } from "./errors.js";
 export type { JobAcceptance } from "./job-policy.js";
 export {

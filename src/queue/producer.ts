@@ -5,15 +5,33 @@
 import { randomUUID } from "node:crypto";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { AbortError, InvalidOptionsError } from "../errors.js";
+import { AbortError, AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { combineSignals } from "../internal/abort.js";
+import { describeError } from "../internal/safe-json.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { CanUseTool, PermissionResult } from "../permissions.js";
 import { type EntrySigner, QueueKey, RunKeys } from "./auth.js";
-import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
+import {
+  address,
+  closeConnection,
+  isConnectionClosed,
+  openBullRedis,
+  openReachableRedis,
+  type QueueConnectionOptions,
+  QueueKeys,
+  reconnectTimeoutOf,
+  typedConnectionError,
+} from "./connection.js";
 import { loadQueueDeps } from "./deps.js";
 import { decodeEntry, encodeEntry, type RunEntry } from "./entries.js";
-import { RemoteRunError, type SerializedRunError } from "./errors.js";
+import {
+  QueueClosedError,
+  QueueConnectionError,
+  QueueProtocolError,
+  RemoteRunError,
+  type SerializedRunError,
+  StreamGapError,
+} from "./errors.js";
 import {
   type AgentJobData,
   type RemoteAgentOptions,
@@ -123,6 +141,8 @@ export class AgentQueue implements AsyncDisposable {
   /** Connections of finished readers, kept for the next one: a connection costs a TCP handshake. */
   private readonly idleReaders: Redis[] = [];
   private closed = false;
+  /** How long a connection waits for Redis to come back before it gives up (`reconnectTimeoutMs`). */
+  private readonly reconnectTimeoutMs: number;
   /** The signing keys of this producer's runs (decisions, cancellations): held in memory only. */
   private readonly runKeys = new RunKeys();
   /** The operator's queue key, when there is one. */
@@ -133,8 +153,11 @@ export class AgentQueue implements AsyncDisposable {
     private readonly queue: Queue,
     private readonly commands: Redis,
     private readonly onError: (error: Error) => void,
+    /** The connection the BullMQ queue uses (ours: BullMQ leaves closing it to us). */
+    private readonly bullRedis: Redis,
   ) {
     this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
+    this.reconnectTimeoutMs = reconnectTimeoutOf(options);
     this.queueKey = QueueKey.from(options.key);
   }
 
@@ -147,14 +170,19 @@ export class AgentQueue implements AsyncDisposable {
     const deps = await loadQueueDeps();
     const queueName = options.queueName ?? "agent-runs";
     const commands = await openReachableRedis(deps, options, "code-agent-producer");
-    const onError = options.onError ?? ((error: Error) => process.emitWarning(error));
+    const report = options.onError ?? ((error: Error) => process.emitWarning(error));
+    // Errors of the Redis client (and BullMQ) reach `onError` typed, saying which connection.
+    const onError = (error: unknown) =>
+      report(typedConnectionError(options, error, "the producer's Redis connection"));
     commands.on("error", onError);
+    const bullRedis = openBullRedis(deps, options, "code-agent-producer-bullmq");
+    bullRedis.on("error", onError);
     const queue = new deps.bullmq.Queue(queueName, {
-      connection: redisOptions(options.connection),
+      connection: bullRedis,
       prefix: options.prefix ?? "code-agent",
     });
     queue.on("error", onError);
-    return new AgentQueue(options, queue, commands, onError);
+    return new AgentQueue(options, queue, commands, onError, bullRedis);
   }
 
   /**
@@ -176,14 +204,16 @@ export class AgentQueue implements AsyncDisposable {
         canUseTool ? (params.permissionTimeoutMs ?? 60_000) : undefined,
       ),
     );
-    const job = await this.queue.add("agent-run", data, {
-      jobId,
-      attempts: params.attempts ?? 3,
-      backoff: { type: "exponential", delay: params.backoffMs ?? 1_000 },
-      ...(params.priority !== undefined ? { priority: params.priority } : {}),
-      removeOnComplete: { age: 3_600, count: 10_000 },
-      removeOnFail: { age: 24 * 3_600 },
-    });
+    const job = await this.redisCall("enqueue", jobId, () =>
+      this.queue.add("agent-run", data, {
+        jobId,
+        attempts: params.attempts ?? 3,
+        backoff: { type: "exponential", delay: params.backoffMs ?? 1_000 },
+        ...(params.priority !== undefined ? { priority: params.priority } : {}),
+        removeOnComplete: { age: 3_600, count: 10_000 },
+        removeOnFail: { age: 24 * 3_600 },
+      }),
+    );
     if (job.id === undefined) throw new Error("BullMQ returned a job without an id");
     if (canUseTool) this.answerPermissions(job.id, canUseTool, data.remotePermissions?.timeoutMs ?? 60_000);
     return this.run(job.id);
@@ -214,40 +244,54 @@ export class AgentQueue implements AsyncDisposable {
     return new QueuedRun(this, jobId);
   }
 
-  /** Closes the producer's connections; iterations in progress end with an error. */
+  /**
+   * Closes the producer's connections; iterations in progress end with {@link QueueClosedError}.
+   * Resolves within about `reconnectTimeoutMs` also when Redis is gone.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.permissionAbort.abort(new AbortError("The AgentQueue was closed"));
+    this.permissionAbort.abort(new QueueClosedError());
     for (const reader of [...this.readers, ...this.idleReaders]) reader.disconnect();
     this.readers.clear();
     this.idleReaders.length = 0;
-    await this.queue.close();
-    await this.commands.quit().catch(() => this.commands.disconnect());
+    await closeBullQueue(this.queue, this.reconnectTimeoutMs, this.onError);
+    await closeConnection(this.bullRedis);
+    await closeConnection(this.commands);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
-  /** @internal Every entry of a run's stream, from the start, without duplicates. */
+  /**
+   * @internal Every entry of a run's stream, from the start, without duplicates. Fails with
+   * {@link QueueConnectionError} (Redis gone for longer than `reconnectTimeoutMs`, or a command
+   * failed), {@link QueueClosedError} (the producer closed), {@link QueueProtocolError} (a
+   * malformed entry) or {@link StreamGapError} (entries trimmed before they were read).
+   */
   async *entries(jobId: string): AsyncGenerator<RunEntry, void, undefined> {
     this.assertOpen();
     // XREAD BLOCK holds its connection, so each reader has its own while it reads.
     const reader = this.acquireReader();
     const key = this.keys.messages(jobId);
     const idleMs = this.options.idleCheckMs ?? 2_000;
-    const seen = new Map<number, Set<number>>();
+    const order = new EntryOrder(jobId);
     const signer = this.queueKey?.entries(key);
+    const operation = "reading the run's stream";
     let last = "0-0";
     try {
       for (;;) {
-        let reply = (await reader.xread("COUNT", 512, "BLOCK", idleMs, "STREAMS", key, last)) as StreamReply;
+        let reply = await this.redisCall(operation, jobId, async () =>
+          streamReply(await reader.xread("COUNT", 512, "BLOCK", idleMs, "STREAMS", key, last)),
+        );
         if (!reply) {
-          const ended = await this.endFromJobState(jobId);
+          const ended = await this.redisCall(operation, jobId, () => this.endFromJobState(jobId));
           if (!ended) continue;
           // The state is final; whatever the worker wrote before it is read before the verdict.
-          reply = (await reader.xread("COUNT", 512, "STREAMS", key, last)) as StreamReply;
+          reply = await this.redisCall(operation, jobId, async () =>
+            streamReply(await reader.xread("COUNT", 512, "STREAMS", key, last)),
+          );
           if (!reply) {
             yield ended;
             return;
@@ -257,12 +301,8 @@ export class AgentQueue implements AsyncDisposable {
           for (const [id, fields] of items) {
             last = id;
             if (signer && !this.authentic(jobId, id, fields, signer)) continue;
-            const entry = decodeEntry(fields);
+            const entry = this.decode(jobId, id, fields, order);
             if (!entry) continue;
-            const seqs = seen.get(entry.attempt) ?? new Set<number>();
-            seen.set(entry.attempt, seqs);
-            if (seqs.has(entry.seq)) continue; // re-sent after a reconnect
-            seqs.add(entry.seq);
             yield entry;
             if (entry.kind === "end") return;
           }
@@ -271,6 +311,20 @@ export class AgentQueue implements AsyncDisposable {
     } finally {
       this.releaseReader(reader);
     }
+  }
+
+  /**
+   * One stream entry: the entry, `undefined` for a duplicate or a well-formed entry of a kind this
+   * version does not know (reported to `onError`, then skipped), or {@link QueueProtocolError}
+   * thrown (and {@link StreamGapError} for entries missing before it).
+   */
+  private decode(jobId: string, entryId: string, fields: unknown, order: EntryOrder): RunEntry | undefined {
+    const decoded = decodeEntry(fields);
+    if (decoded.entry) return order.accept(decoded.entry) ? decoded.entry : undefined;
+    const error = new QueueProtocolError(jobId, entryId, decoded.problem);
+    if (decoded.unknown === undefined) throw error;
+    if (order.accept(decoded.unknown)) this.onError(error);
+    return undefined;
   }
 
   /**
@@ -286,6 +340,32 @@ export class AgentQueue implements AsyncDisposable {
       ),
     );
     return false;
+  }
+
+  /**
+   * @internal Runs a Redis call of `operation`; its failure becomes a typed error (see
+   * {@link typedFailure}).
+   */
+  async redisCall<T>(operation: string, jobId: string | undefined, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw this.typedFailure(error, operation, jobId);
+    }
+  }
+
+  /**
+   * A failed Redis call as the caller sees it: {@link QueueClosedError} once the producer is closed
+   * (its connections were cut), our own errors as they are, anything else (the connection gave up,
+   * a command failed) as {@link QueueConnectionError} with what was going on.
+   */
+  private typedFailure(error: unknown, operation: string, jobId: string | undefined): Error {
+    if (error instanceof AgentSdkError) return error;
+    if (this.closed) return new QueueClosedError(jobId, error);
+    return new QueueConnectionError(address(this.options.connection), this.reconnectTimeoutMs, error, {
+      operation,
+      ...(jobId !== undefined ? { jobId } : {}),
+    });
   }
 
   private acquireReader(): Redis {
@@ -324,8 +404,7 @@ export class AgentQueue implements AsyncDisposable {
         await this.commands.expire(key, 3_600);
       }
     })().catch((error: unknown) => {
-      if (!this.closed)
-        this.onError(new Error(`Answering permission requests of run ${jobId} failed`, { cause: error }));
+      if (!this.closed) this.onError(this.typedFailure(error, "answering permission requests", jobId));
     });
     this.permissionTasks.add(task);
     void task.finally(() => this.permissionTasks.delete(task));
@@ -384,7 +463,7 @@ export class AgentQueue implements AsyncDisposable {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new AbortError("The AgentQueue was closed");
+    if (this.closed) throw new QueueClosedError();
   }
 }
 
@@ -416,7 +495,62 @@ async function decide(
 /** Reader connections an idle producer keeps open. */
 const IDLE_READERS = 16;
 
-type StreamReply = [string, [string, string[]][]][] | null;
+type StreamReply = [string, [string, unknown][]][] | null;
+
+/** An XREAD reply, or a typed error for one of another shape (it comes from Redis). */
+function streamReply(reply: unknown): StreamReply {
+  if (reply === null) return null;
+  const wellFormed =
+    Array.isArray(reply) &&
+    reply.every(
+      (stream) =>
+        Array.isArray(stream) &&
+        Array.isArray(stream[1]) &&
+        (stream[1] as unknown[]).every((item) => Array.isArray(item) && typeof item[0] === "string"),
+    );
+  if (!wellFormed) throw new TypeError("XREAD answered with a reply of an unexpected shape");
+  return reply as StreamReply;
+}
+
+/**
+ * Keeps a reader's entries in order: per attempt, each `seq` once (a write re-sent after a Redis
+ * reconnect lands twice; the second copy is dropped) and none missing — a `seq` beyond the next
+ * one, or an attempt read first beyond its `seq` 0, means the worker's trimming (`streamMaxLen`)
+ * removed entries this reader had not read: {@link StreamGapError}.
+ */
+class EntryOrder {
+  private readonly next = new Map<number, number>();
+  constructor(private readonly jobId: string) {}
+
+  /** Whether to deliver `entry` (false: a duplicate); throws on a gap. */
+  accept(entry: { attempt: number; seq: number }): boolean {
+    const next = this.next.get(entry.attempt) ?? 0;
+    if (entry.seq < next) return false;
+    if (entry.seq > next) throw new StreamGapError(this.jobId, entry.attempt, next, entry.seq);
+    this.next.set(entry.attempt, next + 1);
+    return true;
+  }
+}
+
+/**
+ * Closes a BullMQ queue; when that has not finished within `boundMs` (its connections wait for a
+ * Redis that is gone), cuts them.
+ */
+async function closeBullQueue(queue: Queue, boundMs: number, onError: (error: Error) => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closing = queue.close().catch((error: unknown) => {
+    // A connection that already gave up fails its QUIT: nothing is left open then.
+    if (!isConnectionClosed(error)) onError(error instanceof Error ? error : new Error(describeError(error)));
+  });
+  const bound = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), boundMs);
+  });
+  try {
+    if ((await Promise.race([closing, bound])) === "late") await queue.disconnect().catch(() => {});
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 class QueuedRun implements AgentRun {
   constructor(
@@ -465,7 +599,7 @@ class QueuedRun implements AgentRun {
   }
 
   cancel(mode: CancelMode = "abort"): Promise<void> {
-    return this.queue.cancel(this.id, mode);
+    return this.queue.redisCall(`cancel (${mode})`, this.id, () => this.queue.cancel(this.id, mode));
   }
 }
 

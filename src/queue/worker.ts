@@ -20,10 +20,20 @@ import type { CanUseTool, PermissionResult, PermissionResultAllow } from "../per
 import { type Query, query } from "../query.js";
 import { type AdmittedJob, admitJob } from "./admit.js";
 import { type EntrySigner, QueueKey, type RunVerifier } from "./auth.js";
-import { openReachableRedis, type QueueConnectionOptions, QueueKeys, redisOptions } from "./connection.js";
+import {
+  address,
+  closeConnection,
+  isConnectionClosed,
+  openBullRedis,
+  openReachableRedis,
+  type QueueConnectionOptions,
+  QueueKeys,
+  reconnectTimeoutOf,
+  typedConnectionError,
+} from "./connection.js";
 import { loadQueueDeps, type QueueDeps } from "./deps.js";
 import { encodeEntry, type RunEntry, serializeError } from "./entries.js";
-import { JobRefusedError, RunTimeoutError } from "./errors.js";
+import { JobRefusedError, QueueConnectionError, RunTimeoutError } from "./errors.js";
 import { checkAcceptance, durationIssue, type JobAcceptance } from "./job-policy.js";
 import { startWatchdog, type Watchdog } from "./watchdog.js";
 
@@ -124,12 +134,18 @@ interface ActiveRun {
 export class AgentWorker implements AsyncDisposable {
   private readonly active = new Map<string, ActiveRun>();
   private closing: Promise<void> | undefined;
+  /** Set once a closing worker's grace period is over: a run that registers later is stopped at once. */
+  private graceOver = false;
+  /** Called when the last run ends (see {@link whenIdle}). */
+  private idleWaiters: (() => void)[] = [];
   private readonly keys: QueueKeys;
   private readonly name: string;
   private readonly onError: (error: Error) => void;
   private worker!: Worker;
   private subscriber!: Redis;
   private commands!: Redis;
+  /** The connection BullMQ's worker duplicates for its own (never connected itself). */
+  private bullRedis!: Redis;
   private watchdog: Watchdog | undefined;
   private readonly accept: JobAcceptance;
   private readonly key: QueueKey | undefined;
@@ -176,17 +192,24 @@ export class AgentWorker implements AsyncDisposable {
     this.commands = await openReachableRedis(deps, this.options, "code-agent-worker");
     if (this.options.watchdog !== false) this.watchdog = startWatchdog(this.onError);
     this.subscriber = this.commands.duplicate();
-    this.subscriber.on("error", this.onError);
-    this.commands.on("error", this.onError);
+    const report = (error: unknown) =>
+      this.onError(typedConnectionError(this.options, error, "the worker's Redis connection"));
+    this.subscriber.on("error", report);
+    this.commands.on("error", report);
+    // A connection that gave up (Redis gone for reconnectTimeoutMs) ends: nothing this worker does
+    // can reach Redis any more, so it says so and closes, stopping its runs at once.
+    for (const connection of [this.commands, this.subscriber]) connection.once("end", () => this.lostRedis());
     this.subscriber.on("message", (_channel: string, payload: string) => this.onControl(payload));
     // After a reconnect, cancellations published while we were away are in their keys.
     this.subscriber.on("ready", () => void this.recheckCancellations());
     await this.subscriber.subscribe(this.keys.control());
+    this.bullRedis = openBullRedis(deps, this.options, "code-agent-worker-bullmq");
     this.worker = new deps.bullmq.Worker(
       this.keys.queueName,
       (job, token) => this.process(deps, job, token),
       {
-        connection: redisOptions(this.options.connection),
+        // A template: BullMQ duplicates it for each of its connections (all of them ours).
+        connection: this.bullRedis,
         prefix: this.keys.prefix,
         concurrency: this.options.concurrency ?? 2,
         lockDuration: this.options.lockDurationMs ?? 30_000,
@@ -195,14 +218,16 @@ export class AgentWorker implements AsyncDisposable {
         autorun: false,
       },
     );
-    this.worker.on("error", this.onError);
-    void this.worker.run().catch(this.onError);
+    this.worker.on("error", report);
+    void this.worker.run().catch(report);
     await this.worker.waitUntilReady();
   }
 
   /**
    * Stops taking jobs, lets running ones finish for `graceMs`, then closes their CLIs and puts the
-   * jobs back in the queue; resolves when nothing runs and every connection is closed.
+   * jobs back in the queue; resolves when nothing runs and every connection is closed. With Redis
+   * gone it still resolves: within about `graceMs` + `reconnectTimeoutMs` (what the runs still
+   * write fails once the connections give up; BullMQ's own closing is cut after `reconnectTimeoutMs`).
    */
   close(options: WorkerCloseOptions = {}): Promise<void> {
     this.closing ??= this.shutDown(options.graceMs ?? 30_000);
@@ -214,18 +239,74 @@ export class AgentWorker implements AsyncDisposable {
   }
 
   private async shutDown(graceMs: number): Promise<void> {
-    const drained = this.worker.close();
+    const bound = reconnectTimeoutOf(this.options);
+    const drained = this.worker.close().then(
+      () => true,
+      (error: unknown) => {
+        // A connection that already gave up fails BullMQ's QUIT: nothing is left open then.
+        if (!isConnectionClosed(error))
+          this.onError(typedConnectionError(this.options, error, "closing the worker"));
+        return true;
+      },
+    );
     const grace = setTimeout(() => {
+      this.graceOver = true;
       for (const run of this.active.values()) this.stop(run, "shutdown");
     }, graceMs);
+    let deadline: NodeJS.Timeout | undefined;
     try {
-      await drained;
+      // BullMQ's close waits for the runs, which end within the grace period (then their CLIs are
+      // closed) plus what their last writes take (bounded by the connections' reconnect limit).
+      // Once none is left, BullMQ gets `bound` to finish; with Redis gone its connections can keep
+      // retrying, and are cut.
+      const closed = await Promise.race([drained, this.whenIdle().then(() => false)]);
+      const late = new Promise<false>((resolve) => {
+        deadline = setTimeout(() => resolve(false), bound);
+      });
+      if (!closed && !(await Promise.race([drained, late]))) {
+        this.onError(
+          new QueueConnectionError(address(this.options.connection), bound, undefined, {
+            operation: "closing the worker's BullMQ connections (cut after reconnectTimeoutMs)",
+          }),
+        );
+        // Not awaited: with its connections gone BullMQ's disconnect can wait forever too.
+        void this.worker.disconnect().catch(() => {});
+      }
     } finally {
       clearTimeout(grace);
+      clearTimeout(deadline);
     }
-    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
-    await this.commands.quit().catch(() => this.commands.disconnect());
+    await closeConnection(this.subscriber);
+    await closeConnection(this.commands);
+    this.bullRedis.disconnect();
     this.watchdog?.stop();
+  }
+
+  /** Resolves when no run is in progress. */
+  private whenIdle(): Promise<void> {
+    if (this.active.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** A run ended: forgets it, and wakes {@link whenIdle} when it was the last. */
+  private release(jobId: string): void {
+    this.active.delete(jobId);
+    if (this.active.size > 0) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /** One of our connections gave up on Redis (not during close): report, then close at once. */
+  private lostRedis(): void {
+    if (this.closing) return;
+    this.onError(
+      new QueueConnectionError(
+        address(this.options.connection),
+        reconnectTimeoutOf(this.options),
+        new Error("Connection is closed."),
+        { operation: "the worker (it gave up on Redis and closes, stopping its runs)" },
+      ),
+    );
+    void this.close({ graceMs: 0 });
   }
 
   private stop(run: ActiveRun, reason: StopReason): void {
@@ -335,6 +416,8 @@ export class AgentWorker implements AsyncDisposable {
       attempt,
       this.options.streamMaxLen ?? 10_000,
       this.key?.entries(this.keys.messages(jobId)),
+      (error) =>
+        typedConnectionError(this.options, error, `writing the stream of run ${jobId} (attempt ${attempt})`),
     );
     // Checked here, on the worker, whoever added the job: nothing is spawned for a refused one.
     let data: AdmittedJob;
@@ -359,6 +442,7 @@ export class AgentWorker implements AsyncDisposable {
     }
 
     this.active.set(jobId, run);
+    if (this.graceOver) this.stop(run, "shutdown");
     const timeoutMs = data.timeoutMs ?? this.options.defaultTimeoutMs ?? 1_800_000;
     const timer = setTimeout(() => this.stop(run, "timeout"), timeoutMs);
     // A cancellation published between the check above and `active.set` is in the key.
@@ -395,7 +479,7 @@ export class AgentWorker implements AsyncDisposable {
       throw await this.failAttempt(deps, job, token, stream, run, error, timeoutMs);
     } finally {
       clearTimeout(timer);
-      this.active.delete(jobId);
+      this.release(jobId);
     }
   }
 
@@ -592,6 +676,8 @@ class StreamWriter {
     private readonly maxLen: number,
     /** MACs each entry when the worker has a queue key. */
     private readonly signer: EntrySigner | undefined,
+    /** A failed write as the run reports it (a `QueueConnectionError` with context). */
+    private readonly typed: (error: unknown) => Error,
   ) {}
 
   async add(entry: DistributiveOmit<RunEntry, "attempt" | "seq">): Promise<void> {
@@ -606,10 +692,12 @@ class StreamWriter {
       ...(this.signer ? this.signer.sign(fields) : fields),
     );
     write.catch((error: unknown) => {
-      this.failure ??= error;
+      this.failure ??= this.typed(error);
     });
     this.inFlight.push(write);
-    if (this.inFlight.length >= StreamWriter.WINDOW) await this.inFlight.shift();
+    // A write fails once Redis has been gone for reconnectTimeoutMs (the connection gives up), so
+    // waiting here is bounded; its error is the typed one in `failure`.
+    if (this.inFlight.length >= StreamWriter.WINDOW) await this.inFlight.shift()?.catch(() => {});
     if (this.failure) throw this.failure;
   }
 

@@ -29,6 +29,8 @@ export interface TestRedis extends AsyncDisposable {
   restart(): Promise<void>;
   /** Stops the server. */
   stop(): Promise<void>;
+  /** SIGKILLs the server (gone for good: nothing written on the way out, no restart). */
+  kill(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -90,12 +92,12 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     });
   };
 
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     const child = proc;
     proc = undefined;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
+    child.kill(signal);
     await exited;
   };
 
@@ -107,7 +109,8 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
       await stop();
       await launch();
     },
-    stop,
+    stop: () => stop(),
+    kill: () => stop("SIGKILL"),
     async [Symbol.asyncDispose]() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -62,17 +62,36 @@ describe("what a queued run may carry", () => {
 });
 
 describe("run stream entries", () => {
-  it("round-trip, and unknown kinds are skipped", () => {
+  it("round-trip; unknown kinds keep their place; malformed ones say why, never throwing", () => {
     const entry: RunEntry = {
       kind: "retry",
       attempt: 2,
       seq: 5,
       error: serializeError(new ProcessError("boom", { exitCode: 7 }), true),
     };
-    expect(decodeEntry(encodeEntry(entry))).toEqual(entry);
+    expect(decodeEntry(encodeEntry(entry))).toEqual({ entry });
     expect(entry.error).toMatchObject({ name: "ProcessError", exitCode: 7, retryable: true });
-    expect(decodeEntry(["k", "future", "a", "1", "s", "0", "d", "{}"])).toBeUndefined();
-    expect(decodeEntry(["k", "end"])).toBeUndefined();
+    expect(decodeEntry(["k", "future", "a", "1", "s", "0", "d", "{}"])).toMatchObject({
+      unknown: { kind: "future", attempt: 1, seq: 0 },
+    });
+    const problem = (fields: unknown) => decodeEntry(fields).problem;
+    expect(problem(["k", "end"])).toMatch(/lacks one of the fields/);
+    expect(problem(["k", "message", "a", "1", "s", "0", "d", "{not json"])).toMatch(/not JSON/);
+    expect(problem(["k", "message", "a", "1", "s", "0", "d", "{}"])).toMatch(/not an object with a type/);
+    expect(problem(["k", "message", "a", "-1", "s", "x", "d", "{}"])).toMatch(/not a count/);
+    expect(problem(["k", "end", "a", "1", "s", "0", "d", '{"status":"weird"}'])).toMatch(/known status/);
+    // The fields win over the data: an entry cannot pass for another kind, attempt or seq.
+    const disguised = decodeEntry([
+      "k",
+      "start",
+      "a",
+      "1",
+      "s",
+      "0",
+      "d",
+      '{"worker":"w","kind":"end","seq":9}',
+    ]);
+    expect(disguised.entry).toEqual({ kind: "start", attempt: 1, seq: 0, worker: "w" });
   });
 });
 
