@@ -100,7 +100,10 @@ mkdirSync(join(root, "sub"));
 try {
   const report = (await run(root)) as { exit?: boolean };
   process.stdout.write(`${JSON.stringify({ report })}\n`);
-  if (report.exit) process.exit(0);
+  if (report.exit) {
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+  }
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
