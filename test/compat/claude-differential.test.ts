@@ -236,9 +236,36 @@ function initializeOf(stdin: Record<string, unknown>[]): unknown {
   )?.request;
 }
 
+/**
+ * Deliberate difference: this engine sends `managedSettings` in the initialize request
+ * (`--managed-settings-in-initialize`, which needs `--await-initialize`), never as
+ * `--managed-settings <json>` on argv, which any local user can read. Rewritten here into the
+ * official SDK's shape (the CLI applies both the same way: test/e2e/claude-settings.test.ts).
+ */
+function withManagedSettingsOnArgv(run: Run, official: Run): Run {
+  const init = run.stdin.find(
+    (l) => l.type === "control_request" && (l.request as { subtype?: string }).subtype === "initialize",
+  );
+  const { managedSettings, ...request } = (init?.request ?? {}) as Record<string, unknown>;
+  if (init === undefined || managedSettings === undefined) return run;
+  return {
+    ...run,
+    argv: run.argv.map((argv, i) => {
+      if (!argv.includes("--managed-settings-in-initialize")) return argv;
+      const awaits = official.argv[i]?.includes("--await-initialize") ?? false;
+      const rest = argv.filter(
+        (a) => a !== "--managed-settings-in-initialize" && (awaits || a !== "--await-initialize"),
+      );
+      return [...rest, "--managed-settings", JSON.stringify(managedSettings)];
+    }),
+    stdin: run.stdin.map((l) => (l === init ? { ...l, request } : l)),
+  };
+}
+
 /** Asserts both SDKs yielded, threw, sent and returned the same, up to the documented differences. */
 function expectSame(pair: Record<"official" | "compat", Run>) {
-  const [o, c] = [normalise(pair.official) as Run, normalise(pair.compat) as Run];
+  const o = normalise(pair.official) as Run;
+  const c = withManagedSettingsOnArgv(normalise(pair.compat) as Run, o);
   expect(c.yielded).toEqual(o.yielded);
   expect(c.extra).toEqual(o.extra);
   expect(c.model).toEqual(o.model);

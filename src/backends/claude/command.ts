@@ -140,8 +140,9 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
   if (options.sessionId !== undefined) push("--session-id", options.sessionId);
   if (options.persistSession === false) push("--no-session-persistence");
   if (options.sessionStore !== undefined) push("--session-mirror");
-  if (options.managedSettings !== undefined)
-    push("--managed-settings", JSON.stringify(options.managedSettings));
+  // Managed settings travel in the initialize request: `--managed-settings` takes JSON only, and
+  // argv is readable by any local user.
+  if (options.managedSettings !== undefined) push("--managed-settings-in-initialize");
 
   const settings = resolveClaudeSettings(options);
   if (settings !== undefined) {
@@ -161,7 +162,7 @@ export function awaitsInitialize(options: AgentOptions): boolean {
     options.mcpServersDelivery === "initialize" &&
     typeof options.mcpServers === "object" &&
     Object.values(options.mcpServers).some((config) => config.type !== "sdk");
-  return plugins || mcp;
+  return plugins || mcp || options.managedSettings !== undefined;
 }
 
 /**

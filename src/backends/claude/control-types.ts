@@ -70,6 +70,8 @@ export interface ClaudeInitializeResponse {
   hook_on_failure_supported?: boolean;
   plugins_applied?: boolean;
   mcp_servers_applied?: boolean;
+  /** Whether the CLI took the initialize request's `managedSettings` (`--managed-settings-in-initialize`). */
+  managed_settings_applied?: boolean;
   user_output_styles_dir?: string;
   analytics_disabled?: boolean;
   [field: string]: unknown;

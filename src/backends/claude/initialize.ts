@@ -27,6 +27,8 @@ export function buildClaudeInitialize(options: AgentOptions): RawObject {
     perTaskStopAffordance: options.perTaskStopAffordance,
     plugins: options.pluginDelivery === "initialize" && options.plugins?.length ? options.plugins : undefined,
     mcpServers: options.mcpServersDelivery === "initialize" ? externalMcpServers(options) : undefined,
+    // Never on argv (see `buildClaudeArgs`: `--managed-settings-in-initialize`).
+    managedSettings: options.managedSettings,
   };
 }
 

@@ -4,7 +4,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { McpSetServersResult } from "../../control-types.js";
-import { AbortError, type JsonDecodeError } from "../../errors.js";
+import { AbortError, type JsonDecodeError, UnsupportedFeatureError } from "../../errors.js";
 import { missingResultError } from "../../internal/missing-result.js";
 import { flowLimits } from "../../internal/read-flow.js";
 import { describeValue } from "../../internal/safe-json.js";
@@ -142,6 +142,13 @@ export class ClaudeSession implements Session {
     )) as ClaudeInitializeResponse;
     return this.initResponse;
   }
+    // Policy the caller relies on is never dropped silently (as the official SDK checks it too).
+    if (this.options.managedSettings !== undefined && this.initResponse.managed_settings_applied !== true) {
+      throw new UnsupportedFeatureError(
+        "managedSettings (this Claude Code did not confirm it applied the managed settings sent in initialize)",
+        "claude",
+      );
+    }
 
   /** Sends the same `initialize` request again (as the official SDK's `reinitialize()`). */
   reinitialize(): Promise<RawObject> {

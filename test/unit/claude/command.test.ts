@@ -166,9 +166,19 @@ describe("buildClaudeArgs: the official SDK's newer options", () => {
       "--session-id",
       "00000000-0000-4000-8000-000000000000",
     ],
-    [{ managedSettings: { model: "m" } }, "--managed-settings", '{"model":"m"}'],
   ])("%j → %s %s", (options, flag, value) => {
     expect(flagValue(build(options), flag)).toBe(value);
+  });
+
+  it("managedSettings travel in initialize (--managed-settings-in-initialize), never as JSON on argv", () => {
+    const managedSettings = { model: "m", env: { TOKEN: "t" } };
+    const args = build({ managedSettings });
+    expect(args).toContain("--managed-settings-in-initialize");
+    expect(args).toContain("--await-initialize");
+    expect(args).not.toContain("--managed-settings");
+    expect(args.join(" ")).not.toContain("TOKEN");
+    expect(buildClaudeInitialize({ managedSettings }).managedSettings).toEqual(managedSettings);
+    expect(buildClaudeInitialize({})).not.toHaveProperty("managedSettings", expect.anything());
   });
 
   it.each<[AgentOptions, string]>([

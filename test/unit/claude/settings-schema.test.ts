@@ -6,6 +6,7 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { buildClaudeArgs } from "../../../src/backends/claude/command.js";
+import { buildClaudeInitialize } from "../../../src/backends/claude/initialize.js";
 import { validateClaudeOptions } from "../../../src/backends/claude/validate.js";
 import type { ClaudeSettings } from "../../../src/index.js";
 import { agentOptionsIssues, unknownNestedFields } from "../../../src/options-schema.js";
@@ -76,7 +77,8 @@ describe("ClaudeSettings", () => {
     const settings = JSON.parse(argv[argv.indexOf("--settings") + 1]!);
     expect(settings.futureSetting).toBe(1);
     expect(settings.extraKnownMarketplaces.m.source.scope).toBe("@x");
-    expect(JSON.parse(argv[argv.indexOf("--managed-settings") + 1]!)).toEqual(options.managedSettings);
+    expect(argv).toContain("--managed-settings-in-initialize");
+    expect(buildClaudeInitialize(options).managedSettings).toEqual(options.managedSettings);
   });
 
   it("the same walk covers the other CLI-owned options at any depth", () => {

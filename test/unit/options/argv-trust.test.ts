@@ -27,9 +27,17 @@ import { buildCursorArgs } from "../../../src/backends/cursor/command.js";
 import { validateCursorOptions } from "../../../src/backends/cursor/validate.js";
 import { execTurnArgs } from "../../../src/compat/codex-sdk/exec-args.js";
 import { Codex } from "../../../src/compat/codex-sdk/index.js";
-import { InvalidOptionsError } from "../../../src/errors.js";
+import { InvalidOptionsError, UnsupportedFeatureError } from "../../../src/errors.js";
+import { type Message, query } from "../../../src/index.js";
 import { PrivateFiles } from "../../../src/internal/private-files.js";
 import type { AgentOptions } from "../../../src/options.js";
+import { resultLine, ScriptedTransport } from "../support/scripted-transport.js";
+
+async function drain(messages: AsyncIterable<Message>): Promise<Message[]> {
+  const out: Message[] = [];
+  for await (const m of messages) out.push(m);
+  return out;
+}
 
 const CLAUDE_SESSION = "8755d035-1a79-4e28-8225-2d0348cf8fea";
 const CODEX_THREAD = "01a2006c-d3d2-7562-819c-e668dc7cb903";
@@ -242,6 +250,46 @@ describe("codex: MCP server tables stay off the command line", () => {
     expect(execCanRun({}, parts)).toBe(true);
     expect(execCanRun({ mcpServers }, parts)).toBe(false);
     expect(execCanRun({ mcpServers: {} }, parts)).toBe(true);
+  });
+});
+
+describe("claude: managedSettings travel in initialize, and must be confirmed", () => {
+  /** A CLI stand-in that answers initialize with `answer` and every prompt with a result. */
+  const cli = (answer: Record<string, unknown>) =>
+    new ScriptedTransport((message, t) => {
+      if (
+        message.type === "control_request" &&
+        (message.request as { subtype: string }).subtype === "initialize"
+      ) {
+        t.emit({
+          type: "control_response",
+          response: { subtype: "success", request_id: message.request_id, response: { pid: 1, ...answer } },
+        });
+      } else if (message.type === "user") t.emit(resultLine("ok"));
+    });
+
+  it("a CLI that does not confirm managed_settings_applied ends the query with UnsupportedFeatureError", async () => {
+    const transport = cli({});
+    const managedSettings = { permissions: { deny: ["Bash"] } };
+    await expect(drain(query({ prompt: "hi", options: { transport, managedSettings } }))).rejects.toThrow(
+      UnsupportedFeatureError,
+    );
+    const init = transport.written.find((m) => m.type === "control_request");
+    expect((init?.request as { managedSettings?: unknown }).managedSettings).toEqual(managedSettings);
+    expect(transport.written.some((m) => m.type === "user")).toBe(false);
+  });
+
+  it("a confirmed one runs; without managedSettings nothing is asked", async () => {
+    const managedSettings = { permissions: { deny: ["Bash"] } };
+    const ok = await drain(
+      query({
+        prompt: "hi",
+        options: { transport: cli({ managed_settings_applied: true }), managedSettings },
+      }),
+    );
+    expect(ok.at(-1)).toMatchObject({ type: "result" });
+    const plain = await drain(query({ prompt: "hi", options: { transport: cli({}) } }));
+    expect(plain.at(-1)).toMatchObject({ type: "result" });
   });
 });
 
