@@ -1,0 +1,171 @@
+/**
+ * Reading a run's stream when Redis holds what no worker of this version wrote (anything that can
+ * write to Redis can write there), when the worker's trimming overtakes a reader, and when the
+ * producer closes mid-iteration. Entries are written with a plain ioredis client; a real
+ * redis-server (skipped, saying why, when absent).
+ */
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Message } from "../../src/index.js";
+import { AgentQueue, QueueClosedError, QueueProtocolError, StreamGapError } from "../../src/queue/index.js";
+import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
+import { freshQueue } from "./support/runs.js";
+
+if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
+
+/** The fields of an entry as a worker writes them; `data` as is when a string. */
+const entry = (kind: string, attempt: number, seq: number, data: unknown = {}) => [
+  "k",
+  kind,
+  "a",
+  String(attempt),
+  "s",
+  String(seq),
+  "d",
+  typeof data === "string" ? data : JSON.stringify(data),
+];
+const system = (n: number) => ({ message: { type: "system", subtype: "note", data: { n }, raw: {} } });
+const end = { status: "completed", result: { type: "result", result: "ok", isError: false } };
+
+/** Resolves once a connection of the server blocks in XREAD (asked every 20 ms, up to 20 s). */
+async function readerBlocked(raw: Redis): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!/cmd=xread/.test(String(await raw.client("LIST")))) {
+    if (Date.now() > deadline) throw new Error("no reader blocked in XREAD within 20 s");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Reads a run to its end; what it yielded and what it threw. */
+async function readAll(iterable: AsyncIterable<Message>) {
+  const messages: unknown[] = [];
+  try {
+    for await (const message of iterable) messages.push(message);
+    return { messages, error: undefined };
+  } catch (error) {
+    return { messages, error };
+  }
+}
+
+describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
+  let redis: TestRedis;
+  let raw: Redis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    raw = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    raw?.disconnect();
+    await redis?.[Symbol.asyncDispose]();
+  });
+
+  /** A queue, a job id and its stream key, written with `entries`. */
+  async function stream(entries: string[][], queueName = freshQueue()) {
+    const jobId = randomUUID();
+    const key = `code-agent:${queueName}:run:${jobId}:messages`;
+    for (const fields of entries) await raw.xadd(key, "*", ...fields);
+    return { queueName, jobId, key };
+  }
+
+  it("ends the iteration with QueueProtocolError at a malformed entry: never undefined, never a bare SyntaxError", async () => {
+    const malformed: [string, string[]][] = [
+      ["data that is not JSON", entry("message", 1, 1, "{not json")],
+      ["a message entry without a message", entry("message", 1, 1, {})],
+      ["fields missing", ["k", "message", "d", "{}"]],
+      ["a seq that is not a count", entry("message", 1, -1, system(1))],
+      ["an end entry with an unknown status", entry("end", 1, 1, { status: "maybe" })],
+    ];
+    const { queueName } = await stream([]);
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    for (const [what, bad] of malformed) {
+      const { jobId } = await stream(
+        [
+          entry("start", 1, 0, { worker: "w" }),
+          bad,
+          entry("message", 1, 2, system(2)),
+          entry("end", 1, 3, end),
+        ],
+        queueName,
+      );
+      const { messages, error } = await readAll(queue.run(jobId));
+      expect(error, what).toBeInstanceOf(QueueProtocolError);
+      expect(error, what).toMatchObject({ jobId, entryId: expect.stringMatching(/^\d+-\d+$/) });
+      expect(messages, what).toEqual([]);
+      // result() and collect() say the same.
+      await expect(queue.run(jobId).result(), what).rejects.toBeInstanceOf(QueueProtocolError);
+    }
+  });
+
+  it("skips an entry of a kind this version does not know, reports it to onError, and reads on", async () => {
+    const reported: Error[] = [];
+    const { queueName, jobId } = await stream([
+      entry("start", 1, 0, { worker: "w" }),
+      entry("message", 1, 1, system(1)),
+      entry("telemetry", 1, 2, { from: "a newer worker" }),
+      entry("message", 1, 3, system(3)),
+      entry("end", 1, 4, end),
+    ]);
+    await using queue = await AgentQueue.connect({
+      connection: redis.url,
+      queueName,
+      onError: (error) => reported.push(error),
+    });
+    const { messages, result } = await queue.run(jobId).collect();
+    expect(messages).toEqual([system(1).message, system(3).message]);
+    expect(result).toEqual(end.result);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toBeInstanceOf(QueueProtocolError);
+    expect(reported[0]!.message).toContain('"telemetry"');
+  });
+
+  it("throws StreamGapError when trimming overtakes a live reader, and for a reader that arrives after it", async () => {
+    const { queueName, jobId, key } = await stream([
+      entry("start", 1, 0, { worker: "w" }),
+      entry("message", 1, 1, system(1)),
+    ]);
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    const iterator = queue.run(jobId)[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual(system(1).message);
+    // While the reader holds message 1, the worker writes 2–9 and trims the stream to its last 3.
+    const writes = raw.multi();
+    for (let seq = 2; seq < 9; seq++) writes.xadd(key, "*", ...entry("message", 1, seq, system(seq)));
+    writes.xadd(key, "*", ...entry("end", 1, 9, end));
+    writes.xtrim(key, "MAXLEN", 3);
+    await writes.exec();
+    const live = await iterator.next().catch((error: unknown) => error);
+    expect(live).toBeInstanceOf(StreamGapError);
+    expect(live).toMatchObject({ jobId, attempt: 1, expectedSeq: 2, gotSeq: 7 });
+
+    const late = await queue
+      .run(jobId)
+      .collect()
+      .catch((error: unknown) => error);
+    expect(late).toMatchObject({ name: "StreamGapError", expectedSeq: 0, gotSeq: 7 });
+  });
+
+  it("a write re-sent after a reconnect (the same seq twice) is still delivered once", async () => {
+    const { queueName, jobId } = await stream([
+      entry("start", 1, 0, { worker: "w" }),
+      entry("message", 1, 1, system(1)),
+      entry("message", 1, 1, system(1)),
+      entry("message", 1, 2, system(2)),
+      entry("end", 1, 3, end),
+    ]);
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    expect((await queue.run(jobId).collect()).messages).toEqual([system(1).message, system(2).message]);
+  });
+
+  it("ends an iteration with QueueClosedError when the producer closes while it waits", async () => {
+    const { queueName, jobId } = await stream([entry("start", 1, 0, { worker: "w" })]);
+    // A long idle check: the reader stays in XREAD BLOCK, not in a job-state check.
+    const queue = await AgentQueue.connect({ connection: redis.url, queueName, idleCheckMs: 60_000 });
+    const reading = readAll(queue.run(jobId));
+    await readerBlocked(raw);
+    await queue.close();
+    const { messages, error } = await reading;
+    expect(messages).toEqual([]);
+    expect(error).toBeInstanceOf(QueueClosedError);
+    expect(error).toMatchObject({ name: "QueueClosedError", message: expect.stringContaining(jobId) });
+  });
+});
