@@ -6,8 +6,8 @@
  * (`/proc/<pid>/cmdline`, readable by every local user) holds no MCP server secret and no
  * settings (finding 10).
  */
-import { spawn } from "node:child_process";
-import { existsSync, lstatSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { chownSync, existsSync, lstatSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Codex } from "../../src/compat/codex-sdk/index.js";
@@ -154,6 +154,49 @@ describe("claude: MCP server env/headers and settings are not on the command lin
     const asked = bed.model.requests.filter((r) => (r.body as { max_tokens?: number }).max_tokens !== 1);
     expect(asked.at(-1)?.body).toMatchObject({ model: "claude-model-from-settings" });
     expect(results(seen)[0]).toMatchObject({ subtype: "success", result: "done" });
+  });
+});
+
+describe.skipIf(process.getuid?.() !== 0)("claude run as another user (root host)", () => {
+  it("the CLI, as that user, reads its private MCP config and settings; they go with the session", async () => {
+    await using bed = await testBed([{ text: "done as the user" }]);
+    const name = `casargv${process.pid}`;
+    execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name], { stdio: "ignore" });
+    try {
+      const uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
+      const gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
+      chownSync(bed.cwd, uid, gid);
+      const own = { HOME: bed.cwd, TMPDIR: bed.cwd, CLAUDE_CODE_TMPDIR: bed.cwd };
+      let argv: string[] | undefined;
+      let init: Message | undefined;
+      const seen: Message[] = [];
+      for await (const m of query({
+        prompt: "hi",
+        options: bed.options({
+          user: { uid, gid },
+          env: { ...bed.options().env, ...own },
+          mcpServers: {
+            echo: { command: process.execPath, args: [ECHO_MCP], env: { ECHO_TOKEN: "as-user-secret" } },
+          },
+          settings: { model: "claude-model-for-the-user" },
+        }),
+      })) {
+        seen.push(m);
+        if (m.type === "system" && m.subtype === "init") {
+          init = m;
+          [argv] = childArgv("--mcp-config");
+        }
+      }
+      const settings = argv![argv!.indexOf("--settings") + 1]!;
+      expect(argv!.join(" ")).not.toContain("as-user-secret");
+      expect(JSON.stringify(init)).toContain('"echo"');
+      const asked = bed.model.requests.filter((r) => (r.body as { max_tokens?: number }).max_tokens !== 1);
+      expect(asked.at(-1)?.body).toMatchObject({ model: "claude-model-for-the-user" });
+      expect(results(seen)[0]).toMatchObject({ subtype: "success", result: "done as the user" });
+      expect(existsSync(dirname(settings))).toBe(false);
+    } finally {
+      execFileSync("userdel", [name], { stdio: "ignore" });
+    }
   });
 });
 
