@@ -14,6 +14,7 @@
  * command line, where any local user can read them: the backend runs one-shot queries that have
  * MCP servers on the app-server too (see `execCanRun`).
  */
+import { resolve } from "node:path";
 import { flagWithValue } from "../../internal/argv.js";
 import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
@@ -33,7 +34,8 @@ export function buildExecArgs(options: AgentOptions, files: ExecFiles = {}): str
   const args = ["exec", "--json"];
   const codex = options.codex ?? {};
   if (codex.skipGitRepoCheck ?? true) args.push("--skip-git-repo-check");
-  if (options.cwd !== undefined) args.push(...flagWithValue("--cd", options.cwd));
+  // Absolute: the process already runs in `cwd`, so a relative `--cd` would resolve twice.
+  if (options.cwd !== undefined) args.push(...flagWithValue("--cd", resolve(options.cwd)));
   if (options.model !== undefined) args.push(...flagWithValue("--model", options.model));
   if (codex.sandboxMode !== undefined) args.push(...flagWithValue("--sandbox", codex.sandboxMode));
   for (const dir of options.addDirs ?? []) args.push(...flagWithValue("--add-dir", dir));
@@ -76,7 +78,7 @@ export function buildAppServerArgs(options: AgentOptions): string[] {
  * known-safe read-only commands (under the CLI's own default it might never be asked).
  */
 export function threadParams(options: AgentOptions): ThreadStartParams {
-  const params: ThreadStartParams = { cwd: options.cwd ?? process.cwd() };
+  const params: ThreadStartParams = { cwd: resolve(options.cwd ?? process.cwd()) };
   if (options.model !== undefined) params.model = options.model;
   const approvalPolicy = options.codex?.approvalPolicy ?? (options.canUseTool ? "untrusted" : undefined);
   if (approvalPolicy !== undefined) params.approvalPolicy = approvalPolicy;

@@ -1,6 +1,7 @@
 /**
  * Codex command lines and app-server parameters, option by option (codex 0.169.0 flags).
  */
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   buildAppServerArgs,
@@ -58,6 +59,12 @@ describe("buildExecArgs", () => {
       "--",
       "-",
     ]);
+  });
+
+  it("passes cwd absolute: the process already runs there, so a relative --cd would resolve twice", () => {
+    const args = buildExecArgs({ cwd: "rel/dir" });
+    expect(args[args.indexOf("--cd") + 1]).toBe(resolve("rel/dir"));
+    expect(threadParams({ cwd: "rel/dir" }).cwd).toBe(resolve("rel/dir"));
   });
 
   it("keeps the git repository check when skipGitRepoCheck is false", () => {
