@@ -3,7 +3,7 @@
  * Builds the published package into `dist/` (or the directory given as the first argument):
  *
  * - type declarations from `tsc` (one `.d.ts` per source module, so `exports` types resolve as before);
- * - JavaScript from esbuild: the entry points (`.`, `./testing`, `./queue`, the `code-agent` bin) bundled
+ * - JavaScript from esbuild: the entry points (`.`, `./testing`, `./queue`, `./ai-sdk`, the `code-agent` bin) bundled
  *   with code splitting, so each backend stays a chunk loaded on first use.
  *
  * Why bundle: Node 20 pays for every ES module it loads (resolve, stat, read, compile), and a first
@@ -44,6 +44,7 @@ await build({
     "cli/main": "src/cli/main.ts",
     "compat/claude-agent-sdk/index": "src/compat/claude-agent-sdk/index.ts",
     "compat/codex-sdk/index": "src/compat/codex-sdk/index.ts",
+    "ai-sdk/index": "src/ai-sdk/index.ts",
   },
   outdir: outDir,
   bundle: true,

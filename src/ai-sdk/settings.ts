@@ -1,0 +1,156 @@
+/**
+ * The provider's settings, and one call's AI SDK options → this SDK's `query()` options.
+ */
+import type { LanguageModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
+import { UnsupportedOptionsError } from "../errors.js";
+import type { AgentOptions } from "../options.js";
+import type { Prompt, UserContentBlock } from "../prompt.js";
+import type { ParsedModelId } from "./model-id.js";
+import type { ConvertedPrompt } from "./prompt.js";
+import { type CodeAgentTool, TOOLS_SERVER, toolsServer } from "./tools.js";
+
+/**
+ * Settings of a model (and, as defaults for every model, of the provider): this SDK's options for
+ * the backend the model id names (`cwd`, `env`, `canUseTool`, `permissionMode`, `codex`, `acp`, …),
+ * and a few of the provider's own.
+ */
+export interface CodeAgentSettings extends Omit<AgentOptions, "backend" | "signal" | "outputFormat"> {
+  /**
+   * AI SDK tools (`tool({ inputSchema: z.object(…), execute })` from `ai`) the agent may call; they
+   * run in this process, served to the agent by an in-process MCP server (`mcp__aisdk__<name>`),
+   * and are allowed without asking. Their calls reach the caller under the names given here.
+   * Only the claude backend routes in-process MCP servers: elsewhere they are refused with
+   * `UnsupportedOptionsError`.
+   */
+  sdkTools?: Record<string, CodeAgentTool>;
+  /**
+   * Whether a session id found in the conversation (the `providerMetadata.codeAgent.sessionId` of
+   * the last assistant message) is resumed. A server whose clients send the history (`useChat`)
+   * should pass a function that accepts only sessions it handed to that client. Default `true`.
+   */
+  resumeFromHistory?: boolean | ((sessionId: string) => boolean);
+}
+
+/** What one call runs: the prompt and options for `query()`, and what the mapping needs to know. */
+export interface PreparedCall {
+  prompt: Prompt;
+  options: AgentOptions;
+  /** JSON was asked for and the backend produces it natively. */
+  nativeJson: boolean;
+  warnings: SharedV3Warning[];
+}
+
+const SAMPLING = [
+  "maxOutputTokens",
+  "temperature",
+  "stopSequences",
+  "topP",
+  "topK",
+  "presencePenalty",
+  "frequencyPenalty",
+  "seed",
+] as const;
+
+/** Puts `text` ahead of the prompt. */
+function prepend(text: string, prompt: string | UserContentBlock[]): string | UserContentBlock[] {
+  return typeof prompt === "string" ? `${text}\n\n${prompt}` : [{ type: "text", text }, ...prompt];
+}
+
+/** Puts `text` after the prompt. */
+function append(text: string, prompt: string | UserContentBlock[]): string | UserContentBlock[] {
+  return typeof prompt === "string" ? `${prompt}\n\n${text}` : [...prompt, { type: "text", text }];
+}
+
+/**
+ * Builds the `query()` call for one AI SDK call.
+ * @throws UnsupportedOptionsError for `sdkTools` off the claude backend, and for function tools
+ * the call names that are not `sdkTools` (their `execute` never reaches a provider).
+ */
+export function prepareCall(
+  id: ParsedModelId,
+  settings: CodeAgentSettings,
+  call: LanguageModelV3CallOptions,
+  converted: ConvertedPrompt,
+  signal: AbortSignal,
+): PreparedCall {
+  const { sdkTools, resumeFromHistory: _resume, ...rest } = settings;
+  const options: AgentOptions = { ...rest, backend: id.backend, signal };
+  const warnings: SharedV3Warning[] = [...converted.warnings];
+  let prompt = converted.prompt;
+
+  if (id.model !== undefined) options.model = id.model;
+  if (id.acpAgent !== undefined) options.acp = { ...settings.acp, agent: id.acpAgent };
+  if (converted.resume !== undefined) options.resume = converted.resume;
+  if (id.backend === "claude") options.includePartialMessages = true;
+
+  for (const key of SAMPLING) {
+    if (call[key] !== undefined)
+      warnings.push({
+        type: "unsupported",
+        feature: key,
+        details: "coding-agent CLIs do not take sampling settings",
+      });
+  }
+
+  const callTools = (call.tools ?? []).filter((t) => t.type === "function").map((t) => t.name);
+  const foreign = callTools.filter((name) => !(sdkTools && Object.hasOwn(sdkTools, name)));
+  if (foreign.length > 0) {
+    throw new UnsupportedOptionsError(id.backend, ["tools"], {
+      tools: `${foreign.join(", ")}: a provider never receives a tool's execute; give the tools in the model's settings (sdkTools) instead`,
+    });
+  }
+  if (sdkTools && Object.keys(sdkTools).length > 0) {
+    if (id.backend !== "claude") {
+      throw new UnsupportedOptionsError(id.backend, ["sdkTools"], {
+        sdkTools: "in-process tools need the in-process MCP server, which only the claude backend routes",
+      });
+    }
+    const { server, allowed } = toolsServer(sdkTools);
+    const existing = typeof settings.mcpServers === "object" ? settings.mcpServers : {};
+    if (typeof settings.mcpServers === "string") {
+      throw new UnsupportedOptionsError(id.backend, ["sdkTools"], {
+        sdkTools: "cannot be joined to mcpServers given as a config file path",
+      });
+    }
+    options.mcpServers = { ...existing, [TOOLS_SERVER]: server };
+    options.allowedTools = [...(settings.allowedTools ?? []), ...allowed];
+  }
+
+  if (converted.system !== undefined) {
+    if (id.backend === "claude" && settings.systemPrompt === undefined) {
+      options.systemPrompt = { type: "preset", preset: "claude_code", append: converted.system };
+    } else {
+      prompt = prepend(converted.system, prompt);
+      warnings.push({
+        type: "compatibility",
+        feature: "system",
+        details: "the system message was put ahead of the user's prompt",
+      });
+    }
+  }
+
+  let nativeJson = false;
+  if (call.responseFormat?.type === "json") {
+    const schema = call.responseFormat.schema;
+    if ((id.backend === "claude" || id.backend === "codex") && schema !== undefined) {
+      options.outputFormat = { type: "json_schema", schema: schema as Record<string, unknown> };
+      nativeJson = true;
+    } else {
+      const described = schema === undefined ? "" : ` matching this JSON schema:\n${JSON.stringify(schema)}`;
+      prompt = append(`Answer with only one JSON value${described}\nNo prose, no code fence.`, prompt);
+      warnings.push({
+        type: "compatibility",
+        feature: "responseFormat",
+        details: `the ${id.backend} backend has no native structured output: the schema was put in the prompt and the AI SDK validates the answer`,
+      });
+    }
+  }
+  return { prompt, options, nativeJson, warnings };
+}
+
+/** The `allowResume` test for {@link CodeAgentSettings.resumeFromHistory}. */
+export function resumeTest(settings: CodeAgentSettings): (sessionId: string) => boolean {
+  const r = settings.resumeFromHistory;
+  if (typeof r === "function") return r;
+  return () => r !== false;
+}
