@@ -178,3 +178,37 @@ export class StreamGapError extends AgentSdkError {
     this.gotSeq = gotSeq;
   }
 }
+
+/**
+ * A queue worker's watchdog process (which SIGKILLs the worker's CLIs should the worker be killed
+ * outright) exited while the worker was running. Reported to the worker's `onError`; `restarted`
+ * says whether a new watchdog took over (it is told every CLI group alive), or whether it died too
+ * often and the worker now runs without one.
+ */
+export class QueueWatchdogError extends AgentSdkError {
+  /** The pid of the watchdog that exited. */
+  readonly pid: number | undefined;
+  /** Its exit code, or `null` when a signal ended it. */
+  readonly exitCode: number | null;
+  /** The signal that ended it, if any. */
+  readonly signal: NodeJS.Signals | null;
+  /** Whether a new watchdog was started. */
+  readonly restarted: boolean;
+  constructor(
+    pid: number | undefined,
+    exitCode: number | null,
+    signal: NodeJS.Signals | null,
+    restarted: boolean,
+  ) {
+    super(
+      `The queue worker's watchdog (pid ${pid ?? "?"}) exited (${signal ?? `code ${exitCode}`}) while the worker ran; ` +
+        (restarted
+          ? "a new one was started and told every CLI group alive"
+          : "it died too often and was not restarted: a SIGKILLed worker would now leave its CLIs running"),
+    );
+    this.pid = pid;
+    this.exitCode = exitCode;
+    this.signal = signal;
+    this.restarted = restarted;
+  }
+}

@@ -16,6 +16,7 @@ export {
   QueueConnectionError,
   QueueDependencyError,
   QueueProtocolError,
+  QueueWatchdogError,
   RemoteRunError,
   RunTimeoutError,
   type SerializedRunError,

@@ -13,6 +13,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import { observeGroups } from "../process/group-registry.js";
+import { QueueWatchdogError } from "./errors.js";
 
 /** The watchdog itself: reads `+pid` / `-pid` / `bye` lines; on EOF without `bye`, kills the groups. */
 const WATCHDOG_SCRIPT = `
@@ -39,37 +40,84 @@ for (const s of ["SIGINT", "SIGHUP", "SIGTERM"]) process.on(s, () => {});
 
 /** A running watchdog; {@link stop} ends it without killing anything. */
 export interface Watchdog {
-  /** The watchdog's pid (for tests and diagnostics). */
+  /** The pid of the watchdog running now (for tests and diagnostics); a new one after a restart. */
   readonly pid: number | undefined;
   stop(): void;
 }
 
+/** Restarts allowed within {@link RESTART_WINDOW_MS}; past that the worker goes on without one. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 60_000;
+
 /**
  * Starts the watchdog and reports every CLI group this process registers from now on. Returns
  * `undefined` on Windows, where process groups (and this failure mode) look different.
+ *
+ * The watchdog is watched in turn: one that dies while the worker lives (killed by an operator, an
+ * OOM killer, a `kill -9` on the process group's neighbours) would leave the CLIs of a later
+ * SIGKILLed worker running. So it is started again at once and told every group alive, and the
+ * death is reported to `onError` as {@link QueueWatchdogError}; after {@link MAX_RESTARTS} deaths
+ * within a minute it is not restarted any more (reported as such).
  */
 export function startWatchdog(onError: (error: Error) => void): Watchdog | undefined {
   if (process.platform === "win32") return undefined;
   const env = { ...process.env };
   delete env.NODE_OPTIONS; // the watchdog needs no loaders or inspectors of the host
-  const child: ChildProcess = spawn(process.execPath, ["-e", WATCHDOG_SCRIPT], {
-    detached: true,
-    stdio: ["pipe", "ignore", "ignore"],
-    env,
-  });
-  child.on("error", onError);
-  // Neither the watchdog nor its pipe keeps the host alive.
-  child.unref();
-  const stdin = child.stdin as (Socket & NodeJS.WritableStream) | null;
-  stdin?.unref?.();
-  stdin?.on("error", onError);
+  const groups = new Set<number>();
+  const deaths: number[] = [];
+  let stopped = false;
+  let child: ChildProcess | undefined;
+  let stdin: (Socket & NodeJS.WritableStream) | null = null;
+
   const send = (line: string) => {
     if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(`${line}\n`);
   };
-  const unobserve = observeGroups({ added: (pid) => send(`+${pid}`), removed: (pid) => send(`-${pid}`) });
-  let stopped = false;
+  const launch = () => {
+    const current = spawn(process.execPath, ["-e", WATCHDOG_SCRIPT], {
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+      env,
+    });
+    child = current;
+    current.on("error", onError);
+    // Neither the watchdog nor its pipe keeps the host alive.
+    current.unref();
+    stdin = current.stdin as (Socket & NodeJS.WritableStream) | null;
+    stdin?.unref?.();
+    // A write to a watchdog that just died fails with EPIPE; its exit is what gets reported.
+    stdin?.on("error", () => {});
+    current.once("exit", (code, signal) => {
+      if (stopped || child !== current) return;
+      const now = performance.now();
+      while (deaths.length > 0 && now - deaths[0]! > RESTART_WINDOW_MS) deaths.shift();
+      deaths.push(now);
+      const restart = deaths.length <= MAX_RESTARTS;
+      onError(new QueueWatchdogError(current.pid, code, signal, restart));
+      if (!restart) {
+        child = undefined;
+        stdin = null;
+        return;
+      }
+      launch();
+      for (const pid of groups) send(`+${pid}`);
+    });
+  };
+
+  launch();
+  const unobserve = observeGroups({
+    added: (pid) => {
+      groups.add(pid);
+      send(`+${pid}`);
+    },
+    removed: (pid) => {
+      groups.delete(pid);
+      send(`-${pid}`);
+    },
+  });
   return {
-    pid: child.pid,
+    get pid() {
+      return child?.pid;
+    },
     stop() {
       if (stopped) return;
       stopped = true;
