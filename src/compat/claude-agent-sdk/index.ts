@@ -26,9 +26,34 @@ export {
   unarchiveSession,
 } from "../../backends/claude/sessions/index.js";
 export { AbortError, UnsupportedOptionsError } from "../../errors.js";
-export { HOOK_EVENTS } from "../../hooks.js";
+export {
+  BUILTIN_TOOL_NAMES,
+  EXIT_REASONS,
+  HOOK_EVENTS,
+  LEGACY_TOOL_NAME_ALIASES,
+  ORG_POLICY_LIMIT_PREFIXES,
+  SYSTEM_PROMPT_DYNAMIC_BOUNDARY,
+  USAGE_LIMIT_ERROR_PREFIXES,
+  USAGE_TRANSITION_PREFIXES,
+  USAGE_WARNING_PREFIXES,
+} from "./constants.js";
+export { matchDeniedModels } from "./denied-models.js";
+export {
+  DirectConnectError,
+  type DirectConnectTarget,
+  DirectConnectTransport,
+  parseDirectConnectUrl,
+} from "./direct-connect.js";
 export { createSdkMcpServer, tool } from "./mcp.js";
 export { REJECTED_OPTIONS } from "./options.js";
 export { prewarm, query, startup } from "./query.js";
+export {
+  CommandMatcher,
+  type CommandMatcherItem,
+  type CommandMatcherSearchOptions,
+  FileIndex,
+  type FileIndexResult,
+} from "./search.js";
 export { getSessionMessages, getSubagentMessages } from "./sessions.js";
+export { filterEscalatingDefaultMode, resolveSettings } from "./settings.js";
 export type * from "./types.js";

@@ -150,6 +150,8 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
   copy("mcpServers", options.mcpServers === undefined ? undefined : mapMcpServers(options.mcpServers));
   copy("cliPath", options.pathToClaudeCodeExecutable);
   copy("canUseTool", options.canUseTool === undefined ? undefined : mapCanUseTool(options.canUseTool));
+  // Official semantics: the callback decides only the calls the CLI itself asks about.
+  if (options.canUseTool !== undefined) out.canUseToolScope = "asked-calls";
   copy(
     "onElicitation",
     options.onElicitation === undefined ? undefined : mapOnElicitation(options.onElicitation),

@@ -6,13 +6,33 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import type { ZodRawShape as ZodRawShapeV3 } from "zod/v3";
 import type { SessionStore, SessionStoreFlush } from "../../backends/claude/sessions/store-types.js";
 import type { ClaudeSettings, ToolConfig as CoreToolConfig, SystemPromptConfig } from "../../options.js";
 import type {
   SpawnedProcess as CoreSpawnedProcess,
   SpawnOptions as CoreSpawnOptions,
 } from "../../transport/spawned-process.js";
+import type {
+  AgentInfo,
+  BetaMessage,
+  BetaRawMessageStreamEvent,
+  EffortLevel,
+  McpServerStatus,
+  MessageParam,
+  ModelInfo,
+  NonNullableUsage,
+  PermissionMode,
+  PermissionUpdate,
+  SettingSource,
+  SlashCommand,
+  UUID,
+} from "./base-types.js";
+import type { ModelUsage } from "./control-types.js";
+import type { HookEvent, HookInput, HookJSONOutput, SDKAssistantMessageError } from "./hook-types.js";
+import type { SDKOtherWireMessage } from "./message-types.js";
 
+export type { ImportSessionToStoreOptions } from "../../backends/claude/sessions/import.js";
 export type {
   ForkSessionOptions,
   ForkSessionResult,
@@ -26,6 +46,17 @@ export type {
   SessionLocationOptions as ListSubagentsOptions,
   SessionLocationOptions as GetSubagentMessagesOptions,
 } from "../../backends/claude/sessions/index.js";
+export type {
+  SessionKey,
+  SessionStore,
+  SessionStoreEntry,
+  SessionStoreFlush,
+  SessionSummaryEntry,
+} from "../../backends/claude/sessions/store-types.js";
+export type * from "./base-types.js";
+export type * from "./control-types.js";
+export type * from "./hook-types.js";
+export type * from "./message-types.js";
 
 /**
  * A stored message as `getSessionMessages` / `getSubagentMessages` return it (the official field
@@ -45,44 +76,6 @@ export type SessionMessage = {
   is_meta?: true;
   isCompletedLocalCommand?: true;
 };
-
-/** A UUID string. */
-export type UUID = `${string}-${string}-${string}-${string}-${string}`;
-
-/** Claude Code permission modes. */
-export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto";
-
-/** Which on-disk settings the CLI loads. */
-export type SettingSource = "user" | "project" | "local";
-
-/** Reasoning effort. */
-export type EffortLevel = "low" | "medium" | "high" | "xhigh" | "max";
-
-/** A permission rule. */
-export type PermissionRuleValue = { toolName: string; ruleContent?: string };
-/** Allow, deny or ask. */
-export type PermissionBehavior = "allow" | "deny" | "ask";
-/** Where a permission update is stored. */
-export type PermissionUpdateDestination =
-  | "userSettings"
-  | "projectSettings"
-  | "localSettings"
-  | "session"
-  | "cliArg";
-/** A change to the permission state. */
-export type PermissionUpdate =
-  | {
-      type: "addRules" | "replaceRules" | "removeRules";
-      rules: PermissionRuleValue[];
-      behavior: PermissionBehavior;
-      destination: PermissionUpdateDestination;
-    }
-  | { type: "setMode"; mode: PermissionMode; destination: PermissionUpdateDestination }
-  | {
-      type: "addDirectories" | "removeDirectories";
-      directories: string[];
-      destination: PermissionUpdateDestination;
-    };
 
 /** What a `canUseTool` callback returns. */
 export type PermissionResult =
@@ -117,98 +110,6 @@ export type CanUseTool = (
   },
 ) => Promise<PermissionResult>;
 
-/** Every hook event. */
-export type HookEvent =
-  | "PreToolUse"
-  | "PostToolUse"
-  | "PostToolUseFailure"
-  | "PostToolBatch"
-  | "Notification"
-  | "UserPromptSubmit"
-  | "UserPromptExpansion"
-  | "SessionStart"
-  | "SessionEnd"
-  | "Stop"
-  | "StopFailure"
-  | "SubagentStart"
-  | "SubagentStop"
-  | "PreCompact"
-  | "PostCompact"
-  | "PreModelSwitch"
-  | "PostModelSwitch"
-  | "PermissionRequest"
-  | "PermissionDenied"
-  | "Setup"
-  | "TeammateIdle"
-  | "TaskCreated"
-  | "TaskCompleted"
-  | "Elicitation"
-  | "ElicitationResult"
-  | "ConfigChange"
-  | "WorktreeCreate"
-  | "WorktreeRemove"
-  | "InstructionsLoaded"
-  | "CwdChanged"
-  | "FileChanged"
-  | "DirectoryAdded"
-  | "MessageDisplay";
-
-/** Fields every hook input carries. */
-export type BaseHookInput = {
-  session_id: string;
-  transcript_path: string;
-  cwd: string;
-  permission_mode?: string;
-  agent_id?: string;
-  agent_type?: string;
-};
-/** Input of a `PreToolUse` hook. */
-export type PreToolUseHookInput = BaseHookInput & {
-  hook_event_name: "PreToolUse";
-  tool_name: string;
-  tool_input: unknown;
-  tool_use_id: string;
-};
-/** Input of a `PostToolUse` hook. */
-export type PostToolUseHookInput = BaseHookInput & {
-  hook_event_name: "PostToolUse";
-  tool_name: string;
-  tool_input: unknown;
-  tool_response: unknown;
-  tool_use_id: string;
-};
-/** Input of any other hook event (its fields as the CLI sends them). */
-export type OtherHookInput = BaseHookInput & {
-  hook_event_name: Exclude<HookEvent, "PreToolUse" | "PostToolUse">;
-  [key: string]: unknown;
-};
-/** The input of a hook callback. */
-export type HookInput = PreToolUseHookInput | PostToolUseHookInput | OtherHookInput;
-
-/** Hook work continues in the background. */
-export type AsyncHookJSONOutput = { async: true; asyncTimeout?: number };
-/** A hook's decision. */
-export type SyncHookJSONOutput = {
-  continue?: boolean;
-  suppressOutput?: boolean;
-  stopReason?: string;
-  decision?: "approve" | "block";
-  systemMessage?: string;
-  reason?: string;
-  hookSpecificOutput?:
-    | {
-        hookEventName: "PreToolUse";
-        permissionDecision?: "allow" | "deny" | "ask" | "defer";
-        permissionDecisionReason?: string;
-        updatedInput?: Record<string, unknown>;
-        additionalContext?: string;
-      }
-    | { hookEventName: "PostToolUse"; additionalContext?: string; updatedMCPToolOutput?: unknown }
-    | { hookEventName: "UserPromptSubmit"; additionalContext?: string }
-    | { hookEventName: "SessionStart"; additionalContext?: string };
-};
-/** What a hook callback returns. */
-export type HookJSONOutput = AsyncHookJSONOutput | SyncHookJSONOutput;
 /** The official hook callback signature. */
 export type HookCallback = (
   input: HookInput,
@@ -244,11 +145,39 @@ export type McpServerConfig =
   | McpSSEServerConfig
   | McpHttpServerConfig
   | McpSdkServerConfigWithInstance;
+/** The claude.ai MCP proxy (servers of the user's claude.ai account). */
+export type McpClaudeAIProxyServerConfig = {
+  type: "claudeai-proxy";
+  url: string;
+  id: string;
+  timeout?: number;
+};
+/** An MCP server configuration as it travels to the CLI (an in-process server by name). */
+export type McpServerConfigForProcessTransport =
+  | McpStdioServerConfig
+  | McpSSEServerConfig
+  | McpHttpServerConfig
+  | McpSdkServerConfig;
+/** An MCP server's configuration as `mcpServerStatus()` reports it. */
+export type McpServerStatusConfig = McpServerConfigForProcessTransport | McpClaudeAIProxyServerConfig;
+/** The permission policy of an MCP server's tool. */
+export type McpServerToolPolicy = {
+  name: string;
+  permission_policy?: "always_allow" | "always_ask" | "always_deny";
+  org_max_permission?: "allow" | "ask" | "blocked";
+};
+/** A subagent's MCP server: a configured server's name, or its own configurations. */
+export type AgentMcpServerSpec = string | Record<string, McpServerConfigForProcessTransport>;
 
-/** A zod object shape (zod 4). */
-export type AnyZodRawShape = Record<string, z.ZodType>;
-/** The arguments a tool handler receives. */
-export type InferShape<T extends AnyZodRawShape> = { [K in keyof T]: z.infer<T[K]> } & {};
+/**
+ * A zod object shape: zod 4 (classic or mini) or zod 3 schemas as values, as the official SDK
+ * accepts (`z.object({...}).shape` of either major).
+ */
+export type AnyZodRawShape = ZodRawShapeV3 | z.core.$ZodShape;
+/** The arguments a tool handler receives (each schema's output type). */
+export type InferShape<T extends AnyZodRawShape> = {
+  [K in keyof T]: T[K] extends { _output: infer O } ? O : never;
+} & {};
 /** MCP tool annotations. */
 export type ToolAnnotations = {
   title?: string;
@@ -330,14 +259,240 @@ export type JsonSchemaOutputFormat = { type: "json_schema"; schema: Record<strin
 /** Structured output formats. */
 export type OutputFormat = JsonSchemaOutputFormat;
 
+/** Claude decides when and how much to think. */
+export type ThinkingAdaptive = { type: "adaptive"; display?: "summarized" | "omitted" };
+/** Thinking with a token budget. */
+export type ThinkingEnabled = { type: "enabled"; budgetTokens?: number; display?: "summarized" | "omitted" };
+/** No extended thinking. */
+export type ThinkingDisabled = { type: "disabled" };
 /** Thinking behaviour. */
-export type ThinkingConfig =
-  | { type: "adaptive"; display?: "summarized" | "omitted" }
-  | { type: "enabled"; budgetTokens?: number; display?: "summarized" | "omitted" }
-  | { type: "disabled" };
+export type ThinkingConfig = ThinkingAdaptive | ThinkingEnabled | ThinkingDisabled;
 
+/** Network rules of the sandbox. */
+export type SandboxNetworkConfig = {
+  allowedDomains?: string[];
+  deniedDomains?: string[];
+  strictAllowlist?: boolean;
+  allowManagedDomainsOnly?: boolean;
+  allowUnixSockets?: string[];
+  allowAllUnixSockets?: boolean;
+  allowLocalBinding?: boolean;
+  allowMachLookup?: string[];
+  httpProxyPort?: number;
+  socksProxyPort?: number;
+  tlsTerminate?: { caCertPath?: string; caKeyPath?: string };
+};
+/** Filesystem rules of the sandbox. */
+export type SandboxFilesystemConfig = {
+  allowWrite?: string[];
+  denyWrite?: string[];
+  denyRead?: string[];
+  allowRead?: string[];
+  allowManagedReadPathsOnly?: boolean;
+  disabled?: boolean;
+};
+type CredentialRule = {
+  mode: "deny" | "mask";
+  extract?: string;
+  onExtractNoMatch?: "deny" | "error" | "warn";
+  decode?: "jwt";
+  maskClaims?: string[];
+  injectHosts?: string[];
+};
+/** Credential files and variables the sandbox hides or masks. */
+export type SandboxCredentialsConfig = {
+  files?: (CredentialRule & { path: string; maskDuplicates?: boolean })[];
+  envVars?: (CredentialRule & { name: string })[];
+  allowPlaintextInject?: boolean;
+  awsPairs?: { accessKeyIdVar: string; secretAccessKeyVar: string; sessionTokenVar?: string }[];
+  sigv4?: {
+    streaming?: "deny" | "passthrough";
+    presigned?: "deny" | "passthrough";
+    sigv4a?: "deny" | "passthrough";
+  };
+};
+/** Sandbox violations to ignore, by command pattern. */
+export type SandboxIgnoreViolations = Record<string, string[]>;
 /** Sandbox settings (merged into the CLI's settings). */
-export type SandboxSettings = { enabled?: boolean; [key: string]: unknown };
+export type SandboxSettings = {
+  enabled?: boolean;
+  failIfUnavailable?: boolean;
+  autoAllowBashIfSandboxed?: boolean;
+  allowUnsandboxedCommands?: boolean;
+  network?: SandboxNetworkConfig;
+  filesystem?: SandboxFilesystemConfig;
+  credentials?: SandboxCredentialsConfig;
+  ignoreViolations?: SandboxIgnoreViolations;
+  enableWeakerNestedSandbox?: boolean;
+  allowNestedUserNamespaces?: boolean;
+  enableWeakerNetworkIsolation?: boolean;
+  allowAppleEvents?: boolean;
+  excludedCommands?: string[];
+  ripgrep?: { command: string; args?: string[] };
+  bwrapPath?: string;
+  socatPath?: string;
+  [key: string]: unknown;
+};
+
+/** Beta features the `betas` option can turn on. */
+export type SdkBeta = "context-1m-2025-08-07";
+/** Where the API key came from. */
+export type ApiKeySource =
+  | "ANTHROPIC_API_KEY"
+  | "apiKeyHelper"
+  | "/login managed key"
+  | "none"
+  | "user"
+  | "project"
+  | "org"
+  | "temporary"
+  | "oauth";
+/** Where an MCP server configuration is stored. */
+export type ConfigScope = "local" | "user" | "project";
+/** Structured output format types. */
+export type OutputFormatType = "json_schema";
+/** Fields every output format has. */
+export type BaseOutputFormat = { type: OutputFormatType };
+/** How the user answered a permission prompt. */
+export type PermissionDecisionClassification = "user_temporary" | "user_permanent" | "user_reject";
+/** Why the agent loop ended. */
+export type TerminalReason =
+  | "blocking_limit"
+  | "rapid_refill_breaker"
+  | "prompt_too_long"
+  | "image_error"
+  | "model_error"
+  | "api_error"
+  | "malformed_tool_use_exhausted"
+  | "aborted_streaming"
+  | "aborted_tools"
+  | "stop_hook_prevented"
+  | "hook_stopped"
+  | "tool_deferred"
+  | "max_turns"
+  | "background_requested"
+  | "completed"
+  | "budget_exhausted"
+  | "structured_output_retry_exhausted"
+  | "tool_deferred_unavailable"
+  | "turn_setup_failed";
+/** Fast mode: off, cooling down after a rate limit, or on. */
+export type FastModeState = "off" | "cooldown" | "on";
+/** Why fast mode cannot serve now. */
+export type FastModeDisabledReason =
+  | "free"
+  | "preference"
+  | "extra_usage_disabled"
+  | "network_error"
+  | "unknown"
+  | "not_first_party"
+  | "disabled_by_env"
+  | "model_not_allowed"
+  | "sdk_opt_in_required"
+  | "pending";
+/** Why the CLI could not start the session. */
+export type SDKStartupFailureReason =
+  | "org_pin_api_key_conflict"
+  | "provider_not_allowed"
+  | "org_verify_failed"
+  | "org_pin_mismatch"
+  | "managed_settings_invalid"
+  | "remote_settings_required_unavailable"
+  | "gateway_signin_required"
+  | "gateway_access_denied"
+  | "proxy_invalid"
+  | "temp_dir_unusable"
+  | "cwd_unavailable"
+  | "shell_tool_missing"
+  | "session_held_by_background"
+  | "worktree_resume_refused"
+  | "worktree_unverified"
+  | "cli_version_too_old"
+  | "bypass_root"
+  | "org_config_required_unavailable"
+  | "org_config_refused"
+  | "sandbox_required_unavailable"
+  | "initialize_not_first"
+  | "config_file_invalid"
+  | "managed_settings_not_delivered"
+  | "initialize_fields_not_delivered";
+/** Where a prompt came from. */
+export type SDKMessageOrigin =
+  | { kind: "human" }
+  | { kind: "channel"; server: string }
+  | {
+      kind: "peer";
+      from: string;
+      fromMode?: "bypass" | "prompting";
+      name?: string;
+      fromSession?: string;
+      senderTaskId?: string;
+      body?: string;
+      verifiedPeerPid?: number;
+    }
+  | {
+      kind: "task-notification";
+      subkind?:
+        | "scheduled-trigger"
+        | "peer-send-message"
+        | "projects-relay"
+        | "session-inbox"
+        | "external-event";
+      fireReason?: string;
+      runId?: string;
+    }
+  | { kind: "coordinator" }
+  | { kind: "unclassified" }
+  | { kind: "observer"; from: string; senderTaskId: string }
+  | { kind: "auto-continuation" }
+  | { kind: "observer-activity" };
+/** A tool call deferred to the host. */
+export type SDKDeferredToolUse = { id: string; name: string; input: Record<string, unknown> };
+
+/** What `matchDeniedModels()` answers. */
+export type DeniedModelsMatch = {
+  /** For each model asked about, in order: whether an entry blocks it. */
+  denied: boolean[];
+  /** Notes on ignored entries and inputs that are not model names. */
+  warnings: string[];
+};
+/** Which policy sub-source supplied a managed value. */
+export type PolicySettingsOrigin = "helper" | "remote" | "plist" | "hklm" | "file" | "parent" | "hkcu";
+/** A settings tier as `resolveSettings()` names it. */
+export type ResolvedSettingSource = SettingSource | "managed" | "flag";
+/** Which source supplied an effective value. */
+export type ProvenanceEntry = {
+  source: ResolvedSettingSource;
+  path?: string;
+  policyOrigin?: PolicySettingsOrigin;
+};
+/** What `resolveSettings()` resolves with. */
+export type ResolvedSettings = {
+  /** The merged settings. */
+  effective: Settings;
+  /** For each top-level key of `effective`, the source that supplied it (the last one). */
+  provenance: Partial<Record<keyof Settings, ProvenanceEntry>>;
+  /** Each source read, lowest precedence first. */
+  sources: Array<{
+    source: ResolvedSettingSource;
+    settings: Settings;
+    path?: string;
+    policyOrigin?: PolicySettingsOrigin;
+  }>;
+  /** Policy sources of this machine that did not load (`false`: none known). */
+  machinePolicy?: { didNotLoad: false | Array<"profile" | "registry" | "file"> };
+};
+/** Options of `resolveSettings()`. */
+export type ResolveSettingsOptions = {
+  /** Where project and local settings are looked for (default: this process's cwd). */
+  cwd?: string;
+  /** Which file sources to read (default all; `[]` reads none but the policy tier). */
+  settingSources?: SettingSource[];
+  /** Policy-tier settings, filtered to restrictive keys (as `Options.managedSettings`). */
+  managedSettings?: Settings;
+  /** Server-managed settings, taken as they are (the `remote` policy sub-source). */
+  serverManagedSettings?: Settings;
+};
 
 /** The options of `query()` this entry point honours; see the README for the ones it rejects. */
 export type Options = {
@@ -358,7 +513,7 @@ export type Options = {
   fallbackModel?: string;
   enableFileCheckpointing?: boolean;
   forkSession?: boolean;
-  betas?: string[];
+  betas?: SdkBeta[];
   hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
   persistSession?: boolean;
   includeHookEvents?: boolean;
@@ -413,60 +568,31 @@ export type Options = {
   spawnClaudeCodeProcess?: (options: SpawnOptions) => SpawnedProcess;
 };
 
-/** Token usage as the API reports it. */
-export type NonNullableUsage = {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  [key: string]: unknown;
+/** Fields a message of a turn may carry that tie it to the prompt that started it. */
+type TurnLink = {
+  user_message_uuid?: string;
+  user_message_uuids?: string[];
+  resume_reason?: string;
 };
-
-/** A content block of an API message. */
-export type ContentBlock =
-  | { type: "text"; text: string; [key: string]: unknown }
-  | { type: "thinking"; thinking: string; signature: string; [key: string]: unknown }
-  | { type: "tool_use"; id: string; name: string; input: unknown; [key: string]: unknown }
-  | {
-      type: "tool_result";
-      tool_use_id: string;
-      content?: unknown;
-      is_error?: boolean;
-      [key: string]: unknown;
-    }
-  | { type: "redacted_thinking"; data: string; [key: string]: unknown }
-  | { type: "image"; source: unknown; [key: string]: unknown }
-  | {
-      type: "server_tool_use" | "web_search_tool_result" | "mcp_tool_use" | "mcp_tool_result";
-      [key: string]: unknown;
-    };
-
-/** The API message inside an assistant message. */
-export type BetaMessage = {
-  id: string;
-  type: "message";
-  role: "assistant";
-  model: string;
-  content: ContentBlock[];
-  stop_reason: string | null;
-  stop_sequence: string | null;
-  usage: NonNullableUsage;
-  [key: string]: unknown;
-};
-
-/** A user message as sent to the API. */
-export type MessageParam = { role: "user" | "assistant"; content: string | ContentBlock[] };
 
 /** An assistant turn. */
 export type SDKAssistantMessage = {
   type: "assistant";
   message: BetaMessage;
   parent_tool_use_id: string | null;
-  error?: string;
+  error?: SDKAssistantMessageError;
   uuid: UUID;
   session_id: string;
+  request_id?: string;
+  resumed_from_incomplete_thinking?: true;
+  /** Earlier assistant messages this one replaces (their uuids). */
+  supersedes?: UUID[];
+  aborted?: true;
+  agent_id?: string;
+  subagent_type?: string;
+  task_description?: string;
   [key: string]: unknown;
-};
+} & TurnLink;
 /** A user turn (prompt or tool results). */
 export type SDKUserMessage = {
   type: "user";
@@ -475,6 +601,7 @@ export type SDKUserMessage = {
   isSynthetic?: boolean;
   tool_use_result?: unknown;
   priority?: "now" | "next" | "later";
+  origin?: SDKMessageOrigin;
   uuid?: UUID;
   session_id?: string;
   [key: string]: unknown;
@@ -486,6 +613,7 @@ export type SDKUserMessageReplay = {
   parent_tool_use_id: string | null;
   isSynthetic?: boolean;
   tool_use_result?: unknown;
+  origin?: SDKMessageOrigin;
   uuid: UUID;
   session_id: string;
   isReplay: true;
@@ -507,17 +635,29 @@ export type ResultBase = {
   stop_reason: string | null;
   total_cost_usd: number;
   usage: NonNullableUsage;
-  modelUsage: Record<string, unknown>;
+  modelUsage: Record<string, ModelUsage>;
   permission_denials: SDKPermissionDenial[];
+  /** Why the agent loop ended. */
+  terminal_reason?: TerminalReason;
+  fast_mode_state?: FastModeState;
+  fast_mode_disabled_reason?: FastModeDisabledReason;
+  origin?: SDKMessageOrigin;
+  result_index?: number;
   uuid: UUID;
   session_id: string;
   [key: string]: unknown;
-};
+} & TurnLink;
 /** A successful turn's result. */
 export type SDKResultSuccess = ResultBase & {
   subtype: "success";
   result: string;
   structured_output?: unknown;
+  /** Time to the first token, ms. */
+  ttft_ms?: number;
+  ttft_stream_ms?: number;
+  time_to_request_ms?: number;
+  api_error_status?: number | null;
+  deferred_tool_use?: SDKDeferredToolUse;
 };
 /** A failed turn's result. */
 export type SDKResultError = ResultBase & {
@@ -527,6 +667,7 @@ export type SDKResultError = ResultBase & {
     | "error_max_budget_usd"
     | "error_max_structured_output_retries";
   errors: string[];
+  startup_failure_reason?: SDKStartupFailureReason;
 };
 /** The result of a turn. */
 export type SDKResultMessage = SDKResultSuccess | SDKResultError;
@@ -534,7 +675,8 @@ export type SDKResultMessage = SDKResultSuccess | SDKResultError;
 export type SDKSystemMessage = {
   type: "system";
   subtype: "init";
-  apiKeySource: string;
+  apiKeySource: ApiKeySource;
+  betas?: string[];
   claude_code_version: string;
   cwd: string;
   tools: string[];
@@ -549,66 +691,23 @@ export type SDKSystemMessage = {
   session_id: string;
   [key: string]: unknown;
 };
-/** A streaming event (`includePartialMessages`). */
+/** A streaming event (`includePartialMessages`): one event of the Messages API's stream. */
 export type SDKPartialAssistantMessage = {
   type: "stream_event";
-  event: { type: string; [key: string]: unknown };
+  event: BetaRawMessageStreamEvent;
   parent_tool_use_id: string | null;
   uuid: UUID;
   session_id: string;
+  /** On the first event of a response: time to its first token, ms. */
+  ttft_ms?: number;
   [key: string]: unknown;
-};
+} & TurnLink;
 /** The subtypes of the other `system` messages of 0.3.330 (status, hooks, tasks, compaction, …). */
-export type SDKOtherSystemSubtype =
-  | "api_retry"
-  | "background_tasks_changed"
-  | "commands_changed"
-  | "compact_boundary"
-  | "control_request_progress"
-  | "elicitation_complete"
-  | "files_persisted"
-  | "hook_progress"
-  | "hook_response"
-  | "hook_started"
-  | "informational"
-  | "local_command_output"
-  | "memory_recall"
-  | "mirror_error"
-  | "model_refusal_fallback"
-  | "model_refusal_no_fallback"
-  | "notification"
-  | "permission_denied"
-  | "plugin_install"
-  | "session_state_changed"
-  | "session_writes_lost"
-  | "status"
-  | "task_notification"
-  | "task_progress"
-  | "task_started"
-  | "task_updated"
-  | "thinking_tokens"
-  | "worker_shutting_down";
-/** Any other system message, as the CLI sends it. */
-export type SDKOtherSystemMessage = {
-  type: "system";
-  subtype: SDKOtherSystemSubtype;
-  uuid: UUID;
-  session_id: string;
-  [key: string]: unknown;
-};
-/** Another wire message, as the CLI sends it. */
-export type SDKOtherMessage = {
-  type:
-    | "rate_limit_event"
-    | "tool_progress"
-    | "auth_status"
-    | "tool_use_summary"
-    | "prompt_suggestion"
-    | "conversation_reset";
-  uuid: UUID;
-  session_id: string;
-  [key: string]: unknown;
-};
+export type SDKOtherSystemSubtype = Extract<SDKOtherWireMessage, { type: "system" }>["subtype"];
+/** Any other system message (kept from earlier releases of this entry point; each has its own type now). */
+export type SDKOtherSystemMessage = Extract<SDKOtherWireMessage, { type: "system" }>;
+/** Another wire message (kept from earlier releases of this entry point; each has its own type now). */
+export type SDKOtherMessage = Exclude<SDKOtherWireMessage, { type: "system" }>;
 /** Every message `query()` yields. */
 export type SDKMessage =
   | SDKAssistantMessage
@@ -617,20 +716,8 @@ export type SDKMessage =
   | SDKResultMessage
   | SDKSystemMessage
   | SDKPartialAssistantMessage
-  | SDKOtherSystemMessage
-  | SDKOtherMessage;
+  | SDKOtherWireMessage;
 
-/** A slash command. */
-export type SlashCommand = {
-  name: string;
-  description: string;
-  argumentHint: string;
-  [key: string]: unknown;
-};
-/** A model the account can use. */
-export type ModelInfo = { value: string; displayName: string; description: string; [key: string]: unknown };
-/** A subagent. */
-export type AgentInfo = { name: string; description: string; model?: string; [key: string]: unknown };
 /** The logged-in account. */
 export type AccountInfo = {
   email?: string;
@@ -638,12 +725,6 @@ export type AccountInfo = {
   subscriptionType?: string;
   tokenSource?: string;
   apiKeySource?: string;
-  [key: string]: unknown;
-};
-/** An MCP server's state. */
-export type McpServerStatus = {
-  name: string;
-  status: "connected" | "failed" | "needs-auth" | "pending" | "disabled";
   [key: string]: unknown;
 };
 /** The CLI's answer to `initialize`. */
