@@ -25,6 +25,7 @@ import {
 import { rm, rmdir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CliConnectionError } from "../errors.js";
 import { atHostExit } from "../process/group-registry.js";
 
 /** The uid and gid the files are for, when the CLI runs as another user than this process. */
@@ -61,11 +62,23 @@ export class PrivateFiles {
    * Writes `content` to a new file `name` (a plain file name) and returns its absolute path.
    * Synchronous: a few system calls, done once per CLI process before it is spawned.
    *
-   * @throws Error when the file already exists or cannot be written (the directory is then left
-   *   for `remove()`).
+   * @throws CliConnectionError when the directory or the file cannot be made (the file already
+   *   exists, the temporary directory is not writable, …), with the system error as `cause`; what
+   *   was made is left for `remove()`.
    */
   write(name: string, content: string): string {
     if (name.includes("/") || name === "." || name === "..") throw new TypeError(`not a file name: ${name}`);
+    try {
+      return this.writeFile(name, content);
+    } catch (error) {
+      throw new CliConnectionError(
+        `cannot write the CLI's private file ${name} (under ${this.dir ?? tmpdir()}): ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+
+  private writeFile(name: string, content: string): string {
     const dir = this.ensureDir();
     const path = join(dir, name);
     const fd = openSync(

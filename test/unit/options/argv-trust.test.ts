@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateAcpOptions } from "../../../src/backends/acp/validate.js";
 import { buildClaudeArgs } from "../../../src/backends/claude/command.js";
@@ -27,7 +27,7 @@ import { buildCursorArgs } from "../../../src/backends/cursor/command.js";
 import { validateCursorOptions } from "../../../src/backends/cursor/validate.js";
 import { execTurnArgs } from "../../../src/compat/codex-sdk/exec-args.js";
 import { Codex } from "../../../src/compat/codex-sdk/index.js";
-import { InvalidOptionsError, UnsupportedFeatureError } from "../../../src/errors.js";
+import { CliConnectionError, InvalidOptionsError, UnsupportedFeatureError } from "../../../src/errors.js";
 import { type Message, query } from "../../../src/index.js";
 import { PrivateFiles } from "../../../src/internal/private-files.js";
 import type { AgentOptions } from "../../../src/options.js";
@@ -167,7 +167,9 @@ describe("builders: positional values after --, and nothing starting with - on i
 
   it("codex exec: flag values that start with '-' are joined to their flag", () => {
     const args = buildExecArgs({ model: "-m", cwd: "-d", addDirs: ["-a"], extraArgs: { profile: "-p" } });
-    expect(args).toEqual(expect.arrayContaining(["--model=-m", "--cd=-d", "--add-dir=-a", "--profile=-p"]));
+    expect(args).toEqual(expect.arrayContaining(["--model=-m", "--add-dir=-a", "--profile=-p"]));
+    // cwd is made absolute, so it cannot start with '-' at all.
+    expect(args[args.indexOf("--cd") + 1]).toBe(resolve("-d"));
     expect(args.slice(0, args.indexOf("--")).filter((a) => /^-[^-]|^--[^=]*$/.test(a))).not.toContain("-m");
   });
 
@@ -302,7 +304,8 @@ describe("PrivateFiles: where MCP configs and settings go instead of argv", () =
     expect(lstatSync(dir).mode & 0o777).toBe(0o700);
     expect(lstatSync(path).mode & 0o777).toBe(0o600);
     expect(readFileSync(path, "utf8")).toBe('{"env":{"K":"v"}}');
-    expect(() => files.write("settings.json", "{}")).toThrow(/EEXIST/);
+    expect(() => files.write("settings.json", "{}")).toThrow(CliConnectionError);
+    expect(() => files.write("settings.json", "{}")).toThrow(/private file settings\.json .*EEXIST/);
     const outside = join(mkdtempSync(join(tmpdir(), "cas-private-victim-")), "victim");
     writeFileSync(outside, "untouched");
     symlinkSync(outside, join(dir, "mcp-config.json"));
