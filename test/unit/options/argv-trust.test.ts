@@ -277,7 +277,7 @@ describe("claude: managedSettings travel in initialize, and must be confirmed", 
       UnsupportedFeatureError,
     );
     const init = transport.written.find((m) => m.type === "control_request");
-    expect((init?.request as { managedSettings?: unknown }).managedSettings).toEqual(managedSettings);
+    expect(init?.request).toMatchObject({ subtype: "initialize", managedSettings });
     expect(transport.written.some((m) => m.type === "user")).toBe(false);
   });
 
