@@ -11,6 +11,7 @@ export type {
   RewindFilesOptions,
   ServerInfo,
   Session,
+  ToolPolicyCoverage,
 } from "./backends/backend.js";
 export type * from "./backends/claude/control-types.js";
 export type * from "./backends/claude/events.js";
@@ -47,6 +48,7 @@ export {
   tagSession,
   unarchiveSession,
 } from "./backends/claude/sessions/index.js";
+export { CLAUDE_BOOKKEEPING_TOOLS } from "./backends/claude/tool-policy.js";
 export {
   CLAUDE_REJECTED_OPTIONS,
   OFFICIAL_CLAUDE_OPTIONS,

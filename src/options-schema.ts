@@ -519,6 +519,7 @@ const FIELDS = {
   permissionPrompts: () => z.optional(z.enum(["host", "none"])),
   planModeInstructions: () => z.optional(z.string()),
   canUseTool: () => z.optional(fn("canUseTool")),
+  canUseToolScope: () => z.optional(z.enum(["every-call", "asked-calls"])),
   onElicitation: () => z.optional(fn("onElicitation")),
   onUserDialog: () => z.optional(fn("onUserDialog")),
   supportedDialogKinds: () => z.optional(z.array(nonEmpty())),

@@ -529,8 +529,26 @@ export interface AgentOptions {
   permissionPrompts?: "host" | "none";
   /** Replaces the plan-mode instructions (`initialize.planModeInstructions`). Claude only. */
   planModeInstructions?: string;
-  /** Answers permission prompts in-process (`--permission-prompt-tool stdio`). */
+  /**
+   * The tool policy: decides tool calls in-process (`--permission-prompt-tool stdio`). On Claude it
+   * is asked about every tool call the agent makes (see {@link AgentOptions.canUseToolScope}), on
+   * the other backends about every call the CLI puts to it (`capabilities.toolPolicy` says which).
+   */
   canUseTool?: CanUseTool;
+  /**
+   * Which tool calls `canUseTool` decides on Claude. `"every-call"` (the default): every call,
+   * including those Claude Code would run without asking (a `Read` in the workspace, `ls`, calls a
+   * hook or a settings file allows) — an internal `PreToolUse` hook answers `"ask"`, so the CLI puts
+   * the call to `canUseTool`. Not asked: Claude Code's bookkeeping tools (`CLAUDE_BOOKKEEPING_TOOLS`:
+   * `StructuredOutput`, `TodoWrite`, `ToolSearch`), any call while the permission mode is
+   * `bypassPermissions`, and calls an allow rule given here (`allowedTools`, a `settings` object's
+   * `permissions.allow`) plainly matches: a bare tool name, an MCP server, `Bash(cmd)` or
+   * `Bash(prefix:*)` for a command without shell operators, quotes or substitutions.
+   * `context.suggestions` is then empty (the CLI makes none for a hook's ask). `"asked-calls"`: only
+   * the calls the CLI itself would ask about, with its suggestions, as in the official SDK (the compat
+   * entry point's semantics). Claude only; without `canUseTool` it has no effect.
+   */
+  canUseToolScope?: "every-call" | "asked-calls";
   /** Answers MCP elicitations (`elicitation` control requests); without it they are declined. Claude only. */
   onElicitation?: OnElicitation;
   /** Renders the CLI's blocking dialogs (`request_user_dialog`) of `supportedDialogKinds`. Claude only. */

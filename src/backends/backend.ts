@@ -68,7 +68,19 @@ export interface Capabilities {
   modelSwitching: boolean;
   /** `getMcpStatus()`: the connection state of the session's MCP servers. */
   mcpStatus: boolean;
+  /** Which tool calls `canUseTool` decides: see {@link ToolPolicyCoverage}. */
+  toolPolicy: ToolPolicyCoverage;
 }
+
+/**
+ * Which of the agent's tool calls reach `canUseTool`:
+ * - `"every-call"`: every call (Claude, through a `PreToolUse` hook; bookkeeping tools and the
+ *   `bypassPermissions` mode excepted, see `AgentOptions.canUseToolScope`);
+ * - `"asked-calls"`: the calls the CLI decides to ask about — it runs others (e.g. commands Codex
+ *   considers safe under `untrusted`, an ACP agent's own reads) without asking;
+ * - `"none"`: the backend has no permission callback (Cursor's print mode).
+ */
+export type ToolPolicyCoverage = "every-call" | "asked-calls" | "none";
 
 /** Options for rewinding files (Claude). */
 export interface RewindFilesOptions {

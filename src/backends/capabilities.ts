@@ -3,7 +3,7 @@
  */
 import type { Capabilities } from "./backend.js";
 
-/** Claude Code: the full control protocol. */
+/** Claude Code: the full control protocol; `canUseTool` sees every tool call (a `PreToolUse` hook asks). */
 export const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   controlProtocol: true,
   toolApproval: true,
@@ -15,9 +15,14 @@ export const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   runtimeConfigChanges: true,
   modelSwitching: true,
   mcpStatus: true,
+  toolPolicy: "every-call",
 });
 
-/** Codex: approvals and interrupts over the app-server; no hooks, no in-process MCP servers. */
+/**
+ * Codex: approvals and interrupts over the app-server; no hooks, no in-process MCP servers. With
+ * `canUseTool` the approval policy is `untrusted` (the one that asks most), yet Codex still runs the
+ * commands it knows to be safe reads without asking: `toolPolicy` is `"asked-calls"`.
+ */
 export const CODEX_CAPABILITIES: Capabilities = Object.freeze({
   controlProtocol: false,
   toolApproval: true,
@@ -29,11 +34,12 @@ export const CODEX_CAPABILITIES: Capabilities = Object.freeze({
   runtimeConfigChanges: false,
   modelSwitching: true,
   mcpStatus: true,
+  toolPolicy: "asked-calls",
 });
 
 /**
  * What Cursor's print mode offers: no control protocol, so no permission callback, hooks, SDK MCP
- * routing or runtime changes; one process per turn. Interrupting works, by ending the turn's process.
+ * routing or runtime changes (`toolPolicy` `"none"`); one process per turn. Interrupting works, by ending the turn's process.
  */
 export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
   controlProtocol: false,
@@ -46,11 +52,13 @@ export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
   runtimeConfigChanges: false,
   modelSwitching: false,
   mcpStatus: false,
+  toolPolicy: "none",
 });
 
 /**
  * An Agent Client Protocol agent: one long-lived process and session, permission requests answered
- * by `canUseTool`, `session/cancel` to interrupt. ACP has no hooks, no in-process MCP routing, and no
+ * by `canUseTool` (and the client side's `terminal/create` and fs writes), `session/cancel` to interrupt.
+ * What the agent runs itself without a permission request escapes `canUseTool`: `"asked-calls"`. ACP has no hooks, no in-process MCP routing, and no
  * model or permission-mode switch every agent offers. What a particular agent can do beyond this
  * (`session/load`, image prompts, HTTP MCP servers) comes from its `initialize` answer; asking for
  * what it did not declare throws `UnsupportedFeatureError`.
@@ -66,4 +74,5 @@ export const ACP_CAPABILITIES: Capabilities = Object.freeze({
   runtimeConfigChanges: false,
   modelSwitching: false,
   mcpStatus: false,
+  toolPolicy: "asked-calls",
 });

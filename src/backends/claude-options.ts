@@ -125,6 +125,7 @@ export const OFFICIAL_CLAUDE_OPTIONS: Readonly<
  */
 export const CLAUDE_ONLY_OPTIONS = [
   "agent",
+  "canUseToolScope",
   "agentProgressSummaries",
   "backgroundTaskTimeoutMs",
   "debug",

@@ -97,6 +97,8 @@ describe(`query() against claude ${CLAUDE_CLI_VERSION}`, () => {
       query({
         prompt: "create a file",
         options: bed.options({
+          // The CLI's suggestions come with the calls it asks about itself (the official scope).
+          canUseToolScope: "asked-calls",
           canUseTool: async (name, input, ctx) => {
             asked.push(`${name}:${String(input.command)}`);
             expect(ctx.suggestions.length).toBeGreaterThan(0);

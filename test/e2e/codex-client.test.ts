@@ -50,6 +50,7 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
       runtimeConfigChanges: false,
       modelSwitching: true,
       mcpStatus: true,
+      toolPolicy: "asked-calls",
     });
     await client.connect();
     const info = await client.getServerInfo();

@@ -45,6 +45,7 @@ describe("AgentSdkClient on cursor", () => {
       runtimeConfigChanges: false,
       modelSwitching: false,
       mcpStatus: false,
+      toolPolicy: "none",
     });
     expect(client.capabilities).toBe(CURSOR_CAPABILITIES);
   });

@@ -25,6 +25,7 @@ import { buildClaudeInitialize } from "./initialize.js";
 import { parseClaudeMessage } from "./message-parser.js";
 import { ResultOrdering } from "./result-ordering.js";
 import type { SessionKey } from "./sessions/store-types.js";
+import { hooksWithToolPolicy } from "./tool-policy.js";
 import { TranscriptMirror } from "./transcript-mirror.js";
 
 /** Default timeout of one control request. */
@@ -93,7 +94,8 @@ export class ClaudeSession implements Session {
       flowLimits(params.options),
       params.options.backgroundTaskTimeoutMs,
     );
-    this.hooks = new HookRegistry(params.options.hooks);
+    // With `canUseTool`, a PreToolUse hook of ours puts every call to it (see tool-policy.ts).
+    this.hooks = new HookRegistry(hooksWithToolPolicy(params.options));
     const canUseTool = params.options.canUseTool;
     this.protocol = new ControlProtocol(
       this.transport,

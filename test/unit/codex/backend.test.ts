@@ -30,6 +30,7 @@ describe("CodexBackend", () => {
       runtimeConfigChanges: false,
       modelSwitching: true,
       mcpStatus: true,
+      toolPolicy: "asked-calls",
     });
   });
 

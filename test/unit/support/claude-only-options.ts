@@ -7,6 +7,7 @@ import type { AgentOptions } from "../../../src/options.js";
 export const NEWER_CLAUDE_ONLY_OPTIONS = {
   agent: "a",
   agentProgressSummaries: true,
+  canUseToolScope: "asked-calls",
   backgroundTaskTimeoutMs: 1000,
   debug: true,
   debugFile: "/tmp/d.log",
