@@ -1,0 +1,53 @@
+/**
+ * The Node releases the suite runs on (the machine's Node 20 and each one pinned in
+ * `.ci/node-versions`) are the ones `engines` and the README's Requirements name, and each has its
+ * `test:node<major>` script: changing one without the others fails here.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const read = (path: string): string => readFileSync(join(ROOT, path), "utf8");
+
+/** The machine's own Node 20 (not pinned: CI runs what the machine has). */
+const NODE_20_FLOOR = "20.20.0";
+
+const pinned = read(".ci/node-versions")
+  .split("\n")
+  .map((line) => line.replace(/#.*/, "").trim())
+  .filter((line) => line !== "");
+const pkg = JSON.parse(read("package.json")) as {
+  engines: { node: string };
+  scripts: Record<string, string>;
+};
+
+describe("the Node versions CI tests", () => {
+  it("pins exact releases of 22 and 24", () => {
+    expect(pinned.map((v) => v.split(".")[0])).toEqual(["22", "24"]);
+    for (const v of pinned) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("are exactly what engines allows: each tested line from its tested minor", () => {
+    const floors = [NODE_20_FLOOR, ...pinned.map((v) => v.replace(/\.\d+$/, ".0"))];
+    expect(pkg.engines.node).toBe(floors.map((v) => `^${v}`).join(" || "));
+  });
+
+  it("are named in the README's Requirements, with a test:node<major> script each", () => {
+    const readme = read("README.md");
+    const requirements = readme.slice(readme.indexOf("### Requirements"), readme.indexOf("- **ESM only.**"));
+    expect(requirements).toContain(`\`${pkg.engines.node}\``);
+    for (const v of pinned) {
+      expect(requirements).toContain(v);
+      const major = v.split(".")[0];
+      expect(pkg.scripts[`test:node${major}`]).toBe(`scripts/with-node.sh ${major} npm test`);
+    }
+  });
+
+  it("CI runs the README's test command, on every one of them", () => {
+    const ci = read(".ci/run");
+    expect(ci).toMatch(/^run "[^"]*" npm test$/m);
+    expect(ci).toMatch(/^ {2}run "[^"]*" scripts\/with-node\.sh "\$v" npm test$/m);
+    expect(ci).toContain(".ci/node-versions");
+  });
+});
