@@ -3,6 +3,7 @@
  */
 
 import { statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
 import { cliCacheRoot, installedCliPath } from "../../install/cache.js";
@@ -58,7 +59,10 @@ export interface FindClaudeCliOptions {
  *
  * Order: `cliPath`; `$CLAUDE_CLI_PATH`; the npm platform package
  * `@anthropic-ai/claude-code-<platform>-<arch>` (resolved from this module, then from the current
- * directory); the `@anthropic-ai/claude-code` wrapper's `bin/claude.exe` if it is a real binary;
+ * directory); the official Agent SDK's platform package
+ * `@anthropic-ai/claude-agent-sdk-<platform>-<arch>/claude` (also resolved from where
+ * `@anthropic-ai/claude-agent-sdk` is installed); the `@anthropic-ai/claude-code` wrapper's
+ * `bin/claude.exe` if it is a real binary;
  * `claude` on `PATH`; common install locations. An explicit `cliPath` or `$CLAUDE_CLI_PATH` that is
  * not an executable file is an error rather than a reason to keep searching, so a typo never
  * silently runs some other `claude`.
@@ -174,16 +178,61 @@ interface PackageCandidate {
   wrapper: boolean;
 }
 
+/** The official Agent SDK's package, whose optional dependencies carry a native CLI. */
+const AGENT_SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
+
+/** True on a Linux without glibc (musl), as the official SDK tells it: no glibc in the process report. */
+function preferMusl(): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+    return report !== undefined && report.header?.glibcVersionRuntime === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The platform package names of `prefix` for this machine, in the official SDK's order: on Linux
+ * the musl variant first where there is no glibc, else second; `-android` on Android.
+ */
+export function platformPackageNames(
+  prefix: string,
+  platform: string = process.platform,
+  arch: string = process.arch,
+  musl: boolean = preferMusl(),
+): string[] {
+  if (platform === "android") return [`${prefix}-linux-${arch}-android`];
+  if (platform !== "linux") return [`${prefix}-${platform}-${arch}`];
+  const glibc = `${prefix}-linux-${arch}`;
+  return musl ? [`${glibc}-musl`, glibc] : [glibc, `${glibc}-musl`];
+}
+
+/**
+ * Resolvers for the official Agent SDK's platform package: from this module and the current
+ * directory, and from the official SDK's own install (where pnpm keeps its optional dependencies).
+ */
+function agentSdkResolvers(requires: NodeJS.Require[]): NodeJS.Require[] {
+  const fromSdk: NodeJS.Require[] = [];
+  for (const req of requires) {
+    try {
+      fromSdk.push(createRequire(req.resolve(AGENT_SDK_PACKAGE)));
+    } catch {
+      // Not installed where this resolver looks.
+    }
+  }
+  return [...requires, ...fromSdk];
+}
+
 function npmPackageDirs(): PackageCandidate[] {
   const binary = executableName("claude");
-  const base = `@anthropic-ai/claude-code-${process.platform}-${process.arch}`;
-  // Only the variant matching the machine's libc gets installed, so trying both is safe.
-  const platformPackages = process.platform === "linux" ? [base, `${base}-musl`] : [base];
   const requires = packageResolvers(defaultResolveRoots(import.meta.url));
+  const native = (pkgs: string[], from: NodeJS.Require[]) =>
+    pkgs.flatMap((pkg) => resolvePackageDirs(from, pkg).map((dir) => ({ dir, binary, wrapper: false })));
   return [
-    ...platformPackages.flatMap((pkg) =>
-      resolvePackageDirs(requires, pkg).map((dir) => ({ dir, binary, wrapper: false })),
-    ),
+    ...native(platformPackageNames("@anthropic-ai/claude-code"), requires),
+    // The binary a user of the official Agent SDK has (its optional dependency).
+    ...native(platformPackageNames(AGENT_SDK_PACKAGE), agentSdkResolvers(requires)),
     ...resolvePackageDirs(requires, "@anthropic-ai/claude-code").map((dir) => ({
       dir,
       binary: join("bin", "claude.exe"),

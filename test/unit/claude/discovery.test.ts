@@ -85,15 +85,24 @@ describe("findClaudeCli without the npm package", () => {
     vi.resetModules();
   });
 
-  /** The discovery module as if no `@anthropic-ai/claude-code*` package were installed. */
-  async function withoutNpmPackage() {
+  /**
+   * The discovery module as if no `@anthropic-ai/claude-code*` nor `@anthropic-ai/claude-agent-sdk*`
+   * package were installed; with `agentSdkRoot`, the official Agent SDK's platform packages resolve
+   * from that directory only (a fake install).
+   */
+  async function withoutNpmPackage(agentSdkRoot?: string) {
     vi.resetModules();
     vi.doMock("node:module", async (importOriginal) => {
       const actual = await importOriginal<typeof import("node:module")>();
       const createRequire = (from: string | URL) => {
         const req = actual.createRequire(from);
         const resolve = (id: string) => {
-          if (id.startsWith("@anthropic-ai/claude-code")) throw new Error(`Cannot find module '${id}'`);
+          if (agentSdkRoot && id.startsWith("@anthropic-ai/claude-agent-sdk-")) {
+            return actual.createRequire(join(agentSdkRoot, "package.json")).resolve(id);
+          }
+          if (id.startsWith("@anthropic-ai/claude-code") || id.startsWith("@anthropic-ai/claude-agent-sdk")) {
+            throw new Error(`Cannot find module '${id}'`);
+          }
           return req.resolve(id);
         };
         return Object.assign(resolve, req, { resolve });
@@ -135,6 +144,43 @@ describe("findClaudeCli without the npm package", () => {
       } finally {
         vi.unstubAllEnvs();
       }
+    },
+  );
+
+  /** A fake `node_modules/<pkg>/claude` install under a fresh root; returns the root and the binary. */
+  function fakeAgentSdkPackage(pkg: string): { root: string; binary: string } {
+    const root = mkdtempSync(join(tmp, "agent-sdk-"));
+    writeFileSync(join(root, "package.json"), "{}");
+    const dir = join(root, "node_modules", ...pkg.split("/"));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: pkg, version: "0.3.330" }));
+    const binary = join(dir, "claude");
+    writeFileSync(binary, "#!/bin/sh\n");
+    chmodSync(binary, 0o755);
+    return { root, binary };
+  }
+
+  it.skipIf(onWindows)(
+    "finds the official Agent SDK's platform binary (@anthropic-ai/claude-agent-sdk-<platform>-<arch>/claude) before PATH",
+    async () => {
+      const { findClaudeCli: find, platformPackageNames } = await withoutNpmPackage(
+        fakeAgentSdkPackage(`@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`).root,
+      );
+      const pathDir = join(tmp, "path-with-claude");
+      mkdirSync(pathDir, { recursive: true });
+      writeFileSync(join(pathDir, "claude"), "#!/bin/sh\n");
+      chmodSync(join(pathDir, "claude"), 0o755);
+      const found = find({ env: { PATH: pathDir, HOME: join(tmp, "home") } });
+      expect(found).toMatch(
+        new RegExp(`node_modules/@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}/claude$`),
+      );
+      expect(platformPackageNames("p", "linux", "x64", false)).toEqual(["p-linux-x64", "p-linux-x64-musl"]);
+      expect(platformPackageNames("p", "linux", "arm64", true)).toEqual([
+        "p-linux-arm64-musl",
+        "p-linux-arm64",
+      ]);
+      expect(platformPackageNames("p", "darwin", "arm64", false)).toEqual(["p-darwin-arm64"]);
+      expect(platformPackageNames("p", "android", "arm64", false)).toEqual(["p-linux-arm64-android"]);
     },
   );
 
