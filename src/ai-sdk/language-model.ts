@@ -52,7 +52,7 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
   async doStream(call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const converted = convertPrompt(call.prompt, {
       backend: this.id.backend,
-      allowResume: resumeTest(this.settings),
+      allowResume: resumeTest(this.settings, this.id.backend),
     });
     const cancel = new AbortController();
     const signal = combineSignals(call.abortSignal, cancel.signal);

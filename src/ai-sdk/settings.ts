@@ -3,7 +3,7 @@
  */
 import type { LanguageModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
 import { UnsupportedOptionsError } from "../errors.js";
-import type { AgentOptions } from "../options.js";
+import type { AgentOptions, BackendKind } from "../options.js";
 import type { Prompt, UserContentBlock } from "../prompt.js";
 import type { ParsedModelId } from "./model-id.js";
 import type { ConvertedPrompt } from "./prompt.js";
@@ -26,7 +26,9 @@ export interface CodeAgentSettings extends Omit<AgentOptions, "backend" | "signa
   /**
    * Whether a session id found in the conversation (the `providerMetadata.codeAgent.sessionId` of
    * the last assistant message) is resumed. A server whose clients send the history (`useChat`)
-   * should pass a function that accepts only sessions it handed to that client. Default `true`.
+   * should pass a function that accepts only sessions it handed to that client. Default `true`,
+   * except on ACP (`false`: a `session/load` replays the history into the answer's stream, so the
+   * earlier turns are sent as a text transcript to a new session instead).
    */
   resumeFromHistory?: boolean | ((sessionId: string) => boolean);
 }
@@ -148,9 +150,17 @@ export function prepareCall(
   return { prompt, options, nativeJson, warnings };
 }
 
-/** The `allowResume` test for {@link CodeAgentSettings.resumeFromHistory}. */
-export function resumeTest(settings: CodeAgentSettings): (sessionId: string) => boolean {
+/**
+ * The `allowResume` test for {@link CodeAgentSettings.resumeFromHistory}. ACP agents replay the
+ * whole history on `session/load`, and nothing on the stream tells a replayed answer from the new
+ * one, so on ACP the default is the text replay (an explicit `true` or function still resumes).
+ */
+export function resumeTest(
+  settings: CodeAgentSettings,
+  backend: BackendKind,
+): (sessionId: string) => boolean {
   const r = settings.resumeFromHistory;
   if (typeof r === "function") return r;
-  return () => r !== false;
+  const allowed = r ?? backend !== "acp";
+  return () => allowed;
 }
