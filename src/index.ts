@@ -102,7 +102,7 @@ export { image, text } from "./prompt.js";
 export { type Query, type QueryControls, type QueryParams, query } from "./query.js";
 export type * from "./tools.js";
 export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
-export { type RecordOptions, RecordingError } from "./transport/recording.js";
+export { RecordingError, type RecordOptions } from "./transport/recording.js";
 export type { SpawnClaudeCodeProcess, SpawnedProcess, SpawnOptions } from "./transport/spawned-process.js";
 export { SubprocessTransport, type SubprocessTransportOptions } from "./transport/subprocess.js";
 export type { Transport, TransportItem } from "./transport/transport.js";
