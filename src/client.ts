@@ -20,6 +20,8 @@ import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput, type UserContentBlock } from "./prompt.js";
 import { QUERY_CONTROL_METHODS, type QueryControls, type SessionSource } from "./query.js";
+import type { RunTelemetry } from "./telemetry/run.js";
+import { prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
 /** The `process.emitWarning` code of the unread-answer warning (see {@link AgentSdkClient.query}). */
@@ -71,6 +73,8 @@ export class AgentSdkClient implements AsyncDisposable {
   /** Readers (`receiveMessages()` / `receiveResponse()` iterations) currently running. */
   private activeReaders = 0;
   private warnedUnread = false;
+  /** The connection's spans and metrics, when it is instrumented (see `AgentOptions.telemetry`). */
+  private telemetry: RunTelemetry | undefined;
 
   /** @throws InvalidOptionsError when `options.signal` is not an `AbortSignal` (the rest is checked at `connect()`). */
   constructor(options: AgentOptions = {}) {
@@ -116,18 +120,30 @@ export class AgentSdkClient implements AsyncDisposable {
       const initial = prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {};
       try {
         const source = sources.get(this);
+        const prepared = telemetryWanted(this.options)
+          ? await prepareTelemetry(this.options, {
+              backend: this.backend.name,
+              initialPrompt: prompt,
+              spawns: !source,
+            })
+          : undefined;
+        this.telemetry = prepared?.run;
+        const options = prepared?.options ?? this.options;
         if (source) {
-          session = await source({ options: this.options, signal, ...initial });
+          session = await source({ options, signal, ...initial });
         } else {
           // Loading the backend is the one wait before validation; disconnect() may come meanwhile.
-          const backend = await backendFor(this.options);
+          const backend = await backendFor(options);
           if (signal.aborted) throw abortErrorFor(signal.reason);
           session = await backend.openSession({
-            options: { ...this.options, signal },
+            options: { ...options, signal },
             oneShot: false,
             ...initial,
           });
         }
+      } catch (error) {
+        this.telemetry?.end(error);
+        throw error;
       } finally {
         if (this.connectAbort === abort) this.connectAbort = undefined;
       }
@@ -161,6 +177,7 @@ export class AgentSdkClient implements AsyncDisposable {
   async query(prompt: Prompt, sessionId = "default"): Promise<void> {
     const session = this.requireSession();
     if (this.unreadTurns !== undefined && this.unreadTurns > 0 && this.activeReaders === 0) this.warnUnread();
+    if (!isStreamedPrompt(prompt)) this.telemetry?.beginTurn(prompt);
     await session.send(prompt, sessionId);
     if (isStreamedPrompt(prompt)) this.unreadTurns = undefined;
     else if (this.unreadTurns !== undefined) this.unreadTurns++;
@@ -201,6 +218,7 @@ export class AgentSdkClient implements AsyncDisposable {
     this.activeReaders++;
     try {
       for await (const message of messages) {
+        this.telemetry?.observe(message);
         if (message.type === "result") this.noteRead(message);
         yield message;
       }
@@ -299,6 +317,7 @@ export class AgentSdkClient implements AsyncDisposable {
     if (!session) sources.get(this)?.discard?.();
     if (session) this.closing = session.close();
     await this.closing;
+    this.telemetry?.end();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

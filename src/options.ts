@@ -8,6 +8,7 @@ import type { HookMap } from "./hooks.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
+import type { TelemetryOptions } from "./telemetry/types.js";
 import type { RecordOptions } from "./transport/recording.js";
 import type { SpawnClaudeCodeProcess } from "./transport/spawned-process.js";
 import type { Transport } from "./transport/transport.js";
@@ -392,6 +393,13 @@ export interface AgentOptions {
   env?: Record<string, string | undefined>;
   /** `false`: the CLI gets only `env` (plus the SDK's own variables), not `process.env`. Default `true`. */
   inheritEnv?: boolean;
+  /**
+   * OpenTelemetry spans and metrics of the run (`invoke_agent` per turn, `execute_tool` per tool
+   * call, the GenAI client metrics), and the CLI's own telemetry joined to them: see
+   * {@link TelemetryOptions}. Without it, a run is instrumented only when the host registered a
+   * global tracer or meter provider. Not taken from queue jobs.
+   */
+  telemetry?: TelemetryOptions;
   /**
    * Run the CLI as this Unix user: a name or a uid listed in `/etc/passwd` (its primary group
    * comes from there), or `{ uid, gid }` for ids that are not listed. A uid that is not listed is

@@ -34,6 +34,8 @@ import type { Message } from "./messages.js";
 import type { AgentOptions, ClaudeSettings, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
+import type { RunTelemetry } from "./telemetry/run.js";
+import { prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
 /** Arguments of {@link query}. */
@@ -279,6 +281,8 @@ class QueryRun implements Query {
   private exitWatch: ExitWatch | undefined;
   /** Aborts a start-up still in progress when the query is closed: the CLI may never answer it. */
   private readonly startAbort = new AbortController();
+  /** The run's spans and metrics, when it is instrumented (see `AgentOptions.telemetry`). */
+  private telemetry: RunTelemetry | undefined;
 
   constructor(
     private readonly prompt: Prompt,
@@ -454,22 +458,32 @@ class QueryRun implements Query {
       throwIfAborted(this.options.signal);
       const streamed = isStreamedPrompt(this.prompt);
       const signal = combineSignals(this.options.signal, this.startAbort.signal);
+      const prepared = telemetryWanted(this.options)
+        ? await prepareTelemetry(this.options, {
+            backend: backend.name,
+            initialPrompt: this.prompt,
+            spawns: !this.source,
+          })
+        : undefined;
+      this.telemetry = prepared?.run;
+      const options = prepared?.options ?? this.options;
       if (this.source) {
         sourceCalled = true;
         session = await this.source({
-          options: this.options,
+          options,
           signal,
           ...(streamed ? {} : { initialPrompt: this.prompt }),
         });
       } else {
         session = await backend.openSession({
-          options: { ...this.options, signal },
+          options: { ...options, signal },
           oneShot: !streamed,
           ...(streamed ? {} : { initialPrompt: this.prompt }),
         });
       }
     } catch (error) {
       this.ended = true;
+      this.telemetry?.end(error);
       // Failed before taking its process (aborted, bad options): the process is released now.
       if (!sourceCalled) this.source?.discard?.();
       this.rejectSession(error);
@@ -481,6 +495,7 @@ class QueryRun implements Query {
     this.resolveSession(session);
     if (this.closed) {
       this.ended = true;
+      this.telemetry?.end();
       await session.close();
       return;
     }
@@ -502,6 +517,7 @@ class QueryRun implements Query {
     const hooks: Required<SubscriptionHooks<Message>> = {
       observe: (message) => {
         exitWatch.activity();
+        this.telemetry?.observe(message);
         if (!streamed && !inputEnding && message.type === "result") {
           // One turn: input ends after its result, once the consumer asks for more (it may still
           // use the session's controls while handling the result), and once the background tasks
@@ -523,6 +539,7 @@ class QueryRun implements Query {
       finish: async (error) => {
         exitWatch.stop();
         await session.close();
+        this.telemetry?.end(error ?? pumpError);
         return error ?? pumpError;
       },
     };

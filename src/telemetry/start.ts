@@ -1,0 +1,165 @@
+/**
+ * Sets up the telemetry of one query or client: decides whether the run is instrumented, builds
+ * its {@link RunTelemetry}, and returns the options the backend gets (without `telemetry`, with
+ * the trace context and `cliTelemetry` settings for the CLI, `canUseTool` reporting its decisions).
+ */
+
+import { basename } from "node:path";
+import type { Meter, Tracer } from "@opentelemetry/api";
+import { InvalidOptionsError } from "../errors.js";
+import type { AgentOptions } from "../options.js";
+import type { CanUseTool } from "../permissions.js";
+import { isStreamedPrompt, type Prompt } from "../prompt.js";
+import { cliTelemetryEnv, cliTelemetryIssues, codexOtelConfig, traceContextEnv } from "./cli-env.js";
+import { loadOtelApi, telemetryWanted } from "./load.js";
+import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, RunTelemetry } from "./run.js";
+import type { TelemetryOptions } from "./types.js";
+
+export { telemetryWanted };
+
+/** A run's options for its backend, and its telemetry when it has any. */
+export interface PreparedRun {
+  /** The options to open the session with: never holding `telemetry`. */
+  options: AgentOptions;
+  run: RunTelemetry | undefined;
+}
+
+/** How the session is opened, for what the CLI can be given. */
+export interface PrepareParams {
+  backend: string;
+  /** The first turn's prompt, when it is sent with the start: that turn's span is opened now. */
+  initialPrompt?: Prompt | undefined;
+  /** The CLI process is started for this run (not taken from a warm pool): it gets the trace context. */
+  spawns: boolean;
+}
+
+/** The options without `telemetry` (what every backend validates). */
+export function withoutTelemetry(options: AgentOptions): AgentOptions {
+  if (!("telemetry" in options)) return options;
+  const { telemetry: _telemetry, ...rest } = options;
+  return rest;
+}
+
+/**
+ * Call when {@link telemetryWanted} is true. Rejects with `InvalidOptionsError` for a malformed
+ * `telemetry` option, or one that needs `@opentelemetry/api` where it is not installed.
+ */
+export async function prepareTelemetry(options: AgentOptions, params: PrepareParams): Promise<PreparedRun> {
+  const telemetry = options.telemetry;
+  const base = withoutTelemetry(options);
+  const issues = telemetryIssues(telemetry);
+  if (issues.length > 0) throw new InvalidOptionsError(issues);
+  if (telemetry?.enabled === false) return { options: base, run: undefined };
+  const api = await loadOtelApi();
+  const tracer = (telemetry?.tracerProvider ?? api.trace.getTracerProvider()).getTracer(
+    INSTRUMENTATION_NAME,
+    INSTRUMENTATION_VERSION,
+  ) as Tracer;
+  const meterProvider = telemetry?.meterProvider ?? api.metrics.getMeterProvider();
+  const meter = meterProvider.getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION) as Meter;
+  const recordContent = telemetry?.recordContent === true;
+  const run = new RunTelemetry(api, tracer, meter, api.context.active(), {
+    backend: params.backend,
+    provider: providerOf(params.backend, options),
+    agentName: telemetry?.agentName ?? agentNameOf(params.backend, options),
+    requestModel: typeof options.model === "string" ? options.model : undefined,
+    systemInstructions: typeof options.systemPrompt === "string" ? options.systemPrompt : undefined,
+    recordContent,
+  });
+  if (params.initialPrompt !== undefined && !isStreamedPrompt(params.initialPrompt))
+    run.beginTurn(params.initialPrompt);
+
+  let prepared: AgentOptions = base;
+  if (options.canUseTool) prepared = { ...prepared, canUseTool: reportingDecisions(options.canUseTool, run) };
+  if (params.spawns) {
+    const env: Record<string, string> = {};
+    if (telemetry?.propagate !== false) Object.assign(env, traceContextEnv(run.currentSpanContext()));
+    const cli = telemetry?.cliTelemetry;
+    if (cli) Object.assign(env, cliTelemetryEnv(cli, recordContent));
+    if (Object.keys(env).length > 0) prepared = { ...prepared, env: { ...prepared.env, ...env } };
+    if (cli && params.backend === "codex")
+      prepared = {
+        ...prepared,
+        codex: {
+          ...prepared.codex,
+          config: { ...codexOtelConfig(cli, recordContent), ...prepared.codex?.config },
+        },
+      };
+  }
+  return { options: prepared, run };
+}
+
+/** `canUseTool`, reporting each decision to the run's tool span. Answers and failures pass through unchanged. */
+function reportingDecisions(canUseTool: CanUseTool, run: RunTelemetry): CanUseTool {
+  return async (toolName, input, context) => {
+    let result: Awaited<ReturnType<CanUseTool>>;
+    try {
+      result = await canUseTool(toolName, input, context);
+    } catch (error) {
+      run.decision(context?.toolUseId, "deny");
+      throw error;
+    }
+    const behavior = (result as { behavior?: unknown } | null | undefined)?.behavior;
+    run.decision(context?.toolUseId, typeof behavior === "string" ? behavior : "invalid");
+    return result;
+  };
+}
+
+function telemetryIssues(telemetry: unknown): string[] {
+  if (telemetry === undefined) return [];
+  if (typeof telemetry !== "object" || telemetry === null) return ["telemetry: must be an object"];
+  const t = telemetry as Record<string, unknown>;
+  const issues: string[] = [];
+  const known = new Set([
+    "enabled",
+    "tracerProvider",
+    "meterProvider",
+    "recordContent",
+    "agentName",
+    "propagate",
+    "cliTelemetry",
+  ]);
+  for (const key of Object.keys(t)) if (!known.has(key)) issues.push(`telemetry.${key}: unknown option`);
+  for (const key of ["enabled", "recordContent", "propagate"])
+    if (t[key] !== undefined && typeof t[key] !== "boolean")
+      issues.push(`telemetry.${key}: must be a boolean`);
+  if (t.agentName !== undefined && (typeof t.agentName !== "string" || t.agentName === ""))
+    issues.push("telemetry.agentName: must be a non-empty string");
+  if (
+    t.tracerProvider !== undefined &&
+    typeof (t.tracerProvider as { getTracer?: unknown })?.getTracer !== "function"
+  )
+    issues.push("telemetry.tracerProvider: must have getTracer()");
+  if (
+    t.meterProvider !== undefined &&
+    typeof (t.meterProvider as { getMeter?: unknown })?.getMeter !== "function"
+  )
+    issues.push("telemetry.meterProvider: must have getMeter()");
+  if (t.cliTelemetry !== undefined) issues.push(...cliTelemetryIssues(t.cliTelemetry));
+  return issues;
+}
+
+/** `gen_ai.provider.name` by backend (the ACP presets by the model provider they drive). */
+function providerOf(backend: string, options: AgentOptions): string {
+  if (backend === "claude") return "anthropic";
+  if (backend === "codex") return "openai";
+  if (backend === "cursor") return "cursor";
+  const preset = options.acp?.agent;
+  if (preset === "claude-code-acp") return "anthropic";
+  if (preset === "codex-acp") return "openai";
+  if (preset === "gemini") return "gcp.gemini";
+  return "_OTHER";
+}
+
+/** `gen_ai.agent.name` by backend: the CLI, or the ACP preset or command. */
+function agentNameOf(backend: string, options: AgentOptions): string {
+  if (backend === "claude") return "claude-code";
+  if (backend === "codex") return "codex";
+  if (backend === "cursor") return "cursor-agent";
+  const acp = options.acp;
+  if (acp?.agent) return acp.agent;
+  const command = acp?.command ?? options.cliPath;
+  return typeof command === "string" && command !== "" ? basename(command) : "acp-agent";
+}
+
+export type { TelemetryOptions };
