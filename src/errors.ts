@@ -14,6 +14,8 @@ export class AgentSdkError extends Error {
 
 /** The agent CLI binary could not be found. `searched` lists every place that was tried. */
 export class CliNotFoundError extends AgentSdkError {
+  /** `"ENOENT"`, as on Node's spawn error for a missing executable (callers that retry branch on it). */
+  readonly code = "ENOENT" as const;
   /** Which CLI was looked for (`claude`, `codex`, `cursor-agent`). */
   readonly cli: string;
   /** Every path or lookup that was tried, in order. */
@@ -207,8 +209,14 @@ export class InvalidOptionsError extends AgentSdkError {
   }
 }
 
-/** The operation was aborted through an `AbortSignal` or `close()`. */
+/**
+ * The operation was aborted through an `AbortSignal` or `close()`. Shaped like Node's own
+ * `AbortError`: `name` `"AbortError"`, `code` `"ABORT_ERR"`, and the signal's reason as `cause`
+ * where a signal aborted it.
+ */
 export class AbortError extends AgentSdkError {
+  /** `"ABORT_ERR"`, as on Node's `AbortError`. */
+  readonly code = "ABORT_ERR" as const;
   constructor(message = "The operation was aborted", options?: { cause?: unknown }) {
     super(message, options);
   }

@@ -207,7 +207,7 @@ describe("compat/codex-sdk vs @openai/codex-sdk 0.163.0, on codex 0.169.0", () =
     expect(pair.compat.result).toMatchObject({ error: expect.stringContaining("bad request") });
   });
 
-  it("an aborted turn: both reject; ours leaves no process behind", async () => {
+  it("an aborted turn: both reject with Node's AbortError shape (name, code ABORT_ERR, the signal's reason as cause); ours leaves no process behind", async () => {
     const pair = await sideBySide([{ stall: true, text: "thinking" }], async (codex, api, cwd) => {
       const controller = new AbortController();
       const thread = codex.startThread({ workingDirectory: cwd, skipGitRepoCheck: true });
@@ -215,12 +215,20 @@ describe("compat/codex-sdk vs @openai/codex-sdk 0.163.0, on codex 0.169.0", () =
       try {
         await thread.run("stall", { signal: controller.signal });
         return "finished";
+      } catch (error) {
+        const e = error as Error & { code?: unknown };
+        return {
+          isError: e instanceof Error,
+          name: e.name,
+          code: e.code,
+          causeIsReason: e.cause === controller.signal.reason,
+        };
       } finally {
         await stalled;
       }
     });
-    expect((pair.official.result as { error: string }).error).toBeTruthy();
-    expect((pair.compat.result as { error: string }).error).toBeTruthy();
+    expect(pair.official.result).toEqual({ isError: true, name: "AbortError", code: "ABORT_ERR", causeIsReason: true });
+    expect(pair.compat.result).toEqual(pair.official.result);
   });
 });
 

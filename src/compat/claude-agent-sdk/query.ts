@@ -11,6 +11,7 @@ import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
 import type { ClaimOptions as CoreClaimOptions } from "../../warm/claim.js";
 import { prewarm as corePrewarm } from "../../warm/spare.js";
 import { startup as coreStartup } from "../../warm/warm-session.js";
+import { withOfficialMessage } from "./errors.js";
 import { mapMcpServers, toAgentOptions } from "./options.js";
 import type {
   AccountInfo,
@@ -47,7 +48,11 @@ import type {
 export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; options?: Options }): Query {
   checkAbortController(params.options);
   const agentOptions = toAgentOptions(params.options);
-  return compatQuery(params.prompt, (prompt) => coreQuery({ prompt, options: agentOptions }));
+  try {
+    return compatQuery(params.prompt, (prompt) => coreQuery({ prompt, options: agentOptions }));
+  } catch (error) {
+    throw withOfficialMessage(error);
+  }
 }
 
 /** The official prompt run by `run` (a cold query, or one on a warm process), as a compat Query. */
@@ -264,7 +269,7 @@ class CompatQuery implements Query {
         step = await pending;
       } catch (error) {
         this.finished = true;
-        throw error;
+        throw withOfficialMessage(error);
       }
       if (step.done) {
         this.finished = true;
