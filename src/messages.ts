@@ -143,9 +143,21 @@ export interface ResultMessage extends MessageBase {
   /** Model round trips of the turn, when the CLI reports them (Claude Code). */
   numTurns: number | null;
   sessionId: string;
-  /** The turn's cost in USD, when the CLI reports it (Claude Code). */
+  /**
+   * This turn's cost in USD (Claude Code; Cursor as its CLI reports it), or `null` when it is not
+   * known. On Claude it is the difference of the CLI's running totals: the previous result's in the
+   * same process, or for a resumed session's first turn the total the CLI restored (asked for with
+   * one `get_usage` request before that turn; `null` when the CLI cannot say). The CLI's own
+   * cumulative figure stays in `raw.total_cost_usd` and in {@link ResultMessage.sessionCostUsd}.
+   */
   totalCostUsd: number | null;
-  /** Token counts in one shape for every backend; `null` when the CLI reported no usage. */
+  /**
+   * The session's running total in USD as the CLI reports it (Claude Code's `total_cost_usd`,
+   * restored on resume; a fork starts from its parent's), or `null`. Not set by backends that report
+   * no running total.
+   */
+  sessionCostUsd?: number | null | undefined;
+  /** Token counts of this turn in one shape for every backend; `null` when the CLI reported no usage. */
   tokenUsage: TokenUsage | null;
   /** The CLI's own usage object, as it sent it. */
   usage?: RawObject | undefined;

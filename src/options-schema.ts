@@ -520,6 +520,7 @@ const FIELDS = {
   planModeInstructions: () => z.optional(z.string()),
   canUseTool: () => z.optional(fn("canUseTool")),
   canUseToolScope: () => z.optional(z.enum(["every-call", "asked-calls"])),
+  resumedCostBaseline: () => z.optional(z.boolean()),
   onElicitation: () => z.optional(fn("onElicitation")),
   onUserDialog: () => z.optional(fn("onUserDialog")),
   supportedDialogKinds: () => z.optional(z.array(nonEmpty())),

@@ -557,6 +557,13 @@ export interface AgentOptions {
    * entry point's semantics). Claude only; without `canUseTool` it has no effect.
    */
   canUseToolScope?: "every-call" | "asked-calls";
+  /**
+   * Before a resumed session's first turn (`resume`, `continueConversation`), ask the CLI for the
+   * running total it restored (one `get_usage` control request), so that turn's `totalCostUsd` is
+   * its own cost. Default `true`; `false` sends nothing (the compat entry point's choice, as the
+   * official SDK) and that turn's `totalCostUsd` is `null`. Claude only.
+   */
+  resumedCostBaseline?: boolean;
   /** Answers MCP elicitations (`elicitation` control requests); without it they are declined. Claude only. */
   onElicitation?: OnElicitation;
   /** Renders the CLI's blocking dialogs (`request_user_dialog`) of `supportedDialogKinds`. Claude only. */

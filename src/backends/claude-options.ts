@@ -143,6 +143,7 @@ export const CLAUDE_ONLY_OPTIONS = [
   "pluginDelivery",
   "projectConfigRoot",
   "promptSuggestions",
+  "resumedCostBaseline",
   "resumeDropsTurn",
   "sessionId",
   "skills",

@@ -27,9 +27,13 @@ import { ResultOrdering } from "./result-ordering.js";
 import type { SessionKey } from "./sessions/store-types.js";
 import { hooksWithToolPolicy } from "./tool-policy.js";
 import { TranscriptMirror } from "./transcript-mirror.js";
+import { sessionTotalOf, TurnCost } from "./turn-cost.js";
 
 /** Default timeout of one control request. */
 export const DEFAULT_CONTROL_TIMEOUT_MS = 60_000;
+
+/** How long the first turn of a resumed session waits for the CLI's restored cost total. */
+export const COST_BASELINE_TIMEOUT_MS = 10_000;
 
 /** What a session needs besides the options: a transport that is not yet connected. */
 export interface ClaudeSessionParams {
@@ -66,6 +70,10 @@ export class ClaudeSession implements Session {
   /** Background tasks the CLI reported running, by task id. */
   private readonly backgroundTasks = new Set<string>();
   private readonly ordering = new ResultOrdering((message) => this.deliver(message));
+  /** Turns the CLI's running cost total into each turn's own (see turn-cost.ts). */
+  private readonly cost: TurnCost;
+  /** Settles once the running total a resumed session starts from is known (or known not to be). */
+  private costBaseline: Promise<void> | undefined;
   private readonly mirror: TranscriptMirror | undefined;
   private readonly cleanup: (() => Promise<void>) | undefined;
   private markShutDown!: () => void;
@@ -76,6 +84,10 @@ export class ClaudeSession implements Session {
   constructor(params: ClaudeSessionParams) {
     this.options = params.options;
     this.cleanup = params.cleanup;
+    const resumed = params.options.resume !== undefined || params.options.continueConversation === true;
+    // A new session starts from nothing; a resumed one from the total the CLI restored (asked below).
+    this.cost = new TurnCost(resumed ? null : 0);
+    if (!resumed || params.options.resumedCostBaseline === false) this.costBaseline = Promise.resolve();
     const store = params.options.sessionStore;
     if (store !== undefined && params.mirrorProjectsDir !== undefined) {
       this.mirror = new TranscriptMirror(
@@ -225,10 +237,27 @@ export class ClaudeSession implements Session {
   }
 
   private async writeUserTurn(message: WireUserMessage): Promise<void> {
+    this.costBaseline ??= this.askCostBaseline();
+    await this.costBaseline;
     this.life.turnSent();
     // `verbatimPrompts`: the CLI takes the text as written (no `@path` expansion, no slash commands).
     const wire = this.options.verbatimPrompts ? { ...message, client_composed: true } : message;
     await this.protocol.write(wire as unknown as RawObject);
+  }
+
+  /**
+   * Asks the CLI for the running total a resumed session starts from (`get_usage`), bounded by
+   * {@link COST_BASELINE_TIMEOUT_MS}. A CLI that cannot say leaves the first turn's cost `null`:
+   * the turn itself goes on.
+   */
+  private async askCostBaseline(): Promise<void> {
+    try {
+      const answer = await this.protocol.request({ subtype: "get_usage" }, COST_BASELINE_TIMEOUT_MS);
+      this.cost.setStartTotal(sessionTotalOf(answer));
+    } catch {
+      // Documented: without the CLI's restored total, the resumed session's first turn cost is null.
+      this.cost.setStartTotal(null);
+    }
   }
 
   /** Resolves once every user turn sent so far has produced a `result` (or the session ended). */
@@ -331,6 +360,7 @@ export class ClaudeSession implements Session {
     } catch {
       message = { type: "unknown", wireType: String(raw.type), raw };
     }
+    if (message.type === "result") message = this.cost.apply(message);
     if (this.onCliVersion !== undefined && raw.type === "system" && raw.subtype === "init") {
       this.reportCliVersion(raw.claude_code_version);
     }

@@ -152,6 +152,8 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
   copy("canUseTool", options.canUseTool === undefined ? undefined : mapCanUseTool(options.canUseTool));
   // Official semantics: the callback decides only the calls the CLI itself asks about.
   if (options.canUseTool !== undefined) out.canUseToolScope = "asked-calls";
+  // The official SDK sends no get_usage before a resumed session's first turn (raw costs are the CLI's).
+  if (options.resume !== undefined || options.continue) out.resumedCostBaseline = false;
   copy(
     "onElicitation",
     options.onElicitation === undefined ? undefined : mapOnElicitation(options.onElicitation),

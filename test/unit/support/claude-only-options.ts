@@ -24,6 +24,7 @@ export const NEWER_CLAUDE_ONLY_OPTIONS = {
   pluginDelivery: "initialize",
   projectConfigRoot: "/p",
   promptSuggestions: true,
+  resumedCostBaseline: true,
   resumeDropsTurn: "uuid",
   sessionId: "00000000-0000-4000-8000-000000000000",
   skills: "all",
