@@ -104,6 +104,18 @@ function withoutIdSeparator(argv: string[]): string[] {
   return at >= 0 && argv[at + 1] === "--" ? [...argv.slice(0, at + 1), ...argv.slice(at + 2)] : argv;
 }
 
+/** A 1×1 PNG. */
+const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/** The content of the last `role: "user"` message of the model's last request (the prompt as the model sees it). */
+function lastUserMessage(api: FakeOpenAIServer): unknown {
+  const body = api.requests.at(-1)?.body as { input?: { role?: string; content?: unknown }[] } | undefined;
+  return (body?.input ?? []).filter((item) => item.role === "user").at(-1)?.content;
+}
+
 function expectSame(pair: Awaited<ReturnType<typeof sideBySide>>) {
   expect(normalise(pair.compat.result)).toEqual(normalise(pair.official.result));
   expect(normalise(pair.compat.argv.map(withoutIdSeparator))).toEqual(normalise(pair.official.argv));
@@ -198,6 +210,57 @@ describe("compat/codex-sdk vs @openai/codex-sdk 0.163.0, on codex 0.169.0", () =
     expect(pair.compat.env).toEqual([["codex_sdk_ts", "sk-compat"]]);
   });
 
+  it("an image prompt: the model sees the same user message (text, the image, the user's own path)", async () => {
+    const image = join(scratch, "pixel.png");
+    writeFileSync(image, PNG_1X1);
+    const requests: Record<string, unknown> = {};
+    const pair = await sideBySide([{ text: "a pixel" }], async (codex, api, cwd) => {
+      const thread = codex.startThread({ workingDirectory: cwd, skipGitRepoCheck: true });
+      const turn = await thread.run([
+        { type: "text", text: "What is in" },
+        { type: "text", text: "this image?" },
+        { type: "local_image", path: image },
+      ]);
+      requests[codex instanceof CompatCodex ? "compat" : "official"] = lastUserMessage(api);
+      return turn.finalResponse;
+    });
+    expectSame(pair);
+    expect(JSON.stringify(requests.official)).toContain("input_image");
+    expect(JSON.stringify(requests.official)).toContain("What is in\\n\\nthis image?");
+    expect(normalise(requests.compat)).toEqual(normalise(requests.official));
+  });
+
+  it("an image prompt with canUseTool (app-server): the model sees what the official exec run sends", async () => {
+    const image = join(scratch, "pixel-2.png");
+    writeFileSync(image, PNG_1X1);
+    const seen: Record<string, unknown> = {};
+    for (const [name, Sdk] of SDKS) {
+      const api = await startFakeOpenAI({ turns: [{ text: "a pixel" }] });
+      const cwd = mkdtempSync(join(scratch, "sdk-"));
+      try {
+        const codex = new Sdk({ codexPathOverride: wrapper, env: api.codexHome().env });
+        const options = { workingDirectory: cwd, skipGitRepoCheck: true };
+        const thread =
+          name === "compat"
+            ? (codex as InstanceType<typeof CompatCodex>).startThread({
+                ...options,
+                canUseTool: async () => ({ behavior: "allow" as const }),
+              })
+            : codex.startThread(options);
+        await thread.run([
+          { type: "text", text: "What is in this image?" },
+          { type: "local_image", path: image },
+        ]);
+        seen[name] = lastUserMessage(api);
+      } finally {
+        await api.close();
+      }
+    }
+    expect(JSON.stringify(seen.official)).toContain(image);
+    expect(normalise(seen.compat)).toEqual(normalise(seen.official));
+    expect(liveGroupCount()).toBe(0);
+  });
+
   it("a failed turn: run() rejects with the CLI's error message", async () => {
     const pair = await sideBySide(
       [{ error: { status: 400, message: "bad request from the scripted model" } }],
@@ -227,7 +290,12 @@ describe("compat/codex-sdk vs @openai/codex-sdk 0.163.0, on codex 0.169.0", () =
         await stalled;
       }
     });
-    expect(pair.official.result).toEqual({ isError: true, name: "AbortError", code: "ABORT_ERR", causeIsReason: true });
+    expect(pair.official.result).toEqual({
+      isError: true,
+      name: "AbortError",
+      code: "ABORT_ERR",
+      causeIsReason: true,
+    });
     expect(pair.compat.result).toEqual(pair.official.result);
   });
 });

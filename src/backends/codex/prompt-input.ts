@@ -8,8 +8,15 @@ import { join } from "node:path";
 import type { StreamedUserInput } from "../../prompt.js";
 import type { UserInput } from "./protocol.js";
 
-/** An image of a prompt. */
-export type PromptImage = { kind: "base64"; mediaType: string; data: string } | { kind: "url"; url: string };
+/**
+ * An image of a prompt. `path` is a local file named by the caller (an image block whose `source`
+ * is `{ type: "path", path }`, which the Codex compat entry point sends for `local_image` input):
+ * Codex reads it itself, so the model sees the caller's own path, as with the official Codex SDK.
+ */
+export type PromptImage =
+  | { kind: "base64"; mediaType: string; data: string }
+  | { kind: "url"; url: string }
+  | { kind: "path"; path: string };
 
 /** A prompt split into its text and its images. */
 export interface PromptParts {
@@ -35,10 +42,14 @@ export function promptParts(input: StreamedUserInput): PromptParts {
 
 /** The `turn/start` input of a prompt. Base64 images travel as `data:` URLs. */
 export function turnInput(parts: PromptParts): UserInput[] {
-  const input: UserInput[] = parts.images.map((image) => ({
-    type: "image",
-    url: image.kind === "url" ? image.url : `data:${image.mediaType};base64,${image.data}`,
-  }));
+  const input: UserInput[] = parts.images.map((image) =>
+    image.kind === "path"
+      ? { type: "localImage", path: image.path }
+      : {
+          type: "image",
+          url: image.kind === "url" ? image.url : `data:${image.mediaType};base64,${image.data}`,
+        },
+  );
   if (parts.text !== "" || input.length === 0)
     input.push({ type: "text", text: parts.text, text_elements: [] });
   return input;
@@ -68,6 +79,10 @@ export class TempFiles {
 export async function writeImages(images: PromptImage[], files: TempFiles): Promise<string[]> {
   const paths: string[] = [];
   for (const [index, image] of images.entries()) {
+    if (image.kind === "path") {
+      paths.push(image.path);
+      continue;
+    }
     if (image.kind !== "base64") throw new TypeError("codex exec cannot attach an image by URL");
     const extension = image.mediaType.split("/")[1]?.replace("jpeg", "jpg") ?? "png";
     paths.push(await files.write(`image-${index + 1}.${extension}`, Buffer.from(image.data, "base64")));
@@ -86,5 +101,6 @@ function toImage(source: unknown): PromptImage | undefined {
     };
   }
   if (s.type === "url" && typeof s.url === "string") return { kind: "url", url: s.url };
+  if (s.type === "path" && typeof s.path === "string" && s.path !== "") return { kind: "path", path: s.path };
   return undefined;
 }

@@ -8,12 +8,10 @@
  * snake_case shape, the session's start → `thread.started` + `turn.started`, the turn's result →
  * `turn.completed` (usage) or `turn.failed`. As in exec, only tool items report their start.
  */
-import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
 import { isObject, str } from "../../internal/wire.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
-import { image, type Prompt, text, type UserContentBlock } from "../../prompt.js";
+import { type Prompt, text, type UserContentBlock } from "../../prompt.js";
 import { query } from "../../query.js";
 import type { ThreadEvent, ThreadItem } from "./events.js";
 import type { CodexOptions, ThreadOptions } from "./options.js";
@@ -31,7 +29,7 @@ export interface AppServerTurn {
 
 /** The turn's events, in exec's shapes. */
 export async function* runAppServerTurn(turn: AppServerTurn): AsyncGenerator<ThreadEvent, void, undefined> {
-  const q = query({ prompt: await appServerPrompt(turn), options: agentOptions(turn) });
+  const q = query({ prompt: appServerPrompt(turn), options: agentOptions(turn) });
   const converted = new Set<RawObject>();
   let started = false;
   try {
@@ -48,20 +46,14 @@ export async function* runAppServerTurn(turn: AppServerTurn): AsyncGenerator<Thr
   }
 }
 
-/** The prompt: text, and local images read into image blocks (the app-server takes them as data URLs). */
-async function appServerPrompt(turn: AppServerTurn): Promise<Prompt> {
+/**
+ * The prompt: the local images by their paths (Codex reads them, wrapped in the same
+ * `<image … path="…">` text as exec's `--image`), then the text — what exec sends the model.
+ */
+function appServerPrompt(turn: AppServerTurn): Prompt {
   if (turn.images.length === 0) return turn.input;
-  const blocks: UserContentBlock[] = [text(turn.input)];
-  for (const path of turn.images) blocks.push(image(await readFile(path), mediaType(path)));
-  return blocks;
-}
-
-function mediaType(path: string): "image/png" | "image/jpeg" | "image/gif" | "image/webp" {
-  const ext = extname(path).toLowerCase();
-  if (ext === ".jpg" || ext === ".jpeg") return "image/jpeg";
-  if (ext === ".gif") return "image/gif";
-  if (ext === ".webp") return "image/webp";
-  return "image/png";
+  const blocks = turn.images.map((path) => ({ type: "image", source: { type: "path", path } }));
+  return [...blocks, text(turn.input)] as unknown as UserContentBlock[];
 }
 
 function agentOptions(turn: AppServerTurn): AgentOptions {

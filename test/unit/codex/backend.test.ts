@@ -102,6 +102,20 @@ describe("prompt conversion", () => {
     expect(turnInput({ text: "", images: [] })).toEqual([{ type: "text", text: "", text_elements: [] }]);
   });
 
+  it("an image by local path stays that path: localImage for turn/start, the same path for exec (no copy)", async () => {
+    const parts = promptParts([
+      { type: "image", source: { type: "path", path: "/home/u/shot.png" } } as never,
+      text("what is this?"),
+    ]);
+    expect(turnInput(parts)).toEqual([
+      { type: "localImage", path: "/home/u/shot.png" },
+      { type: "text", text: "what is this?", text_elements: [] },
+    ]);
+    const files = new TempFiles();
+    expect(await writeImages(parts.images, files)).toEqual(["/home/u/shot.png"]);
+    await files.remove();
+  });
+
   it("writes images to private temporary files and removes them", async () => {
     const files = new TempFiles();
     const [path] = await writeImages(
