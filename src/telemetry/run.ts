@@ -53,6 +53,8 @@ interface ToolCall {
   start: number;
   name: string;
   turn: Turn;
+  /** The `canUseTool` decision, once made. */
+  decision?: string | undefined;
 }
 
 /** Metric instruments of a run. */
@@ -123,8 +125,10 @@ export class RunTelemetry {
     if (this.ended || typeof toolUseId !== "string") return;
     guard(() => {
       const call = this.tools.get(toolUseId);
-      if (call) call.span.setAttribute("code_agent.tool.decision", behavior);
-      else if (this.decisions.size < 1024) this.decisions.set(toolUseId, behavior);
+      if (call) {
+        call.decision = behavior;
+        call.span.setAttribute("code_agent.tool.decision", behavior);
+      } else if (this.decisions.size < 1024) this.decisions.set(toolUseId, behavior);
     });
   }
 
@@ -207,8 +211,15 @@ export class RunTelemetry {
       return;
     }
     if (message.type === "assistant") {
-      if (typeof message.model === "string" && message.model !== "" && message.parentToolUseId === null)
-        turn.responseModel = message.model;
+      // (An ACP agent reports no model: the backend puts the agent's name there.)
+      const model = message.model;
+      if (
+        typeof model === "string" &&
+        model !== "" &&
+        model !== this.run.agentName &&
+        message.parentToolUseId === null
+      )
+        turn.responseModel = model;
       if (message.error !== undefined) turn.errorKind = String(message.error);
     }
     if (typeof message.content === "string") return;
@@ -247,7 +258,7 @@ export class RunTelemetry {
       { kind: this.api.SpanKind.INTERNAL, attributes },
       parent,
     );
-    this.tools.set(block.id, { span, start: performance.now(), name: String(block.name), turn });
+    this.tools.set(block.id, { span, start: performance.now(), name: String(block.name), turn, decision });
   }
 
   private endTool(block: ToolResultBlock): void {
@@ -265,7 +276,9 @@ export class RunTelemetry {
     else this.finishTool(call);
   }
 
-  private finishTool(call: ToolCall, errorType?: string, error?: unknown): void {
+  private finishTool(call: ToolCall, failure?: string, error?: unknown): void {
+    // A call the policy refused failed for that reason, whatever the CLI reported after.
+    const errorType = failure !== undefined && call.decision === "deny" ? "permission_denied" : failure;
     if (errorType !== undefined) this.fail(call.span, errorType, error);
     const attributes: Attributes = {
       "gen_ai.operation.name": "execute_tool",

@@ -72,7 +72,7 @@ describe(`telemetry against claude ${CLAUDE_CLI_VERSION}`, () => {
     expect(allowed?.status.code).toBe(SpanStatusCode.UNSET);
     expect(denied?.attributes).toMatchObject({
       "code_agent.tool.decision": "deny",
-      "error.type": "tool_error",
+      "error.type": "permission_denied",
     });
     expect(denied?.status.code).toBe(SpanStatusCode.ERROR);
 
