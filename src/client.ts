@@ -15,6 +15,7 @@ import type { InterruptResult } from "./control-types.js";
 import { ClaudeControls } from "./controls.js";
 import { AbortError, NotConnectedError, UnreadResponseError, UnsupportedFeatureError } from "./errors.js";
 import { abortErrorFor, checkSignalOption, combineSignals, throwIfAborted } from "./internal/abort.js";
+import { settleWithin } from "./internal/deadline.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
@@ -26,6 +27,12 @@ import { collectTurn, type TurnResult } from "./turn.js";
 
 /** The `process.emitWarning` code of the unread-answer warning (see {@link AgentSdkClient.query}). */
 export const UNREAD_RESPONSE_WARNING = "CODE_AGENT_SDK_UNREAD_RESPONSE";
+
+/**
+ * How long `query()` / `run()` after `interrupt()` wait for the interrupted turn's `result` before
+ * sending anyway, in milliseconds (the CLI usually ends the turn 50–200 ms after the interrupt).
+ */
+export const INTERRUPT_SETTLE_TIMEOUT_MS = 10_000;
 
 /** Clients whose session comes from a process started ahead of time (see {@link clientOn}). */
 const sources = new WeakMap<AgentSdkClient, SessionSource>();
@@ -73,6 +80,10 @@ export class AgentSdkClient implements AsyncDisposable {
   /** Readers (`receiveMessages()` / `receiveResponse()` iterations) currently running. */
   private activeReaders = 0;
   private warnedUnread = false;
+  /** The turn the last `interrupt()` ended, until the next `query()` / `run()` has waited for it. */
+  private interrupted: { settled: Promise<void>; unreadAtInterrupt: number | undefined } | undefined;
+  /** That wait, shared by the `query()` / `run()` calls made meanwhile. */
+  private interruptSettling: Promise<void> | undefined;
   /** The connection's spans and metrics, when it is instrumented (see `AgentOptions.telemetry`). */
   private telemetry: RunTelemetry | undefined;
 
@@ -173,8 +184,16 @@ export class AgentSdkClient implements AsyncDisposable {
    * next `receiveResponse()` would yield that earlier answer, so the client warns once through
    * `process.emitWarning` (code {@link UNREAD_RESPONSE_WARNING}). Queueing turns on purpose is fine:
    * read one response per turn afterwards, or keep a `receiveMessages()` loop running.
+   *
+   * After {@link interrupt}, the next `query()` (or `run()`) first waits for the interrupted turn to
+   * finish (its `result`; at most {@link INTERRUPT_SETTLE_TIMEOUT_MS}, then it sends anyway). When
+   * that turn was the only unread one and no reader is running, its answer is dropped: the next
+   * `receiveResponse()` yields the new turn's answer, not the interrupted one. (Backends whose
+   * session tracks its running turn: Claude.)
    */
   async query(prompt: Prompt, sessionId = "default"): Promise<void> {
+    this.requireSession();
+    await this.afterInterrupt();
     const session = this.requireSession();
     if (this.unreadTurns !== undefined && this.unreadTurns > 0 && this.activeReaders === 0) this.warnUnread();
     if (!isStreamedPrompt(prompt)) this.telemetry?.beginTurn(prompt);
@@ -197,6 +216,7 @@ export class AgentSdkClient implements AsyncDisposable {
    */
   async run(prompt: string | UserContentBlock[], sessionId = "default"): Promise<TurnResult> {
     this.requireSession();
+    await this.afterInterrupt();
     if (this.unreadTurns === undefined || this.unreadTurns > 0)
       throw new UnreadResponseError(this.unreadTurns);
     await this.query(prompt, sessionId);
@@ -250,9 +270,45 @@ export class AgentSdkClient implements AsyncDisposable {
    */
   async interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined> {
     const session = this.gated("interrupt", "interrupt");
-    if (this.backend.capabilities.controlProtocol) return this.controls.interrupt(options);
-    await session.interrupt();
-    return undefined;
+    // Taken before the interrupt goes out: the turn it ends is the one running now.
+    const settled = session.runningTurnSettled?.();
+    const unreadAtInterrupt = this.unreadTurns;
+    let answer: InterruptResult | undefined;
+    if (this.backend.capabilities.controlProtocol) answer = await this.controls.interrupt(options);
+    else await session.interrupt();
+    if (settled !== undefined) this.interrupted = { settled, unreadAtInterrupt };
+    return answer;
+  }
+
+  /** Waits (bounded) for the turn the last `interrupt()` ended; see {@link query}. */
+  private afterInterrupt(): Promise<void> {
+    if (this.interruptSettling) return this.interruptSettling;
+    const interrupted = this.interrupted;
+    if (interrupted === undefined) return Promise.resolve();
+    this.interrupted = undefined;
+    const settling = this.settleInterrupted(interrupted).finally(() => {
+      if (this.interruptSettling === settling) this.interruptSettling = undefined;
+    });
+    this.interruptSettling = settling;
+    return settling;
+  }
+
+  private async settleInterrupted(interrupted: {
+    settled: Promise<void>;
+    unreadAtInterrupt: number | undefined;
+  }): Promise<void> {
+    const timedOut = await settleWithin(
+      interrupted.settled.then(() => false),
+      { timeoutMs: INTERRUPT_SETTLE_TIMEOUT_MS, onTimeout: () => true },
+    ).catch((timeout: unknown) => timeout === true);
+    // Past the bound the turn is sent anyway, and the interrupted answer stays for a reader.
+    if (timedOut || !this.session) return;
+    // The interrupted answer, unread and with nobody reading: dropped, so the next response is the new turn's.
+    if (interrupted.unreadAtInterrupt === 1 && this.unreadTurns === 1 && this.activeReaders === 0) {
+      for await (const _ of this.receiveResponse()) {
+        // Drained: its result is counted as read.
+      }
+    }
   }
 
   /** Sends user input turn by turn from `stream` (same as `query()` with an iterable). */

@@ -94,6 +94,12 @@ export interface Session {
   send(prompt: Prompt, sessionId?: string): Promise<void>;
   /** Resolves once every user turn sent so far has produced its `result`, or the session ended. */
   idle(): Promise<void>;
+  /**
+   * Resolves once the oldest turn still waiting for its `result` has it, or the session ended
+   * (never rejects); `undefined` when no turn waits. Where it exists, `AgentSdkClient.query()` after
+   * `interrupt()` waits on it (bounded) before sending.
+   */
+  runningTurnSettled?(): Promise<void> | undefined;
   /** No more user input will come; the agent may finish and exit. */
   endInput(): Promise<void>;
   /**

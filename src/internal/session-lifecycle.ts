@@ -23,6 +23,8 @@ export class SessionLifecycle {
   private backgroundWait: NodeJS.Timeout | undefined;
   private backgroundWaitOver = false;
   private idleWaiters: (() => void)[] = [];
+  /** Waiters of {@link runningTurnSettled}: each wakes once `resultsSeen` reaches its target. */
+  private resultWaiters: { target: number; wake: () => void }[] = [];
   private readonly abortListener: (() => void) | undefined;
   /**
    * The backpressure between the message log and the CLI's output: pass it to the read loop
@@ -143,7 +145,29 @@ export class SessionLifecycle {
   /** A turn's `result` was delivered. */
   resultSeen(): void {
     this.resultsSeen += 1;
+    this.wakeResultWaiters(false);
     this.wakeIdleIfDone();
+  }
+
+  /**
+   * Resolves once the oldest turn now waiting for its `result` has it, or the stream has ended;
+   * `undefined` when no turn waits. Unlike {@link idle} it waits neither for later turns nor for
+   * background tasks: what a client waits for after an interrupt before it sends the next turn.
+   */
+  runningTurnSettled(): Promise<void> | undefined {
+    if (!this.hasPendingTurn || this.hub.isEnded) return undefined;
+    const target = this.resultsSeen + 1;
+    return new Promise<void>((wake) => this.resultWaiters.push({ target, wake }));
+  }
+
+  private wakeResultWaiters(all: boolean): void {
+    if (this.resultWaiters.length === 0) return;
+    const waiting: { target: number; wake: () => void }[] = [];
+    for (const waiter of this.resultWaiters) {
+      if (all || waiter.target <= this.resultsSeen) waiter.wake();
+      else waiting.push(waiter);
+    }
+    this.resultWaiters = waiting;
   }
 
   /** Ends the stream (readers get `error` after draining; none: they finish) and wakes `idle()`. */
@@ -168,8 +192,9 @@ export class SessionLifecycle {
     return error instanceof OutputClosedError && answered ? undefined : error;
   }
 
-  /** Resolves every pending `idle()`. */
+  /** Resolves every pending `idle()` (and, the stream having ended, every `runningTurnSettled()`). */
   wakeIdle(): void {
+    if (this.hub.isEnded) this.wakeResultWaiters(true);
     clearTimeout(this.backgroundWait);
     this.backgroundWait = undefined;
     const waiters = this.idleWaiters;

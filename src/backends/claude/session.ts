@@ -265,6 +265,10 @@ export class ClaudeSession implements Session {
     return this.life.idle();
   }
 
+  runningTurnSettled(): Promise<void> | undefined {
+    return this.life.runningTurnSettled();
+  }
+
   async endInput(): Promise<void> {
     await this.protocol.endInput(() => this.transport.endInput());
   }
