@@ -56,7 +56,7 @@ export {
   type SupportedOfficialOption,
 } from "./backends/claude-options.js";
 export { getBackend, loadBackend } from "./backends/registry.js";
-export { AgentSdkClient, UNREAD_RESPONSE_WARNING } from "./client.js";
+export { AgentSdkClient, INTERRUPT_SETTLE_TIMEOUT_MS, UNREAD_RESPONSE_WARNING } from "./client.js";
 export type * from "./control-types.js";
 export type { ClaudeControls, ReadFileOptions, ReloadPluginsOptions } from "./controls.js";
 export * from "./errors.js";
