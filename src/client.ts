@@ -303,7 +303,7 @@ export class AgentSdkClient implements AsyncDisposable {
     ).catch((timeout: unknown) => timeout === true);
     // Past the bound the turn is sent anyway, and the interrupted answer stays for a reader.
     if (timedOut || !this.session) return;
-    // The interrupted answer, unread and with nobody reading: dropped, so the next response is the new turn's.
+    // The interrupted answer, unread and nobody reading: dropped, so the next response is the new turn's.
     if (interrupted.unreadAtInterrupt === 1 && this.unreadTurns === 1 && this.activeReaders === 0) {
       for await (const _ of this.receiveResponse()) {
         // Drained: its result is counted as read.

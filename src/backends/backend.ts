@@ -76,8 +76,9 @@ export interface Capabilities {
  * Which of the agent's tool calls reach `canUseTool`:
  * - `"every-call"`: every call (Claude, through a `PreToolUse` hook; bookkeeping tools and the
  *   `bypassPermissions` mode excepted, see `AgentOptions.canUseToolScope`);
- * - `"asked-calls"`: the calls the CLI decides to ask about — it runs others (e.g. commands Codex
- *   considers safe under `untrusted`, an ACP agent's own reads) without asking;
+ * - `"asked-calls"`: the calls the CLI decides to ask about — it runs others without asking (Codex:
+ *   MCP tool calls, unless their server's approval mode is `prompt`; an ACP agent: what it runs
+ *   itself without a permission request);
  * - `"none"`: the backend has no permission callback (Cursor's print mode).
  */
 export type ToolPolicyCoverage = "every-call" | "asked-calls" | "none";

@@ -20,8 +20,9 @@ export const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
 
 /**
  * Codex: approvals and interrupts over the app-server; no hooks, no in-process MCP servers. With
- * `canUseTool` the approval policy is `untrusted` (the one that asks most), yet Codex still runs the
- * commands it knows to be safe reads without asking: `toolPolicy` is `"asked-calls"`.
+ * `canUseTool` the approval policy is `untrusted` (the one that asks most): commands and patches are
+ * asked (0.169 asks even `ls` and `cat`), but an MCP tool call runs without asking unless its
+ * server's `default_tools_approval_mode` is `"prompt"` (`codex.config`): `toolPolicy` is `"asked-calls"`.
  */
 export const CODEX_CAPABILITIES: Capabilities = Object.freeze({
   controlProtocol: false,
@@ -39,7 +40,8 @@ export const CODEX_CAPABILITIES: Capabilities = Object.freeze({
 
 /**
  * What Cursor's print mode offers: no control protocol, so no permission callback, hooks, SDK MCP
- * routing or runtime changes (`toolPolicy` `"none"`); one process per turn. Interrupting works, by ending the turn's process.
+ * routing or runtime changes (`toolPolicy` `"none"`); one process per turn. Interrupting works, by
+ * ending the turn's process.
  */
 export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
   controlProtocol: false,
@@ -57,9 +59,10 @@ export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
 
 /**
  * An Agent Client Protocol agent: one long-lived process and session, permission requests answered
- * by `canUseTool` (and the client side's `terminal/create` and fs writes), `session/cancel` to interrupt.
- * What the agent runs itself without a permission request escapes `canUseTool`: `"asked-calls"`. ACP has no hooks, no in-process MCP routing, and no
- * model or permission-mode switch every agent offers. What a particular agent can do beyond this
+ * by `canUseTool` (and the client side's `terminal/create` and fs writes), `session/cancel` to
+ * interrupt. What the agent runs itself without a permission request escapes `canUseTool`
+ * (`toolPolicy` `"asked-calls"`). ACP has no hooks, no in-process MCP routing, and no model or
+ * permission-mode switch every agent offers. What a particular agent can do beyond this
  * (`session/load`, image prompts, HTTP MCP servers) comes from its `initialize` answer; asking for
  * what it did not declare throws `UnsupportedFeatureError`.
  */
