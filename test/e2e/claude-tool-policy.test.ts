@@ -153,6 +153,43 @@ describe("canUseTool on claude sees every tool call", () => {
     ]);
   });
 
+  it("a user's PreToolUse hook that denies still denies, without asking the policy", async () => {
+    await using bed = await testBed([
+      { toolUse: { name: "Bash", input: { command: "ls" } } },
+      { text: "done" },
+    ]);
+    const seen: string[] = [];
+    const messages = await collect(
+      query({
+        prompt: "go",
+        options: bed.options({
+          canUseTool: (name) => {
+            seen.push(name);
+            return { behavior: "allow" };
+          },
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [
+                  () => ({
+                    hookSpecificOutput: {
+                      hookEventName: "PreToolUse",
+                      permissionDecision: "deny",
+                      permissionDecisionReason: "the hook says no",
+                    },
+                  }),
+                ],
+              },
+            ],
+          },
+        }),
+      }),
+    );
+    expect(seen).toEqual([]);
+    expect(toolResults(messages)).toEqual([expect.objectContaining({ isError: true })]);
+    expect(JSON.stringify(toolResults(messages))).toContain("the hook says no");
+  });
+
   it("a deny-by-default policy with outputFormat still yields structuredOutput (StructuredOutput is not asked)", async () => {
     await using bed = await testBed(structuredOutputTurns({ answer: 4 }));
     const seen: string[] = [];
