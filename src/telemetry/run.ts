@@ -77,7 +77,7 @@ export class RunTelemetry {
   private readonly seen = new WeakSet<object>();
   private conversationId: string | undefined;
   private ended = false;
-  private readonly instruments: Instruments | undefined;
+  private instruments: Instruments | undefined;
 
   constructor(
     private readonly api: OtelApi,
@@ -86,22 +86,24 @@ export class RunTelemetry {
     private readonly parent: Context,
     private readonly run: RunDescription,
   ) {
-    this.instruments = meter && {
-      duration: meter.createHistogram("gen_ai.client.operation.duration", {
-        description: "GenAI operation duration (agent turns and tool calls)",
-        unit: "s",
-        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-      }),
-      tokens: meter.createHistogram("gen_ai.client.token.usage", {
-        description: "Number of input and output tokens used",
-        unit: "{token}",
-        advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
-      }),
-      cost: meter.createHistogram("code_agent.turn.cost", {
-        description: "Cost of an agent turn, as the CLI reports it",
-        unit: "USD",
-      }),
-    };
+    this.guard(() => {
+      this.instruments = meter && {
+        duration: meter.createHistogram("gen_ai.client.operation.duration", {
+          description: "GenAI operation duration (agent turns and tool calls)",
+          unit: "s",
+          advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+        }),
+        tokens: meter.createHistogram("gen_ai.client.token.usage", {
+          description: "Number of input and output tokens used",
+          unit: "{token}",
+          advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
+        }),
+        cost: meter.createHistogram("code_agent.turn.cost", {
+          description: "Cost of an agent turn, as the CLI reports it",
+          unit: "USD",
+        }),
+      };
+    });
   }
 
   /** The context of the oldest turn still open, else the run's parent: what the CLI is started under. */
@@ -111,19 +113,23 @@ export class RunTelemetry {
 
   /** The span context the CLI's `TRACEPARENT` carries. */
   currentSpanContext(): ReturnType<Span["spanContext"]> | undefined {
-    return this.api.trace.getSpanContext(this.currentContext());
+    let context: ReturnType<Span["spanContext"]> | undefined;
+    this.guard(() => {
+      context = this.api.trace.getSpanContext(this.currentContext());
+    });
+    return context;
   }
 
   /** A user turn starts (its prompt is sent). */
   beginTurn(prompt?: Prompt): void {
     if (this.ended) return;
-    guard(() => this.openTurn(prompt));
+    this.guard(() => this.openTurn(prompt));
   }
 
   /** Records a permission decision for a tool call (from `canUseTool`). */
   decision(toolUseId: string | undefined, behavior: string): void {
     if (this.ended || typeof toolUseId !== "string") return;
-    guard(() => {
+    this.guard(() => {
       const call = this.tools.get(toolUseId);
       if (call) {
         call.decision = behavior;
@@ -136,7 +142,7 @@ export class RunTelemetry {
   observe(message: Message): void {
     if (this.ended || typeof message !== "object" || message === null || this.seen.has(message)) return;
     this.seen.add(message);
-    guard(() => this.handle(message));
+    this.guard(() => this.handle(message));
   }
 
   /**
@@ -146,7 +152,7 @@ export class RunTelemetry {
   end(error?: unknown): void {
     if (this.ended) return;
     this.ended = true;
-    guard(() => {
+    this.guard(() => {
       const errorType = error === undefined ? undefined : errorTypeOf(error);
       for (const call of this.tools.values())
         this.finishTool(
@@ -368,18 +374,28 @@ export class RunTelemetry {
       this.instruments.cost.record(result.totalCostUsd, attributes);
   }
 
+  /**
+   * Runs `action`; a failure of the telemetry itself (a tracer, processor or exporter that
+   * throws) goes to OpenTelemetry's diagnostic logger (`diag.error`), never into the run it
+   * observes: a broken provider loses its own data only.
+   */
+  private guard(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      try {
+        this.api.diag.error(
+          `${INSTRUMENTATION_NAME} telemetry failed: ${describe(error) || errorTypeOf(error)}`,
+        );
+      } catch {
+        // A diagnostic logger that throws has nowhere left to report to.
+      }
+    }
+  }
+
   private fail(span: Span, errorType: string, error: unknown): void {
     span.setAttribute("error.type", errorType);
     span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: describe(error) });
-  }
-}
-
-/** Runs `action`; a failure of the telemetry itself (a provider that throws) is dropped, never thrown into the run. */
-function guard(action: () => void): void {
-  try {
-    action();
-  } catch {
-    // Telemetry must not fail the run it observes: a broken exporter or provider loses its data only.
   }
 }
 

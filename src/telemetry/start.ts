@@ -7,6 +7,7 @@
 import { basename } from "node:path";
 import type { Meter, Tracer } from "@opentelemetry/api";
 import { InvalidOptionsError } from "../errors.js";
+import { describeError } from "../internal/safe-json.js";
 import type { AgentOptions } from "../options.js";
 import type { CanUseTool } from "../permissions.js";
 import { isStreamedPrompt, type Prompt } from "../prompt.js";
@@ -51,12 +52,18 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
   if (issues.length > 0) throw new InvalidOptionsError(issues);
   if (telemetry?.enabled === false) return { options: base, run: undefined };
   const api = await loadOtelApi();
-  const tracer = (telemetry?.tracerProvider ?? api.trace.getTracerProvider()).getTracer(
-    INSTRUMENTATION_NAME,
-    INSTRUMENTATION_VERSION,
+  const tracer = fromProvider("tracerProvider", () =>
+    (telemetry?.tracerProvider ?? api.trace.getTracerProvider()).getTracer(
+      INSTRUMENTATION_NAME,
+      INSTRUMENTATION_VERSION,
+    ),
   ) as Tracer;
-  const meterProvider = telemetry?.meterProvider ?? api.metrics.getMeterProvider();
-  const meter = meterProvider.getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION) as Meter;
+  const meter = fromProvider("meterProvider", () =>
+    (telemetry?.meterProvider ?? api.metrics.getMeterProvider()).getMeter(
+      INSTRUMENTATION_NAME,
+      INSTRUMENTATION_VERSION,
+    ),
+  ) as Meter;
   const recordContent = telemetry?.recordContent === true;
   const run = new RunTelemetry(api, tracer, meter, api.context.active(), {
     backend: params.backend,
@@ -87,6 +94,17 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
       };
   }
   return { options: prepared, run };
+}
+
+/** A tracer or meter from its provider; a provider that throws is an `InvalidOptionsError`. */
+function fromProvider(what: string, get: () => unknown): unknown {
+  try {
+    return get();
+  } catch (error) {
+    throw new InvalidOptionsError([
+      `telemetry.${what}: could not provide for ${INSTRUMENTATION_NAME}: ${describeError(error)}`,
+    ]);
+  }
 }
 
 /** `canUseTool`, reporting each decision to the run's tool span. Answers and failures pass through unchanged. */
