@@ -189,7 +189,7 @@ export class AgentSdkClient implements AsyncDisposable {
    * finish (its `result`; at most {@link INTERRUPT_SETTLE_TIMEOUT_MS}, then it sends anyway). When
    * that turn was the only unread one and no reader is running, its answer is dropped: the next
    * `receiveResponse()` yields the new turn's answer, not the interrupted one. (Backends whose
-   * session tracks its running turn: Claude.)
+   * session tracks its running turn: Claude, Codex app-server.)
    */
   async query(prompt: Prompt, sessionId = "default"): Promise<void> {
     this.requireSession();

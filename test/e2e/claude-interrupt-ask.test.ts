@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AgentSdkClient, type Message, UNREAD_RESPONSE_WARNING } from "../../src/index.js";
+import { codexBed } from "./codex-support.js";
 import { testBed } from "./support.js";
 
 let warnings: string[] = [];
@@ -26,8 +27,8 @@ async function startStreaming(client: AgentSdkClient, prompt: string): Promise<v
   throw new Error("the turn ended before it streamed");
 }
 
-describe("interrupt, then ask again on claude", () => {
-  it("run() right after interrupt() answers the new prompt (the interrupted answer, unread, is dropped)", async () => {
+describe("interrupt, then ask again", () => {
+  it("claude: run() right after interrupt() answers the new prompt (the interrupted answer, unread, is dropped)", async () => {
     await using bed = await testBed([{ stall: true, text: "working on it" }, { text: "the next answer" }]);
     await using client = new AgentSdkClient(bed.options({ includePartialMessages: true }));
     await client.connect();
@@ -43,7 +44,7 @@ describe("interrupt, then ask again on claude", () => {
     expect(warnings).toEqual([]);
   });
 
-  it("query() right after interrupt() resolves only once the interrupted turn's result is in; the reader gets each answer in turn", async () => {
+  it("claude: query() right after interrupt() resolves only once the interrupted turn's result is in; the reader gets each answer in turn", async () => {
     await using bed = await testBed([{ stall: true, text: "working on it" }, { text: "the next answer" }]);
     await using client = new AgentSdkClient(bed.options({ includePartialMessages: true }));
     await client.connect();
@@ -75,7 +76,7 @@ describe("interrupt, then ask again on claude", () => {
     expect(warnings).toEqual([]);
   });
 
-  it("interrupt() with nothing running leaves the next run() as it is", async () => {
+  it("claude: interrupt() with nothing running leaves the next run() as it is", async () => {
     await using bed = await testBed([{ text: "first answer" }, { text: "second answer" }]);
     await using client = new AgentSdkClient(bed.options());
     await client.connect();
@@ -84,5 +85,17 @@ describe("interrupt, then ask again on claude", () => {
     await client.interrupt();
     const second = await client.run("second");
     expect(second.text).toBe("second answer");
+  });
+
+  it("codex app-server: run() right after interrupt() answers the new prompt", async () => {
+    await using bed = await codexBed([{ stall: true, text: "working on it" }, { text: "the next answer" }]);
+    await using client = new AgentSdkClient(bed.options({ includePartialMessages: true }));
+    await client.connect();
+    await startStreaming(client, "a long task");
+    await client.interrupt();
+    const turn = await client.run("something else");
+    expect(turn.result).toMatchObject({ isError: false });
+    expect(turn.text).toBe("the next answer");
+    expect(warnings).toEqual([]);
   });
 });

@@ -202,6 +202,10 @@ export class CodexAppServerSession implements Session {
     return this.life.idle();
   }
 
+  runningTurnSettled(): Promise<void> | undefined {
+    return this.life.runningTurnSettled();
+  }
+
   /** Closes stdin: the app-server exits, which ends the message stream. */
   async endInput(): Promise<void> {
     await this.rpc.endInput(() => this.transport.endInput());
