@@ -310,6 +310,13 @@ export class PartMapper {
         }
         const toolName = this.toolName(block.name);
         this.toolNames.set(block.id, toolName);
+        // Claude Code sends the whole block before its content_block_stop: end the input first.
+        for (const [index, open] of this.open) {
+          if (open.kind === "tool" && open.id === block.id) {
+            this.close(open, out);
+            this.open.delete(index);
+          }
+        }
         const input = trySerialise(block.input);
         const providerMetadata = this.partMetadata();
         out.push({

@@ -360,3 +360,39 @@ describe("PartMapper", () => {
     });
   });
 });
+
+describe("PartMapper: streamed tool input", () => {
+  it("ends a streamed tool input before its tool call, even when the whole block comes before content_block_stop", () => {
+    const mapper = new PartMapper({ backend: "claude", nativeJson: false });
+    const ev = (event: Record<string, unknown>): Message => ({
+      type: "stream_event",
+      event,
+      parentToolUseId: null,
+      raw: {},
+    });
+    const messages: Message[] = [
+      ev({ type: "message_start", message: { id: "m1" } }),
+      ev({
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "t1", name: "Bash" },
+      }),
+      ev({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: '{"command":"ls"}' },
+      }),
+      {
+        type: "assistant",
+        messageId: "m1",
+        content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "ls" } }],
+        model: "m",
+        parentToolUseId: null,
+        raw: {},
+      },
+      ev({ type: "content_block_stop", index: 0 }),
+    ];
+    const types = messages.flatMap((m) => mapper.map(m)).map((p) => p.type);
+    expect(types).toEqual(["tool-input-start", "tool-input-delta", "tool-input-end", "tool-call"]);
+  });
+});
