@@ -33,7 +33,7 @@ import { sessionTotalOf, TurnCost } from "./turn-cost.js";
 export const DEFAULT_CONTROL_TIMEOUT_MS = 60_000;
 
 /** How long the first turn of a resumed session waits for the CLI's restored cost total. */
-export const COST_BASELINE_TIMEOUT_MS = 10_000;
+export const COST_BASELINE_TIMEOUT_MS = 5_000;
 
 /** What a session needs besides the options: a transport that is not yet connected. */
 export interface ClaudeSessionParams {
