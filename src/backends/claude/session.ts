@@ -154,8 +154,6 @@ export class ClaudeSession implements Session {
       },
       timeout,
     )) as ClaudeInitializeResponse;
-    return this.initResponse;
-  }
     // Policy the caller relies on is never dropped silently (as the official SDK checks it too).
     if (this.options.managedSettings !== undefined && this.initResponse.managed_settings_applied !== true) {
       throw new UnsupportedFeatureError(
@@ -163,6 +161,8 @@ export class ClaudeSession implements Session {
         "claude",
       );
     }
+    return this.initResponse;
+  }
 
   /** Sends the same `initialize` request again (as the official SDK's `reinitialize()`). */
   reinitialize(): Promise<RawObject> {
