@@ -322,8 +322,15 @@ function buildOptions(
   live: boolean,
   canAsk: boolean,
 ): { options: AgentOptions; soft: Set<keyof AgentOptions> } {
-  const soft = new Set<keyof AgentOptions>(["canUseTool", "includePartialMessages"]);
-  const options: AgentOptions = { ...demo?.options, backend: args.backend, canUseTool };
+  const soft = new Set<keyof AgentOptions>(["canUseTool", "canUseToolScope", "includePartialMessages"]);
+  // Like `claude` itself, the command asks about what the CLI asks about (with its suggested
+  // rules for "always allow"), not about every read the CLI makes on its own.
+  const options: AgentOptions = {
+    ...demo?.options,
+    backend: args.backend,
+    canUseTool,
+    canUseToolScope: "asked-calls",
+  };
   if (demo) {
     for (const key of Object.keys(demo.options) as (keyof AgentOptions)[]) {
       if (key !== "env" && key !== "cwd") soft.add(key);
