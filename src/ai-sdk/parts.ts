@@ -57,6 +57,8 @@ export class PartMapper {
   /** Calls not shown to the caller (the structured-output tool), whose results are hidden too. */
   private readonly hidden = new Set<string>();
   private readonly heldText: string[] = [];
+  /** Tool calls whose input arrived as stream events. */
+  private readonly inputStreamed = new Set<string>();
 
   constructor(private readonly options: PartMapperOptions) {}
 
@@ -242,6 +244,7 @@ export class PartMapper {
         ) {
           if (this.options.nativeJson && block.name === STRUCTURED_OUTPUT_TOOL) break;
           this.open.set(index, { kind: "tool", id: block.id });
+          this.inputStreamed.add(block.id);
           out.push({
             type: "tool-input-start",
             id: block.id,
@@ -319,6 +322,23 @@ export class PartMapper {
         }
         const input = trySerialise(block.input);
         const providerMetadata = this.partMetadata();
+        const meta = providerMetadata ? { providerMetadata } : {};
+        if (!this.inputStreamed.has(block.id)) {
+          // The backend gives the call whole: its input as one delta, so every backend shows a
+          // call the same way (input-streaming, then input-available) in the AI SDK's UI.
+          out.push(
+            {
+              type: "tool-input-start",
+              id: block.id,
+              toolName,
+              providerExecuted: true,
+              dynamic: true,
+              ...meta,
+            },
+            { type: "tool-input-delta", id: block.id, delta: input.ok ? input.line : "{}" },
+            { type: "tool-input-end", id: block.id },
+          );
+        }
         out.push({
           type: "tool-call",
           toolCallId: block.id,

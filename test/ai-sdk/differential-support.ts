@@ -32,14 +32,22 @@ export async function observe(
   ai: Ai7,
   model: LanguageModel,
   input: { prompt: string } | { messages: ModelMessage[] },
-  options: { abortAtFirstText?: AbortController; object?: boolean } = {},
+  options: {
+    abortAtFirstText?: AbortController;
+    /** Aborts with `controller` once `when` settles (e.g. the scripted model received the stalled request). */
+    abortWhen?: { controller: AbortController; when: Promise<unknown> };
+    object?: boolean;
+  } = {},
 ): Promise<Seen & { responseMessages: ModelMessage[] }> {
   const result = ai.streamText({
     model,
     ...input,
     ...(options.object ? { output: ai.Output.object({ schema: z.object({ answer: z.number() }) }) } : {}),
     ...(options.abortAtFirstText ? { abortSignal: options.abortAtFirstText.signal } : {}),
+    ...(options.abortWhen ? { abortSignal: options.abortWhen.controller.signal } : {}),
   });
+  const abortWhen = options.abortWhen;
+  if (abortWhen) void abortWhen.when.then(() => abortWhen.controller.abort());
   const types: string[] = [];
   let error: string | undefined;
   try {
@@ -52,7 +60,9 @@ export async function observe(
   } catch (e) {
     error = String((e as Error)?.message ?? e);
   }
-  const aborted = options.abortAtFirstText?.signal.aborted === true;
+  const aborted =
+    options.abortAtFirstText?.signal.aborted === true ||
+    options.abortWhen?.controller.signal.aborted === true;
   const safe = async <T>(p: PromiseLike<T>, fallback: T): Promise<T> => {
     try {
       return await p;

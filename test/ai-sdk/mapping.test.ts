@@ -210,6 +210,9 @@ describe("PartMapper", () => {
       "reasoning-start",
       "reasoning-delta",
       "reasoning-end",
+      "tool-input-start",
+      "tool-input-delta",
+      "tool-input-end",
       "tool-call",
       "tool-result",
       "text-start",
@@ -219,7 +222,15 @@ describe("PartMapper", () => {
     ]);
     const meta = { codeAgent: { sessionId: SESSION, backend: "codex" } };
     expect(parts[0]).toMatchObject({ id: SESSION, modelId: "m1" });
-    expect(parts[4]).toEqual({
+    // A call given whole gets its input as one delta first, as a streamed one would.
+    expect(parts[4]).toMatchObject({
+      type: "tool-input-start",
+      id: "c1",
+      toolName: "Bash",
+      providerExecuted: true,
+    });
+    expect(parts[5]).toEqual({ type: "tool-input-delta", id: "c1", delta: '{"command":"ls"}' });
+    expect(parts[7]).toEqual({
       type: "tool-call",
       toolCallId: "c1",
       toolName: "Bash",
@@ -228,12 +239,12 @@ describe("PartMapper", () => {
       dynamic: true,
       providerMetadata: meta,
     });
-    expect(parts[5]).toMatchObject({
+    expect(parts[8]).toMatchObject({
       toolCallId: "c1",
       toolName: "Bash",
       result: { output: "a\nb", exitCode: 0 },
     });
-    expect(parts[6]).toMatchObject({ providerMetadata: meta });
+    expect(parts[9]).toMatchObject({ providerMetadata: meta });
     const finish = parts.at(-1);
     expect(finish).toMatchObject({
       finishReason: { unified: "stop", raw: "success" },
