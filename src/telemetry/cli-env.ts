@@ -33,6 +33,29 @@ export function traceContextEnv(context: SpanContextLike | undefined): Record<st
   return env;
 }
 
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The span context a W3C `traceparent` (and `tracestate`) carries, or `undefined` when malformed. */
+export function parseTraceparent(
+  traceparent: unknown,
+): { traceId: string; spanId: string; traceFlags: number } | undefined {
+  if (typeof traceparent !== "string") return undefined;
+  const m = TRACEPARENT.exec(traceparent);
+  if (!m || /^0+$/.test(m[1] as string) || /^0+$/.test(m[2] as string)) return undefined;
+  return { traceId: m[1] as string, spanId: m[2] as string, traceFlags: Number.parseInt(m[3] as string, 16) };
+}
+
+/** A `tracestate` header value: list members `key=value`, bounded (W3C: 32 members, 512 chars here). */
+export function validTracestate(value: unknown): value is string {
+  return (
+    typeof value === "string" &&
+    value.length <= 512 &&
+    /^[a-z0-9_\-*/@]+=[\x20-\x2b\x2d-\x3c\x3e-\x7e]*(,[ \t]*[a-z0-9_\-*/@]+=[\x20-\x2b\x2d-\x3c\x3e-\x7e]*)*$/.test(
+      value,
+    )
+  );
+}
+
 /** What is wrong with a `cliTelemetry` setting, one line per problem (empty when nothing is). */
 export function cliTelemetryIssues(cli: unknown): string[] {
   if (typeof cli !== "object" || cli === null) return ["telemetry.cliTelemetry: must be an object"];

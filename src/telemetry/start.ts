@@ -11,10 +11,17 @@ import { describeError } from "../internal/safe-json.js";
 import type { AgentOptions } from "../options.js";
 import type { CanUseTool } from "../permissions.js";
 import { isStreamedPrompt, type Prompt } from "../prompt.js";
-import { cliTelemetryEnv, cliTelemetryIssues, codexOtelConfig, traceContextEnv } from "./cli-env.js";
-import { loadOtelApi, telemetryWanted } from "./load.js";
+import {
+  cliTelemetryEnv,
+  cliTelemetryIssues,
+  codexOtelConfig,
+  parseTraceparent,
+  traceContextEnv,
+  validTracestate,
+} from "./cli-env.js";
+import { loadOtelApi, type OtelApi, telemetryWanted } from "./load.js";
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, RunTelemetry } from "./run.js";
-import type { TelemetryOptions } from "./types.js";
+import type { TelemetryOptions, TraceContextCarrier } from "./types.js";
 
 export { telemetryWanted };
 
@@ -65,7 +72,7 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
     ),
   ) as Meter;
   const recordContent = telemetry?.recordContent === true;
-  const run = new RunTelemetry(api, tracer, meter, api.context.active(), {
+  const run = new RunTelemetry(api, tracer, meter, parentContext(api, telemetry?.parent), {
     backend: params.backend,
     provider: providerOf(params.backend, options),
     agentName: telemetry?.agentName ?? agentNameOf(params.backend, options),
@@ -94,6 +101,46 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
       };
   }
   return { options: prepared, run };
+}
+
+/** The active context, or `carrier`'s remote span context in its place (already validated). */
+function parentContext(api: OtelApi, carrier: TraceContextCarrier | undefined) {
+  const active = api.context.active();
+  const spanContext = carrier && parseTraceparent(carrier.traceparent);
+  if (!spanContext) return active;
+  return api.trace.setSpanContext(active, {
+    ...spanContext,
+    isRemote: true,
+    ...(carrier.tracestate !== undefined ? { traceState: api.createTraceState(carrier.tracestate) } : {}),
+  });
+}
+
+/**
+ * The active span's W3C trace context, to hand to another process (a queued job's producer to its
+ * worker, where it becomes `telemetry.parent`); `undefined` when there is no valid active span.
+ * Loads `@opentelemetry/api` only when the host registered a tracer provider or context manager.
+ */
+export async function currentTraceContext(): Promise<TraceContextCarrier | undefined> {
+  if (!globalApiRegistered()) return undefined;
+  const api = await loadOtelApi();
+  const env = traceContextEnv(api.trace.getSpanContext(api.context.active()));
+  if (env.TRACEPARENT === undefined) return undefined;
+  return {
+    traceparent: env.TRACEPARENT,
+    ...(env.TRACESTATE !== undefined ? { tracestate: env.TRACESTATE } : {}),
+  };
+}
+
+/** A tracer provider or context manager is registered with `@opentelemetry/api` 1.x (read without loading it). */
+function globalApiRegistered(): boolean {
+  const registry = (globalThis as Record<symbol, unknown>)[Symbol.for("opentelemetry.js.api.1")] as
+    | { trace?: unknown; context?: unknown }
+    | undefined;
+  return (
+    typeof registry === "object" &&
+    registry !== null &&
+    (registry.trace !== undefined || registry.context !== undefined)
+  );
 }
 
 /** A tracer or meter from its provider; a provider that throws is an `InvalidOptionsError`. */
@@ -136,6 +183,7 @@ function telemetryIssues(telemetry: unknown): string[] {
     "agentName",
     "propagate",
     "cliTelemetry",
+    "parent",
   ]);
   for (const key of Object.keys(t)) if (!known.has(key)) issues.push(`telemetry.${key}: unknown option`);
   for (const key of ["enabled", "recordContent", "propagate"])
@@ -154,6 +202,13 @@ function telemetryIssues(telemetry: unknown): string[] {
   )
     issues.push("telemetry.meterProvider: must have getMeter()");
   if (t.cliTelemetry !== undefined) issues.push(...cliTelemetryIssues(t.cliTelemetry));
+  if (t.parent !== undefined) {
+    const parent = t.parent as { traceparent?: unknown; tracestate?: unknown } | null;
+    if (typeof parent !== "object" || parent === null || !parseTraceparent(parent.traceparent))
+      issues.push("telemetry.parent.traceparent: must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)");
+    else if (parent.tracestate !== undefined && !validTracestate(parent.tracestate))
+      issues.push("telemetry.parent.tracestate: must be a W3C tracestate of at most 512 characters");
+  }
   return issues;
 }
 

@@ -64,6 +64,19 @@ export interface TelemetryOptions {
    * Pass the active span's context to the CLI as `TRACEPARENT` / `TRACESTATE`. Default `true`.
    */
   propagate?: boolean;
+  /**
+   * The parent of the run's spans when it is not the active span: a W3C trace context from
+   * elsewhere (another process, a queued job: see {@link currentTraceContext}). Malformed values
+   * are refused.
+   */
+  parent?: TraceContextCarrier;
   /** Make the CLI export its own telemetry to an OTLP endpoint: see {@link CliTelemetryOptions}. */
   cliTelemetry?: CliTelemetryOptions;
+}
+
+/** A W3C trace context as it crosses a process boundary. */
+export interface TraceContextCarrier {
+  /** `00-<trace id>-<span id>-<flags>`. */
+  traceparent: string;
+  tracestate?: string;
 }

@@ -5,7 +5,13 @@
 import { context, diag, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AgentSdkClient, InvalidOptionsError, type Message, query } from "../../src/index.js";
+import {
+  AgentSdkClient,
+  currentTraceContext,
+  InvalidOptionsError,
+  type Message,
+  query,
+} from "../../src/index.js";
 import { cliTelemetryEnv, codexOtelConfig, traceContextEnv } from "../../src/telemetry/cli-env.js";
 import * as load from "../../src/telemetry/load.js";
 import { cliLike, resultLine, ScriptedTransport } from "../unit/support/scripted-transport.js";
@@ -143,6 +149,51 @@ describe("telemetry: cost and switches", () => {
     expect(otel.spans().filter((s) => s.name === "invoke_agent claude-code")).toHaveLength(1);
     const tokens = await otel.histogram("gen_ai.client.token.usage");
     expect(tokens.map((p) => p.value.count)).toEqual([1, 1]);
+  });
+});
+
+describe("telemetry: a parent from another process", () => {
+  it("telemetry.parent makes the run's spans children of that remote span", async () => {
+    await using otel = otelHarness();
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    await drain(
+      query({
+        prompt: "x",
+        options: {
+          transport: answering(),
+          telemetry: { tracerProvider: otel.tracerProvider, parent: { traceparent, tracestate: "vendor=x" } },
+        },
+      }),
+    );
+    const turn = only(otel.spans(), "invoke_agent claude-code");
+    expect(turn.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(turn.parentSpanContext).toMatchObject({ spanId: "b7ad6b7169203331", isRemote: true });
+    expect(turn.spanContext().traceState?.get("vendor")).toBe("x");
+  });
+
+  it("a malformed parent is refused", async () => {
+    const error = await drain(
+      query({
+        prompt: "x",
+        options: { transport: answering(), telemetry: { parent: { traceparent: "00-zz-1-01\nX: y" } } },
+      }),
+    ).catch((e: unknown) => e);
+    expect((error as InvalidOptionsError).issues).toEqual([
+      "telemetry.parent.traceparent: must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)",
+    ]);
+  });
+
+  it("currentTraceContext(): undefined with nothing registered, else the active span's", async () => {
+    expect(await currentTraceContext()).toBeUndefined();
+    await using otel = otelHarness();
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(otel.tracerProvider);
+    const span = trace.getTracer("host").startSpan("enqueue");
+    const carrier = await context.with(trace.setSpan(context.active(), span), () => currentTraceContext());
+    span.end();
+    expect(carrier).toEqual({
+      traceparent: `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`,
+    });
   });
 });
 
