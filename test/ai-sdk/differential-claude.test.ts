@@ -6,9 +6,9 @@
  */
 import type { ModelMessage } from "ai-v7";
 import { beforeAll, describe, expect, it } from "vitest";
-import { findClaudeCli } from "../../src/backends/claude/discovery.js";
 import { codeAgent } from "../../src/ai-sdk/index.js";
-import { structuredOutputTurns, type ScriptedTurn } from "../../src/testing/index.js";
+import { findClaudeCli } from "../../src/backends/claude/discovery.js";
+import { type ScriptedTurn, structuredOutputTurns } from "../../src/testing/index.js";
 import { testBed } from "../e2e/support.js";
 import { observe, type Seen } from "./differential-support.js";
 
