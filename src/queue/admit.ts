@@ -5,6 +5,7 @@
  * every reason at once ({@link JobRefusedError}).
  */
 import type { AgentOptions } from "../options.js";
+import { parseTraceparent, validTracestate } from "../telemetry/cli-env.js";
 import { type QueueKey, RunVerifier } from "./auth.js";
 import { JobRefusedError } from "./errors.js";
 import {
@@ -25,6 +26,8 @@ export interface AdmittedJob {
   remotePermissions: { timeoutMs: number } | undefined;
   /** Checks the producer's signatures; `undefined` for a job without a run key (a raw BullMQ job). */
   verifier: RunVerifier | undefined;
+  /** The producer's span to parent the run's spans (see `telemetry.parent`), when it sent one. */
+  trace: { traceparent: string; tracestate?: string } | undefined;
 }
 
 const DATA_FIELDS = new Set([
@@ -36,6 +39,7 @@ const DATA_FIELDS = new Set([
   "auth",
   "sealedEnv",
   "mac",
+  "trace",
 ]);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -113,6 +117,18 @@ export async function admitJob(
     );
   }
 
+  let trace: AdmittedJob["trace"];
+  if (raw.trace !== undefined) {
+    const t = isPlainObject(raw.trace) ? raw.trace : {};
+    if (!parseTraceparent(t.traceparent) || (t.tracestate !== undefined && !validTracestate(t.tracestate)))
+      issues.push("trace: not a W3C trace context");
+    else
+      trace = {
+        traceparent: t.traceparent as string,
+        ...(t.tracestate !== undefined ? { tracestate: t.tracestate as string } : {}),
+      };
+  }
+
   if (issues.length > 0) throw refuse(issues);
 
   const env = restoreEnv(options.env as Record<string, string | null> | undefined);
@@ -130,5 +146,6 @@ export async function admitJob(
     timeoutMs: raw.timeoutMs as number | undefined,
     remotePermissions,
     verifier,
+    trace,
   };
 }

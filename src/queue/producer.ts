@@ -10,6 +10,7 @@ import { combineSignals } from "../internal/abort.js";
 import { describeError } from "../internal/safe-json.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { CanUseTool, PermissionResult } from "../permissions.js";
+import { currentTraceContext } from "../telemetry/start.js";
 import { type EntrySigner, QueueKey, RunKeys } from "./auth.js";
 import {
   address,
@@ -195,15 +196,16 @@ export class AgentQueue implements AsyncDisposable {
     if (canUseTool !== undefined && typeof canUseTool !== "function")
       throw new InvalidOptionsError(["canUseTool: expected a function"]);
     const jobId = params.jobId ?? randomUUID();
-    const data = this.protect(
-      jobId,
-      toJobData(
+    const trace = await currentTraceContext();
+    const data = this.protect(jobId, {
+      ...toJobData(
         params.prompt,
         (params.options ?? {}) as Record<string, unknown>,
         params.timeoutMs,
         canUseTool ? (params.permissionTimeoutMs ?? 60_000) : undefined,
       ),
-    );
+      ...(trace ? { trace } : {}),
+    });
     const job = await this.redisCall("enqueue", jobId, () =>
       this.queue.add("agent-run", data, {
         jobId,

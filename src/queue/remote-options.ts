@@ -62,6 +62,8 @@ export interface AgentJobData {
   sealedEnv?: SealedEnv;
   /** HMAC of the rest of the job (its JSON text) with the queue key, when the producer has one. */
   mac?: string;
+  /** The producer's active span (W3C), when it had one: the worker's spans become its children. */
+  trace?: { traceparent: string; tracestate?: string };
 }
 
 /** Every reason `options` and `prompt` cannot be sent to a worker, as `path: message`. */

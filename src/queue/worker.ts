@@ -18,6 +18,7 @@ import type { Message, ResultMessage } from "../messages.js";
 import type { AgentOptions } from "../options.js";
 import type { CanUseTool, PermissionResult, PermissionResultAllow } from "../permissions.js";
 import { type Query, query } from "../query.js";
+import { telemetryWanted } from "../telemetry/start.js";
 import { type AdmittedJob, admitJob } from "./admit.js";
 import { type EntrySigner, QueueKey, type RunVerifier } from "./auth.js";
 import {
@@ -457,6 +458,10 @@ export class AgentWorker implements AsyncDisposable {
           ...options,
           ...(remote && verifier
             ? { canUseTool: this.askProducer(jobId, stream, remote.timeoutMs, verifier) }
+            : {}),
+          // The producer's span parents the run's spans, when this run has telemetry at all.
+          ...(data.trace && telemetryWanted(options)
+            ? { telemetry: { ...options.telemetry, parent: data.trace } }
             : {}),
           signal: run.controller.signal,
         },
