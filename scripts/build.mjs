@@ -32,8 +32,12 @@ const types = spawnSync(
 );
 if (types.status !== 0) process.exit(types.status ?? 1);
 
-/** Packages users share with us at runtime: imported, never copied into the bundle. */
-const external = /^(zod|@modelcontextprotocol\/sdk(\/.*)?|@agentclientprotocol\/sdk(\/.*)?|bullmq|ioredis)$/;
+/**
+ * Packages users share with us at runtime: imported, never copied into the bundle
+ * (`@opentelemetry/api` above all: the host's copy holds the registered providers).
+ */
+const external =
+  /^(zod|@modelcontextprotocol\/sdk(\/.*)?|@agentclientprotocol\/sdk(\/.*)?|bullmq|ioredis|@opentelemetry\/api)$/;
 
 await build({
   absWorkingDir: root,
