@@ -64,7 +64,10 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
       toolName: (name) => callerToolName(name, sdkTools),
     });
     const includeRaw = call.includeRawChunks === true;
-    const q = query({ prompt: prepared.prompt, options: prepared.options });
+    // A warm process runs with its pool's options; only the abort signal is the call's own.
+    const q = prepared.warmPool
+      ? prepared.warmPool.query(prepared.prompt, { signal })
+      : query({ prompt: prepared.prompt, options: prepared.options });
     let finished = false;
     const stream = new ReadableStream<LanguageModelV3StreamPart>({
       start(controller) {

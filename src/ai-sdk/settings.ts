@@ -5,6 +5,7 @@ import type { LanguageModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provid
 import { UnsupportedOptionsError } from "../errors.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Prompt, UserContentBlock } from "../prompt.js";
+import type { WarmPool } from "../warm/warm-pool.js";
 import type { ParsedModelId } from "./model-id.js";
 import type { ConvertedPrompt } from "./prompt.js";
 import { type CodeAgentTool, TOOLS_SERVER, toolsServer } from "./tools.js";
@@ -31,6 +32,14 @@ export interface CodeAgentSettings extends Omit<AgentOptions, "backend" | "signa
    * earlier turns are sent as a text transcript to a new session instead).
    */
   resumeFromHistory?: boolean | ((sessionId: string) => boolean);
+  /**
+   * A pool of warm processes (`new WarmPool({ options })`, started with this model's backend and
+   * the options it should run with) a call takes its process from, so the first token comes sooner.
+   * A warm process runs with the pool's options only: a call that needs more (a session to resume,
+   * a system message, structured output, `sdkTools`) starts a process of its own as without a pool.
+   * Start the pool with `includePartialMessages: true` for Claude's live deltas.
+   */
+  warmPool?: Pick<WarmPool, "query">;
 }
 
 /** What one call runs: the prompt and options for `query()`, and what the mapping needs to know. */
@@ -39,6 +48,8 @@ export interface PreparedCall {
   options: AgentOptions;
   /** JSON was asked for and the backend produces it natively. */
   nativeJson: boolean;
+  /** The warm pool the call may take its process from: set only when the call needs nothing beyond the pool's options. */
+  warmPool: Pick<WarmPool, "query"> | undefined;
   warnings: SharedV3Warning[];
 }
 
@@ -75,7 +86,7 @@ export function prepareCall(
   converted: ConvertedPrompt,
   signal: AbortSignal,
 ): PreparedCall {
-  const { sdkTools, resumeFromHistory: _resume, ...rest } = settings;
+  const { sdkTools, resumeFromHistory: _resume, warmPool, ...rest } = settings;
   const options: AgentOptions = { ...rest, backend: id.backend, signal };
   const warnings: SharedV3Warning[] = [...converted.warnings];
   let prompt = converted.prompt;
@@ -147,7 +158,12 @@ export function prepareCall(
       });
     }
   }
-  return { prompt, options, nativeJson, warnings };
+  const needsMore =
+    converted.resume !== undefined ||
+    converted.system !== undefined ||
+    call.responseFormat?.type === "json" ||
+    (sdkTools !== undefined && Object.keys(sdkTools).length > 0);
+  return { prompt, options, nativeJson, warnings, warmPool: needsMore ? undefined : warmPool };
 }
 
 /**

@@ -5,6 +5,7 @@ import { generateObject, generateText, type ModelMessage, streamText, tool } fro
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentTurnError, codeAgent, createCodeAgent } from "../../src/ai-sdk/index.js";
+import { WarmPool } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import { structuredOutputTurns } from "../../src/testing/index.js";
 import { CLAUDE_CLI_VERSION, testBed } from "../e2e/support.js";
@@ -176,6 +177,32 @@ describe(`ai-sdk provider over claude ${CLAUDE_CLI_VERSION} (ai 6)`, () => {
     }
     expect(seen).toContain("abort");
     await expect.poll(() => liveGroupCount(), { timeout: 15_000 }).toBe(0);
+  });
+
+  it("streamText from a warm pool: the call takes the warm process; a resumed turn starts its own", async () => {
+    await using bed = await testBed([{ text: "warm answer" }, { text: "cold answer" }]);
+    await using pool = new WarmPool({ options: bed.options({ includePartialMessages: true }), size: 1 });
+    await pool.ready();
+    const [warmPid] = pool.readyPids();
+    expect(warmPid).toBeGreaterThan(0);
+    const model = codeAgent("claude", { ...bed.options(), warmPool: pool });
+    const first = streamText({ model, prompt: "hello warm" });
+    const types: string[] = [];
+    for await (const part of first.fullStream) types.push(part.type);
+    expect(await first.text).toBe("warm answer");
+    expect(types).toContain("text-delta");
+    expect(pool.stats.warmHits).toBe(1);
+    const second = await generateText({
+      model,
+      messages: [
+        { role: "user", content: "hello warm" },
+        ...(await first.response).messages,
+        { role: "user", content: "and again" },
+      ],
+    });
+    expect(second.text).toBe("cold answer");
+    expect(bed.model.turnRequests[1]?.lastUserText).toBe("and again");
+    expect(pool.stats.warmHits).toBe(1);
   });
 
   it("refuses tools whose execute it never receives, clearly", async () => {
