@@ -20,6 +20,8 @@ const IN_PROCESS_ONLY = {
   onCliInstallProgress: "a callback cannot run on a worker machine",
   signal: "an AbortSignal cannot cross machines; use the run handle's cancel()",
   transport: "a custom transport is an in-process object; workers spawn their CLI",
+  telemetry:
+    "providers are in-process objects; give the worker its own telemetry (the producer's active span travels with the job)",
 } as const satisfies Record<InProcessOnly, string>;
 
 /** The options refused at enqueue because they only exist in the producer process. */
@@ -29,7 +31,8 @@ export type InProcessOnly =
   | "stderr"
   | "onCliInstallProgress"
   | "signal"
-  | "transport";
+  | "transport"
+  | "telemetry";
 
 /** An MCP server a worker can start itself (stdio, SSE, HTTP): not an in-process `sdk` server. */
 export type RemoteMcpServerConfig = Exclude<McpServerConfig, McpSdkServerConfig>;

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AgentQueue, AgentWorker } from "../../src/queue/index.js";
+import { InvalidOptionsError } from "../../src/index.js";
+import { AgentQueue, AgentWorker, type RemoteAgentOptions } from "../../src/queue/index.js";
 import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "../queue/support/redis.js";
 import { freshQueue } from "../queue/support/runs.js";
 import { FAKE_CLAUDE, until } from "../queue/support/workers.js";
@@ -59,5 +60,19 @@ describe.skipIf(!REDIS_SERVER)("telemetry across the queue (real Redis)", () => 
       spanId: producerSpan.spanContext().spanId,
       isRemote: true,
     });
+  });
+
+  it("a job cannot bring telemetry options of its own: refused at enqueue, saying why", async () => {
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName: freshQueue() });
+    const error = await queue
+      .enqueue({
+        prompt: "x",
+        options: { telemetry: { recordContent: true } } as unknown as RemoteAgentOptions,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidOptionsError);
+    expect((error as InvalidOptionsError).issues.join("\n")).toMatch(
+      /^telemetry: providers are in-process objects/m,
+    );
   });
 });
