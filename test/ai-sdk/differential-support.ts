@@ -47,7 +47,12 @@ export async function observe(
     ...(options.abortWhen ? { abortSignal: options.abortWhen.controller.signal } : {}),
   });
   const abortWhen = options.abortWhen;
-  if (abortWhen) void abortWhen.when.then(() => abortWhen.controller.abort());
+  // A wait that never matched rejects when its server closes: the scenario then shows no abort.
+  if (abortWhen)
+    void abortWhen.when.then(
+      () => abortWhen.controller.abort(),
+      () => undefined,
+    );
   const types: string[] = [];
   let error: string | undefined;
   try {
