@@ -58,7 +58,14 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
   const issues = telemetryIssues(telemetry);
   if (issues.length > 0) throw new InvalidOptionsError(issues);
   if (telemetry?.enabled === false) return { options: base, run: undefined };
-  const api = await loadOtelApi();
+  const api = await loadOtelApi().catch((error: unknown) => {
+    // Asked for in the options: a failure. Only detected (a provider registered by a copy of the
+    // API this package cannot import): the run goes on without telemetry, and says so once.
+    if (telemetry !== undefined) throw error;
+    warnUnavailable(error);
+    return undefined;
+  });
+  if (!api) return { options: base, run: undefined };
   const tracer = fromProvider("tracerProvider", () =>
     (telemetry?.tracerProvider ?? api.trace.getTracerProvider()).getTracer(
       INSTRUMENTATION_NAME,
@@ -122,7 +129,11 @@ function parentContext(api: OtelApi, carrier: TraceContextCarrier | undefined) {
  */
 export async function currentTraceContext(): Promise<TraceContextCarrier | undefined> {
   if (!globalApiRegistered()) return undefined;
-  const api = await loadOtelApi();
+  const api = await loadOtelApi().catch((error: unknown) => {
+    warnUnavailable(error);
+    return undefined;
+  });
+  if (!api) return undefined;
   const env = traceContextEnv(api.trace.getSpanContext(api.context.active()));
   if (env.TRACEPARENT === undefined) return undefined;
   return {
@@ -152,6 +163,18 @@ function fromProvider(what: string, get: () => unknown): unknown {
       `telemetry.${what}: could not provide for ${INSTRUMENTATION_NAME}: ${describeError(error)}`,
     ]);
   }
+}
+
+let warned = false;
+
+/** The process-wide warning that a registered provider is not used (once per process). */
+function warnUnavailable(error: unknown): void {
+  if (warned) return;
+  warned = true;
+  process.emitWarning(
+    `A global OpenTelemetry provider is registered, but code-agent-sdk cannot import @opentelemetry/api, so its runs are not traced: ${describeError(error)}`,
+    { code: "CODE_AGENT_SDK_TELEMETRY_UNAVAILABLE" },
+  );
 }
 
 /** `canUseTool`, reporting each decision to the run's tool span. Answers and failures pass through unchanged. */

@@ -85,6 +85,32 @@ describe("telemetry: cost and switches", () => {
     expect(otel.spans()).toEqual([]);
   });
 
+  it("a registered provider whose API cannot be imported: the run goes on untraced and warns once; asked for in options, it fails", async () => {
+    await using otel = otelHarness();
+    trace.setGlobalTracerProvider(otel.tracerProvider);
+    const missing = () =>
+      new InvalidOptionsError(["telemetry: needs the optional peer dependency @opentelemetry/api"]);
+    vi.mocked(load.loadOtelApi).mockRejectedValueOnce(missing()).mockRejectedValueOnce(missing());
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const messages = await drain(query({ prompt: "x", options: { transport: answering() } }));
+      expect(messages.at(-1)).toMatchObject({ type: "result", isError: false });
+      const error = await drain(
+        query({ prompt: "x", options: { transport: answering(), telemetry: { recordContent: false } } }),
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidOptionsError);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.map((w) => (w as Error & { code?: string }).code)).toEqual([
+      "CODE_AGENT_SDK_TELEMETRY_UNAVAILABLE",
+    ]);
+    expect(otel.spans()).toEqual([]);
+  });
+
   it("a malformed telemetry option fails the run with InvalidOptionsError, before anything starts", async () => {
     const transport = answering();
     const error = await drain(
