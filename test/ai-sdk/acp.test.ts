@@ -1,19 +1,23 @@
 /**
- * The AI SDK provider (`ai` 6) over the ACP backend: claude-code-acp against the fake Anthropic API.
+ * The AI SDK provider (`ai` 6 on Node 20, `ai` 7 on Node 22+: see ai-version.ts)
+ * over the ACP backend: claude-code-acp against the fake Anthropic API.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateObject, generateText, type ModelMessage, streamText } from "ai";
+import type { ModelMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codeAgent } from "../../src/ai-sdk/index.js";
 import { CLAUDE_CODE_ACP_VERSION, claudeAcpBed, runningAgents } from "../e2e/acp-support.js";
+import { AI_MAJOR, ai } from "./ai-version.js";
+
+const { generateObject, generateText, streamText } = ai;
 
 afterEach(() => {
   expect(runningAgents()).toBe(0);
 });
 
-describe(`ai-sdk provider over acp/claude-code-acp ${CLAUDE_CODE_ACP_VERSION} (ai 6)`, () => {
+describe(`ai-sdk provider over acp/claude-code-acp ${CLAUDE_CODE_ACP_VERSION} (ai ${AI_MAJOR})`, () => {
   it("generateText: text, finish reason, the ACP session id in providerMetadata", async () => {
     await using bed = await claudeAcpBed([{ text: "Hello from the fake model" }]);
     const result = await generateText({

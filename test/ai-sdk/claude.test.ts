@@ -1,7 +1,8 @@
 /**
- * The AI SDK provider (`ai` 6) against the real Claude Code CLI, offline, with a scripted model.
+ * The AI SDK provider (`ai` 6 on Node 20, `ai` 7 on Node 22+: see ai-version.ts)
+ * against the real Claude Code CLI, offline, with a scripted model.
  */
-import { generateObject, generateText, type ModelMessage, streamText, tool } from "ai";
+import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentTurnError, codeAgent, createCodeAgent } from "../../src/ai-sdk/index.js";
@@ -9,8 +10,11 @@ import { WarmPool } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import { structuredOutputTurns } from "../../src/testing/index.js";
 import { CLAUDE_CLI_VERSION, testBed } from "../e2e/support.js";
+import { AI_MAJOR, ai } from "./ai-version.js";
 
-describe(`ai-sdk provider over claude ${CLAUDE_CLI_VERSION} (ai 6)`, () => {
+const { generateObject, generateText, streamText, tool } = ai;
+
+describe(`ai-sdk provider over claude ${CLAUDE_CLI_VERSION} (ai ${AI_MAJOR})`, () => {
   it("generateText: text, usage, finish reason, session id and cost in providerMetadata", async () => {
     await using bed = await testBed([{ thinking: "let me think", text: "Hello from the scripted model" }]);
     const result = await generateText({ model: codeAgent("claude", bed.options()), prompt: "say hello" });

@@ -1,12 +1,16 @@
 /**
- * The AI SDK provider (`ai` 6) against the real Codex CLI, offline, with a scripted Responses API.
+ * The AI SDK provider (`ai` 6 on Node 20, `ai` 7 on Node 22+: see ai-version.ts)
+ * against the real Codex CLI, offline, with a scripted Responses API.
  */
-import { generateObject, generateText, type ModelMessage, streamText, tool } from "ai";
+import type { ModelMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codeAgent } from "../../src/ai-sdk/index.js";
 import { UnsupportedOptionsError } from "../../src/index.js";
 import { CODEX_CLI_VERSION, codexBed, runningCliProcesses } from "../e2e/codex-support.js";
+import { AI_MAJOR, ai } from "./ai-version.js";
+
+const { generateObject, generateText, streamText, tool } = ai;
 
 const PIXEL =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -15,7 +19,7 @@ afterEach(() => {
   expect(runningCliProcesses()).toBe(0);
 });
 
-describe(`ai-sdk provider over codex ${CODEX_CLI_VERSION} (ai 6)`, () => {
+describe(`ai-sdk provider over codex ${CODEX_CLI_VERSION} (ai ${AI_MAJOR})`, () => {
   it("generateText: reasoning, text, usage, the thread id in providerMetadata, the model from the id", async () => {
     await using bed = await codexBed([{ reasoning: "pondering", text: "Hello from the fake model" }]);
     const result = await generateText({ model: codeAgent("codex/gpt-5.5", bed.options()), prompt: "say hi" });

@@ -1,15 +1,19 @@
 /**
- * The AI SDK provider (`ai` 6) over the Cursor backend, driven against the stand-in
+ * The AI SDK provider (`ai` 6 on Node 20, `ai` 7 on Node 22+: see ai-version.ts)
+ * over the Cursor backend, driven against the stand-in
  * `cursor-agent` (no real one can be installed here: verified against documented shapes).
  */
-import { generateText, type ModelMessage, tool } from "ai";
+import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codeAgent } from "../../src/ai-sdk/index.js";
 import { UnsupportedOptionsError } from "../../src/index.js";
 import { cursorBed } from "../e2e/cursor-support.js";
+import { AI_MAJOR, ai } from "./ai-version.js";
 
-describe("ai-sdk provider over cursor (stand-in CLI, ai 6)", () => {
+const { generateText, tool } = ai;
+
+describe(`ai-sdk provider over cursor (stand-in CLI, ai ${AI_MAJOR})`, () => {
   it("reasoning, text, tool calls under the unified names with their results, the chat id", async () => {
     await using bed = cursorBed();
     const result = await generateText({
