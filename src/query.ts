@@ -463,6 +463,7 @@ class QueryRun implements Query {
             backend: backend.name,
             initialPrompt: this.prompt,
             spawns: !this.source,
+            oneTurn: !streamed,
           })
         : undefined;
       this.telemetry = prepared?.run;

@@ -106,16 +106,15 @@ export class RunTelemetry {
     });
   }
 
-  /** The context of the oldest turn still open, else the run's parent: what the CLI is started under. */
-  currentContext(): Context {
-    return this.turns[0]?.context ?? this.parent;
-  }
-
-  /** The span context the CLI's `TRACEPARENT` carries. */
-  currentSpanContext(): ReturnType<Span["spanContext"]> | undefined {
+  /**
+   * The span context the CLI's `TRACEPARENT` carries: the first turn's span when `ofTurn` (a
+   * process that lives for that one turn), else the run's parent (a process serving many turns,
+   * whose own spans of every turn then sit beside ours under that parent).
+   */
+  processSpanContext(ofTurn: boolean): ReturnType<Span["spanContext"]> | undefined {
     let context: ReturnType<Span["spanContext"]> | undefined;
     this.guard(() => {
-      context = this.api.trace.getSpanContext(this.currentContext());
+      context = this.api.trace.getSpanContext((ofTurn ? this.turns[0]?.context : undefined) ?? this.parent);
     });
     return context;
   }

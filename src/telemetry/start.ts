@@ -39,6 +39,8 @@ export interface PrepareParams {
   initialPrompt?: Prompt | undefined;
   /** The CLI process is started for this run (not taken from a warm pool): it gets the trace context. */
   spawns: boolean;
+  /** The process serves this one turn (a one-shot query): its spans go under that turn's span. */
+  oneTurn?: boolean;
 }
 
 /** The options without `telemetry` (what every backend validates). */
@@ -94,7 +96,8 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
   if (options.canUseTool) prepared = { ...prepared, canUseTool: reportingDecisions(options.canUseTool, run) };
   if (params.spawns) {
     const env: Record<string, string> = {};
-    if (telemetry?.propagate !== false) Object.assign(env, traceContextEnv(run.currentSpanContext()));
+    if (telemetry?.propagate !== false)
+      Object.assign(env, traceContextEnv(run.processSpanContext(params.oneTurn === true)));
     const cli = telemetry?.cliTelemetry;
     if (cli) Object.assign(env, cliTelemetryEnv(cli, recordContent));
     if (Object.keys(env).length > 0) prepared = { ...prepared, env: { ...prepared.env, ...env } };
