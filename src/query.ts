@@ -35,7 +35,7 @@ import type { AgentOptions, ClaudeSettings, ThinkingDisplay } from "./options.js
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
 import type { RunTelemetry } from "./telemetry/run.js";
-import { prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
+import { activeContextSnapshot, prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
 /** Arguments of {@link query}. */
@@ -283,12 +283,16 @@ class QueryRun implements Query {
   private readonly startAbort = new AbortController();
   /** The run's spans and metrics, when it is instrumented (see `AgentOptions.telemetry`). */
   private telemetry: RunTelemetry | undefined;
+  /** The OpenTelemetry context `query()` was called in: its spans' parent. */
+  private readonly createdIn: unknown;
 
   constructor(
     private readonly prompt: Prompt,
     private readonly options: AgentOptions,
     private readonly source?: SessionSource,
-  ) {}
+  ) {
+    this.createdIn = telemetryWanted(options) ? activeContextSnapshot() : undefined;
+  }
 
   get pid(): number | undefined {
     return this.session?.pid?.();
@@ -464,6 +468,7 @@ class QueryRun implements Query {
             initialPrompt: this.prompt,
             spawns: !this.source,
             oneTurn: !streamed,
+            createdIn: this.createdIn,
           })
         : undefined;
       this.telemetry = prepared?.run;

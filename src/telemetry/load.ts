@@ -31,6 +31,22 @@ export function telemetryWanted(options: { telemetry?: TelemetryOptions | false 
   return options.telemetry !== undefined || globalProviderRegistered();
 }
 
+/**
+ * The context active now, read from the registered context manager without loading the API
+ * (`undefined` when none is registered): a query remembers where it was created, since it starts
+ * at its first `next()`, which may run elsewhere (a stream's first pull).
+ */
+export function activeContextSnapshot(): unknown {
+  try {
+    const registry = (globalThis as Record<symbol, unknown>)[GLOBAL_KEY] as
+      | { context?: { active?: () => unknown } }
+      | undefined;
+    return registry?.context?.active?.();
+  } catch {
+    return undefined;
+  }
+}
+
 let loading: Promise<OtelApi> | undefined;
 
 /** `@opentelemetry/api`, imported on first use. Rejects with `InvalidOptionsError` when it is not installed. */

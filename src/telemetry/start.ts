@@ -19,11 +19,11 @@ import {
   traceContextEnv,
   validTracestate,
 } from "./cli-env.js";
-import { loadOtelApi, type OtelApi, telemetryWanted } from "./load.js";
+import { activeContextSnapshot, loadOtelApi, type OtelApi, telemetryWanted } from "./load.js";
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, RunTelemetry } from "./run.js";
 import type { TelemetryOptions, TraceContextCarrier } from "./types.js";
 
-export { telemetryWanted };
+export { activeContextSnapshot, telemetryWanted };
 
 /** A run's options for its backend, and its telemetry when it has any. */
 export interface PreparedRun {
@@ -41,6 +41,8 @@ export interface PrepareParams {
   spawns: boolean;
   /** The process serves this one turn (a one-shot query): its spans go under that turn's span. */
   oneTurn?: boolean;
+  /** The context the run was created in ({@link activeContextSnapshot}); default: the active one. */
+  createdIn?: unknown;
 }
 
 /** The options without `telemetry` (what every backend validates). */
@@ -81,7 +83,7 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
     ),
   ) as Meter;
   const recordContent = telemetry?.recordContent === true;
-  const run = new RunTelemetry(api, tracer, meter, parentContext(api, telemetry?.parent), {
+  const run = new RunTelemetry(api, tracer, meter, parentContext(api, telemetry?.parent, params.createdIn), {
     backend: params.backend,
     provider: providerOf(params.backend, options),
     agentName: telemetry?.agentName ?? agentNameOf(params.backend, options),
@@ -114,8 +116,8 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
 }
 
 /** The active context, or `carrier`'s remote span context in its place (already validated). */
-function parentContext(api: OtelApi, carrier: TraceContextCarrier | undefined) {
-  const active = api.context.active();
+function parentContext(api: OtelApi, carrier: TraceContextCarrier | undefined, createdIn: unknown) {
+  const active = isContext(createdIn) ? createdIn : api.context.active();
   const spanContext = carrier && parseTraceparent(carrier.traceparent);
   if (!spanContext) return active;
   return api.trace.setSpanContext(active, {
@@ -123,6 +125,18 @@ function parentContext(api: OtelApi, carrier: TraceContextCarrier | undefined) {
     isRemote: true,
     ...(carrier.tracestate !== undefined ? { traceState: api.createTraceState(carrier.tracestate) } : {}),
   });
+}
+
+/** A `Context` of `@opentelemetry/api` (what a context manager's `active()` returns). */
+function isContext(value: unknown): value is ReturnType<OtelApi["context"]["active"]> {
+  const v = value as { getValue?: unknown; setValue?: unknown; deleteValue?: unknown } | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.getValue === "function" &&
+    typeof v.setValue === "function" &&
+    typeof v.deleteValue === "function"
+  );
 }
 
 /**
