@@ -143,34 +143,55 @@ function replay(messages: LanguageModelV3Message[], warnings: SharedV3Warning[])
   return `The conversation so far:\n\n${lines.join("\n\n")}\n\nThe user's new message follows.`;
 }
 
+/** `new URL(text)`, or `null` when it does not parse (Node 20 has no `URL.parse`). */
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
 function addFile(
   part: LanguageModelV3FilePart,
   blocks: UserContentBlock[],
   warnings: SharedV3Warning[],
 ): void {
   const mediaType = part.mediaType.toLowerCase();
-  if (part.data instanceof URL) {
-    if (
-      mediaType.startsWith("image/") &&
-      (part.data.protocol === "https:" || part.data.protocol === "http:")
-    ) {
-      blocks.push({ type: "image", source: { type: "url", url: part.data.href } });
+  const data = part.data;
+  // `ai` 7 hands a v3 model a URL it was given as a string; base64 never holds a ":".
+  const url =
+    data instanceof URL
+      ? data
+      : typeof data === "string" && /^https?:\/\//i.test(data)
+        ? parseUrl(data)
+        : undefined;
+  if (url !== undefined) {
+    if (url === null) {
+      dropped(warnings, `file part ${mediaType} with a malformed URL`);
+      return;
+    }
+    // `ai` 7 names an image part's type "image" when the caller gave no subtype.
+    const image = mediaType === "image" || mediaType.startsWith("image/");
+    if (image && (url.protocol === "https:" || url.protocol === "http:")) {
+      blocks.push({ type: "image", source: { type: "url", url: url.href } });
     } else dropped(warnings, `file part ${mediaType} given by URL`);
     return;
   }
+  if (data instanceof URL) return;
   if (IMAGE_TYPES.has(mediaType)) {
-    const data = typeof part.data === "string" ? part.data : Buffer.from(part.data).toString("base64");
+    const base64 = typeof data === "string" ? data : Buffer.from(data).toString("base64");
     blocks.push({
       type: "image",
-      source: { type: "base64", media_type: mediaType as ImageMediaType, data },
+      source: { type: "base64", media_type: mediaType as ImageMediaType, data: base64 },
     });
     return;
   }
   if (mediaType.startsWith("text/")) {
     const text =
-      typeof part.data === "string"
-        ? Buffer.from(part.data, "base64").toString("utf8")
-        : Buffer.from(part.data).toString("utf8");
+      typeof data === "string"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : Buffer.from(data).toString("utf8");
     blocks.push({ type: "text", text: part.filename ? `${part.filename}:\n${text}` : text });
     return;
   }

@@ -209,6 +209,31 @@ describe(`ai-sdk provider over claude ${CLAUDE_CLI_VERSION} (ai ${AI_MAJOR})`, (
     expect(pool.stats.warmHits).toBe(1);
   });
 
+  it("images in the prompt: bytes as base64 and an https URL as a URL source, nothing downloaded", async () => {
+    await using bed = await testBed([{ text: "two images" }]);
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+      "base64",
+    );
+    const result = await generateText({
+      model: codeAgent("claude", bed.options()),
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "compare" },
+            { type: "image", image: new Uint8Array(png), mediaType: "image/png" },
+            { type: "image", image: new URL("https://images.example.invalid/cat.png") },
+          ],
+        },
+      ],
+    });
+    expect(result.text).toBe("two images");
+    const sent = JSON.stringify(bed.model.turnRequests[0]?.body);
+    expect(sent).toContain(png.toString("base64"));
+    expect(sent).toContain('"url":"https://images.example.invalid/cat.png"');
+  });
+
   it("refuses tools whose execute it never receives, clearly", async () => {
     await using bed = await testBed([]);
     const t = tool({ inputSchema: z.object({}), execute: async () => "x" });

@@ -133,6 +133,8 @@ describe("convertPrompt", () => {
             { type: "file", mediaType: "image/png", data: new Uint8Array([1, 2, 3]) },
             { type: "file", mediaType: "image/jpeg", data: "AAAA" },
             { type: "file", mediaType: "image/png", data: new URL("https://example.com/a.png") },
+            // ai 7 passes a URL given as a string on to a v3 model as the string
+            { type: "file", mediaType: "image", data: "https://example.com/b.png" },
             { type: "file", mediaType: "application/pdf", data: "AAAA" },
           ],
         },
@@ -144,6 +146,7 @@ describe("convertPrompt", () => {
       { type: "image", source: { type: "base64", media_type: "image/png", data: "AQID" } },
       { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "AAAA" } },
       { type: "image", source: { type: "url", url: "https://example.com/a.png" } },
+      { type: "image", source: { type: "url", url: "https://example.com/b.png" } },
     ]);
     expect(out.warnings).toEqual([
       expect.objectContaining({ type: "unsupported", feature: "file part of type application/pdf" }),
