@@ -16,7 +16,8 @@ import { build } from "esbuild";
 import { type CodeAgentSettings, createCodeAgent } from "../../src/ai-sdk/index.js";
 
 const BACKENDS = ["claude", "codex"] as const;
-type Backend = (typeof BACKENDS)[number];
+/** The backends the page offers. */
+export type Backend = (typeof BACKENDS)[number];
 const MAX_BODY = 4 * 1024 * 1024;
 
 const PAGE = `<!doctype html>
@@ -69,9 +70,12 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 
 /**
  * Starts the server on 127.0.0.1.
- * @param settings - Settings for every model (`cwd`, `env`, `canUseTool`, `allowedTools`, …).
+ * @param settings - Each backend's settings (`cwd`, `env`, `canUseTool`, `allowedTools`, …).
  */
-export async function startChatServer(settings: CodeAgentSettings = {}, port = 0): Promise<ChatServer> {
+export async function startChatServer(
+  settings: (backend: Backend) => CodeAgentSettings = () => ({}),
+  port = 0,
+): Promise<ChatServer> {
   const script = await build({
     entryPoints: [join(dirname(fileURLToPath(import.meta.url)), "page.js")],
     bundle: true,
@@ -83,7 +87,7 @@ export async function startChatServer(settings: CodeAgentSettings = {}, port = 0
   const app = script.outputFiles[0]?.text ?? "";
   // Sessions this server started: the only ones a client's history may resume.
   const sessions = new Set<string>();
-  const agent = createCodeAgent({ ...settings, resumeFromHistory: (id) => sessions.has(id) });
+  const agent = createCodeAgent({ resumeFromHistory: (id) => sessions.has(id) });
 
   async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: { messages?: unknown; backend?: unknown };
@@ -101,7 +105,7 @@ export async function startChatServer(settings: CodeAgentSettings = {}, port = 0
       if (!res.writableFinished) controller.abort();
     });
     const result = streamText({
-      model: agent(backend satisfies Backend),
+      model: agent(backend, settings(backend)),
       messages: await convertToModelMessages(body.messages as UIMessage[]),
       abortSignal: controller.signal,
       onFinish: ({ providerMetadata }) => {
@@ -141,6 +145,6 @@ export async function startChatServer(settings: CodeAgentSettings = {}, port = 0
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const server = await startChatServer({}, Number(process.env.PORT ?? 3000));
+  const server = await startChatServer(undefined, Number(process.env.PORT ?? 3000));
   console.log(`chat on ${server.url}`);
 }

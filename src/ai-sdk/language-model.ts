@@ -91,8 +91,19 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
           }
         } catch (error) {
           finished = true;
+          // Closing after a failure: the failure is what the caller needs to hear about.
           await q.close().catch(() => undefined);
-          controller.error(error);
+          if (signal.aborted) {
+            // The AI SDK reports its own abort from the errored stream.
+            controller.error(error);
+            return;
+          }
+          // A failure (options the backend refuses, a CLI that cannot start or dies) is an error
+          // part, as a provider reports an API failure, then the finish: streamText's onError and
+          // the UI message stream show it; generateText throws it.
+          controller.enqueue({ type: "error", error });
+          for (const part of mapper.finish(true)) controller.enqueue(part);
+          controller.close();
         }
       },
       async cancel() {

@@ -57,6 +57,8 @@ export class PartMapper {
   /** Calls not shown to the caller (the structured-output tool), whose results are hidden too. */
   private readonly hidden = new Set<string>();
   private readonly heldText: string[] = [];
+  /** The run failed before its result (see {@link PartMapper.finish}). */
+  private failed = false;
   /** Tool calls whose input arrived as stream events. */
   private readonly inputStreamed = new Set<string>();
 
@@ -108,8 +110,12 @@ export class PartMapper {
     return out;
   }
 
-  /** The closing parts: the structured answer (JSON mode), an error for a failed turn, the finish. */
-  finish(): LanguageModelV3StreamPart[] {
+  /**
+   * The closing parts: the structured answer (JSON mode), an error for a failed turn, the finish.
+   * `failed`: the run failed without a result (the caller has sent the error part).
+   */
+  finish(failed = false): LanguageModelV3StreamPart[] {
+    this.failed = failed;
     const out: LanguageModelV3StreamPart[] = [];
     for (const [, block] of this.open) this.close(block, out);
     this.open.clear();
@@ -143,7 +149,7 @@ export class PartMapper {
 
   private finishReason(): LanguageModelV3FinishReason {
     const result = this.result;
-    if (!result) return { unified: "other", raw: undefined };
+    if (!result) return { unified: this.failed ? "error" : "other", raw: undefined };
     const raw = result.stopReason ?? result.subtype;
     if (result.isError) return { unified: result.subtype === "error_max_turns" ? "length" : "error", raw };
     if (result.stopReason === "max_tokens") return { unified: "length", raw };

@@ -2,7 +2,7 @@
  * The example chat app (examples/ai-sdk-chat) in headless Chromium (Debian's `chromium`, driven by
  * playwright-core), against the real Claude Code CLI and a scripted model: type a prompt, see the
  * scripted answer and a live tool call, a second turn that resumes the session, stop mid-answer,
- * and no CLI process left.
+ * no CLI process left, and a message to codex through the backend picker.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,8 +11,8 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatServer, startChatServer } from "../../examples/ai-sdk-chat/server.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
-import type { FakeAnthropicServer } from "../../src/testing/index.js";
-import { startFakeAnthropic } from "../../src/testing/index.js";
+import type { FakeAnthropicServer, FakeOpenAIServer } from "../../src/testing/index.js";
+import { startFakeAnthropic, startFakeOpenAI } from "../../src/testing/index.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 /**
@@ -34,6 +34,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
   "the AI SDK chat example in headless Chromium",
   () => {
     let model: FakeAnthropicServer;
+    let api: FakeOpenAIServer;
     let server: ChatServer;
     let browser: Browser;
     let cwd: string;
@@ -52,7 +53,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
         },
       });
       cwd = mkdtempSync(join(tmpdir(), "cas-ai-chat-"));
-      server = await startChatServer({ cwd, env: model.env(), allowedTools: ["Bash"] });
+      api = await startFakeOpenAI({ defaultTurn: { text: "Hello from the scripted codex model" } });
+      const codexEnv = api.codexHome().env;
+      server = await startChatServer((backend) =>
+        backend === "claude" ? { cwd, env: model.env(), allowedTools: ["Bash"] } : { cwd, env: codexEnv },
+      );
       browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     });
 
@@ -60,10 +65,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       await browser?.close();
       await server?.close();
       await model?.close();
+      await api?.close();
       rmSync(cwd, { recursive: true, force: true });
     });
 
-    it("answers, shows a live tool call, resumes the session, and stop ends the CLI", async () => {
+    it("answers, shows a live tool call, resumes the session, stop ends the CLI, the picker reaches codex", async () => {
       const page = await browser.newPage();
       await page.goto(server.url);
 
@@ -90,6 +96,29 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
 
       await page.click("#stop");
       await page.locator('#status[data-status="ready"]').waitFor();
+      await expect.poll(() => liveGroupCount(), { timeout: 15_000 }).toBe(0);
+
+      // The backend picker: the next message goes to codex (a new conversation there: the claude
+      // session is not codex's to resume, so the history is replayed as text).
+      const bodies: string[] = [];
+      page.on("response", async (r) => {
+        if (r.url().endsWith("/api/chat"))
+          bodies.push(`${r.status()} ${(await r.text().catch(() => "?")).slice(0, 1500)}`);
+      });
+      await page.selectOption("#backend", "codex");
+      await page.fill("#prompt", "hello codex");
+      await page.click("#send");
+      await page
+        .locator(".message[data-role=assistant] .text", { hasText: "Hello from the scripted codex model" })
+        .waitFor({ timeout: 20_000 })
+        .catch(async (e: unknown) => {
+          throw new Error(
+            `${String(e)}\n${await page.locator("body").innerText()}\nrequests: ${api.requests.length}\n${bodies.join("\n")}`,
+          );
+        });
+      await page.locator('#status[data-status="ready"]').waitFor();
+      expect(api.turnRequests.at(-1)?.lastUserText).toContain("hello codex");
+      expect(api.turnRequests.at(-1)?.lastUserText).toContain("User: please run the tool");
       await expect.poll(() => liveGroupCount(), { timeout: 15_000 }).toBe(0);
 
       mkdirSync(join(process.cwd(), ".tmp"), { recursive: true });

@@ -119,6 +119,19 @@ describe(`ai-sdk provider over codex ${CODEX_CLI_VERSION} (ai ${AI_MAJOR})`, () 
     await expect.poll(() => runningCliProcesses(), { timeout: 15_000 }).toBe(0);
   });
 
+  it("options the backend refuses: an error part and finish reason error in streamText, a rejection in generateText", async () => {
+    await using bed = await codexBed([]);
+    const model = codeAgent("codex", bed.options({ allowedTools: ["Bash"] }));
+    const result = streamText({ model, prompt: "hi" });
+    const parts: { type: string; error?: unknown }[] = [];
+    for await (const part of result.fullStream) parts.push(part);
+    const error = parts.find((p) => p.type === "error")?.error;
+    expect(error).toBeInstanceOf(UnsupportedOptionsError);
+    expect(await result.finishReason).toBe("error");
+    await expect(generateText({ model, prompt: "hi" })).rejects.toBeInstanceOf(UnsupportedOptionsError);
+    expect(bed.api.turnRequests).toHaveLength(0);
+  });
+
   it("sdkTools are refused: codex cannot route an in-process MCP server", async () => {
     await using bed = await codexBed([]);
     const t = tool({ inputSchema: z.object({}), execute: async () => "x" });
