@@ -6,13 +6,13 @@
  * callback must have got the agent the reject option with an in-band report, and the agent must be
  * gone.
  */
-import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { eventually, isAlive, liveGroupMembers } from "./support/processes.js";
+import { runStrictHost, type StrictHostRun } from "./support/strict-host.js";
 
 const HOST = join(import.meta.dirname, "host", "acp-callbacks.mts");
 const FAKE = fileURLToPath(new URL("../fixtures/acp/fake-acp-agent.mjs", import.meta.url));
@@ -29,33 +29,11 @@ function launcher(): string {
   return path;
 }
 
-function runHost(): Promise<{ code: number | null; stdout: string; stderr: string; exitMs: number }> {
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ["--unhandled-rejections=strict", "--import", "tsx", HOST, launcher()],
-    {
-      cwd: join(import.meta.dirname, "..", ".."),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the host did not exit within ${EXIT_BOUND_MS} ms\n${stdout}\n${stderr}`));
-    }, EXIT_BOUND_MS);
-    child.on("close", (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr, exitMs: Math.round(performance.now() - started) });
-    });
+function runHost(): Promise<StrictHostRun> {
+  return runStrictHost(HOST, [launcher()], {
+    label: "acp-host",
+    boundMs: EXIT_BOUND_MS,
+    requireReport: false,
   });
 }
 

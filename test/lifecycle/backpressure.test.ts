@@ -6,7 +6,6 @@
  * may be ahead of it by at most the high-water mark plus the documented slack (peeks, the pipe,
  * stream buffers). Without backpressure the CLI runs ahead by the whole flood.
  */
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,6 +19,7 @@ import {
 import { flowCli } from "./support/flow-cli.js";
 import { isAlive, survivors } from "./support/processes.js";
 import { flushReport, settled, stopwatch } from "./support/report.js";
+import { runStrictHost } from "./support/strict-host.js";
 
 afterAll(() => flushReport("backpressure"));
 
@@ -392,41 +392,16 @@ interface FloodRun {
 }
 
 /** Runs host/acp-flood.mts in `mode` (200 MB, the consumer asleep 5 s); it must exit 0 by itself. */
-function floodHost(mode: "raw" | "ours"): Promise<FloodRun> {
+async function floodHost(mode: "raw" | "ours"): Promise<FloodRun> {
   const elapsed = stopwatch();
-  const child = spawn(
-    process.execPath,
-    ["--unhandled-rejections=strict", "--import", "tsx", FLOOD_HOST, mode],
-    {
-      cwd: join(import.meta.dirname, "..", ".."),
-      env: { ...process.env, FLOW_BYTES: String(200 * MiB), FLOW_JOIN: "1", SLEEP_MS: "5000" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
+  const run = await runStrictHost(FLOOD_HOST, [mode], {
+    label: `acp-flood ${mode}`,
+    boundMs: FLOOD_HOST_BOUND_MS,
+    env: { ...process.env, FLOW_BYTES: String(200 * MiB), FLOW_JOIN: "1", SLEEP_MS: "5000" },
+    requireReport: false,
   });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`acp-flood ${mode}: no exit within ${FLOOD_HOST_BOUND_MS} ms\n${stdout}\n${stderr}`));
-    }, FLOOD_HOST_BOUND_MS);
-    child.on("close", (code, signal) => {
-      clearTimeout(bound);
-      if (code !== 0) {
-        reject(new Error(`acp-flood ${mode}: exit ${code ?? signal}\n${stdout}\n${stderr}`));
-        return;
-      }
-      try {
-        resolve({ ...(JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as FloodRun), ms: elapsed() });
-      } catch {
-        reject(new Error(`acp-flood ${mode}: no report\n${stdout}\n${stderr}`));
-      }
-    });
-  });
+  if (run.code !== 0)
+    throw new Error(`acp-flood ${mode}: exit ${run.code ?? run.signal}\n${run.stdout}\n${run.stderr}`);
+  if (run.last === undefined) throw new Error(`acp-flood ${mode}: no report\n${run.stdout}\n${run.stderr}`);
+  return { ...(run.last as FloodRun), ms: elapsed() };
 }

@@ -5,13 +5,13 @@
  * {@link SETTLE_BOUND_MS} of the close (the exit watch's 30 s timer armed after the close held it),
  * leaving no CLI process behind.
  */
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { type AgentOptions, AgentSdkClient, type Message, query } from "../../src/index.js";
 import { eventually, isAlive, liveGroupMembers, survivors } from "./support/processes.js";
 import { flushReport, settled, stopwatch } from "./support/report.js";
+import { runStrictHost } from "./support/strict-host.js";
 
 afterAll(() => flushReport("close-paths"));
 
@@ -30,37 +30,16 @@ interface Run {
   report: { pids: (number | null)[]; first: string | null; closedAt: number };
 }
 
-function runScenario(name: string): Promise<Run> {
-  const child = spawn(
-    process.execPath,
-    ["--unhandled-rejections=strict", "--import", "tsx", SCENARIO, name],
-    { cwd: join(import.meta.dirname, "..", ".."), stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${name}: the host did not exit within ${RUN_BOUND_MS} ms\n${stdout}\n${stderr}`));
-    }, RUN_BOUND_MS);
-    child.on("exit", (code, signal) => {
-      const exitedAt = Date.now();
-      clearTimeout(bound);
-      const line = stdout.trim().split("\n").at(-1) ?? "";
-      try {
-        const { report } = JSON.parse(line) as { report: Run["report"] };
-        resolve({ code, signal, stderr, settleMs: exitedAt - report.closedAt, report });
-      } catch {
-        reject(new Error(`${name}: exit ${code ?? signal} without a report\n${stdout}\n${stderr}`));
-      }
-    });
-  });
+async function runScenario(name: string): Promise<Run> {
+  const run = await runStrictHost(SCENARIO, [name], { label: name, boundMs: RUN_BOUND_MS, settleOn: "exit" });
+  const { report } = run.last as { report: Run["report"] };
+  return {
+    code: run.code,
+    signal: run.signal,
+    stderr: run.stderr,
+    settleMs: run.endedAt - report.closedAt,
+    report,
+  };
 }
 
 async function childrenLeft(run: Run): Promise<number[]> {

@@ -5,10 +5,10 @@
  * {@link EXIT_BOUND_MS} (no unhandled rejection, no SDK timer or socket keeping it alive), and leave
  * no CLI process behind.
  */
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually, isAlive, liveGroupMembers } from "./support/processes.js";
+import { runStrictHost } from "./support/strict-host.js";
 
 const SCENARIO = join(import.meta.dirname, "host", "scenario.mts");
 /** Far below the 10-minute default `callbackTimeoutMs` a leaked callback timer would hold the host for. */
@@ -26,40 +26,10 @@ interface Run {
 }
 
 /** Runs one scenario; kills it (and fails) if it has not exited within the bound. */
-function runScenario(name: string): Promise<Run> {
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ["--unhandled-rejections=strict", "--import", "tsx", SCENARIO, name],
-    { cwd: join(import.meta.dirname, "..", ".."), stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${name}: the host did not exit within ${EXIT_BOUND_MS} ms\n${stdout}\n${stderr}`));
-    }, EXIT_BOUND_MS);
-    child.on("close", (code, signal) => {
-      clearTimeout(bound);
-      const exitMs = Math.round(performance.now() - started);
-      const line = stdout.trim().split("\n").at(-1) ?? "";
-      let parsed: { report: Run["report"]; ms: number } | undefined;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        reject(new Error(`${name}: exit ${code ?? signal} without a report\n${stdout}\n${stderr}`));
-        return;
-      }
-      resolve({ code, signal, stderr, exitMs, scenarioMs: parsed?.ms ?? -1, report: parsed!.report });
-    });
-  });
+async function runScenario(name: string): Promise<Run> {
+  const run = await runStrictHost(SCENARIO, [name], { label: name, boundMs: EXIT_BOUND_MS });
+  const parsed = run.last as { report: Run["report"]; ms: number };
+  return { ...run, scenarioMs: parsed.ms ?? -1, report: parsed.report };
 }
 
 /** Every CLI pid the scenario reported is gone, with its whole process group. */

@@ -4,10 +4,10 @@
  * stays free for its own fs/crypto/DNS work, and it exits by itself), and concurrent reads of
  * large files do not each hold their file at once (peak RSS measured).
  */
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually, isAlive, killQuietly } from "../../lifecycle/support/processes.js";
+import { runStrictHost } from "../../lifecycle/support/strict-host.js";
 
 const HOST = join(import.meta.dirname, "host", "client-fs-host.mts");
 /** The memory scenario: how many files, of how many MiB each (also the whole-file limit). */
@@ -22,41 +22,9 @@ interface Run {
   report: Record<string, unknown>;
 }
 
-function runHost(scenario: string, ...args: string[]): Promise<Run> {
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ["--unhandled-rejections=strict", "--import", "tsx", HOST, scenario, ...args],
-    {
-      cwd: join(import.meta.dirname, "..", "..", ".."),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(
-        new Error(`${scenario}: the host did not exit within ${EXIT_BOUND_MS} ms\n${stdout}\n${stderr}`),
-      );
-    }, EXIT_BOUND_MS);
-    child.on("close", (code) => {
-      clearTimeout(bound);
-      try {
-        const { report } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "");
-        resolve({ code, exitMs: Math.round(performance.now() - started), report });
-      } catch {
-        reject(new Error(`${scenario}: exit ${code} without a report\n${stdout}\n${stderr}`));
-      }
-    });
-  });
+async function runHost(scenario: string, ...args: string[]): Promise<Run> {
+  const run = await runStrictHost(HOST, [scenario, ...args], { label: scenario, boundMs: EXIT_BOUND_MS });
+  return { code: run.code, exitMs: run.exitMs, report: (run.last as { report: Run["report"] }).report };
 }
 
 describe("ACP client fs in a host process", () => {

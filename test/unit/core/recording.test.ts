@@ -24,6 +24,7 @@ import type { ReadFlow } from "../../../src/internal/read-flow.js";
 import { type DirectReadTransport, READ_INTO } from "../../../src/internal/read-transport.js";
 import { recordTransport } from "../../../src/transport/recording.js";
 import { MAX_QUEUED_BYTES, QueuedFileWriter } from "../../../src/transport/recording-file.js";
+import { runStrictHost } from "../../lifecycle/support/strict-host.js";
 import { cliLike, resultLine, ScriptedTransport } from "../support/scripted-transport.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cas-recording-unit-"));
@@ -35,42 +36,12 @@ const HOST = join(import.meta.dirname, "support", "recording-host.mts");
 const EXIT_BOUND_MS = 20_000;
 
 /** Runs a recording-host scenario in its own strict Node process; it must exit 0 on its own. */
-function runHost(
+async function runHost(
   scenario: string,
   path: string,
 ): Promise<{ code: number | null; report: Record<string, unknown> }> {
-  const child = spawn(
-    process.execPath,
-    ["--unhandled-rejections=strict", "--import", "tsx", HOST, scenario, path],
-    {
-      cwd: join(import.meta.dirname, "..", "..", ".."),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(
-        new Error(`${scenario}: the host did not exit within ${EXIT_BOUND_MS} ms\n${stdout}\n${stderr}`),
-      );
-    }, EXIT_BOUND_MS);
-    child.on("close", (code) => {
-      clearTimeout(bound);
-      try {
-        resolve({ code, report: JSON.parse(stdout.trim().split("\n").at(-1) ?? "").report });
-      } catch {
-        reject(new Error(`${scenario}: exit ${code} without a report\n${stdout}\n${stderr}`));
-      }
-    });
-  });
+  const run = await runStrictHost(HOST, [scenario, path], { label: scenario, boundMs: EXIT_BOUND_MS });
+  return { code: run.code, report: (run.last as { report: Record<string, unknown> }).report };
 }
 
 /** A one-shot query over a scripted CLI, recorded to `record`. */
