@@ -92,13 +92,18 @@ function preloadWhenIdle(kinds: readonly BackendKind[], turnsLeft = IDLE_PRELOAD
 
 /**
  * Whether something keeps the event loop running besides file I/O and the standard streams (which
- * a script on its way out has too): a socket, a timer, a child process, a server.
+ * a script on its way out has too): a socket, a timer, a child process, a server. Pending connect
+ * and close requests are not handles of their own (on Node ≥ 22 a loader's unref'd IPC connection
+ * shows up as `ConnectWrap`, then `CloseReq`); a socket they belong to still counts by its handle.
  */
 function hostStaysUp(): boolean {
   return process
     .getActiveResourcesInfo()
-    .some((resource) => !resource.startsWith("FSReq") && resource !== "PipeWrap" && resource !== "TTYWrap");
+    .some((resource) => !PASSING_RESOURCES.has(resource) && !resource.startsWith("FSReq"));
 }
+
+/** Resources a script on its way out has too. */
+const PASSING_RESOURCES: ReadonlySet<string> = new Set(["PipeWrap", "TTYWrap", "ConnectWrap", "CloseReq"]);
 
 /**
  * What the idle preload loads, from `CODE_AGENT_SDK_PRELOAD`: unset or empty → Claude, then Codex;
