@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const read = (path: string): string => readFileSync(join(ROOT, path), "utf8");
 
-
 const pinned = read(".ci/node-versions")
   .split("\n")
   .map((line) => line.replace(/#.*/, "").trim())
