@@ -101,7 +101,13 @@ export type * from "./prompt.js";
 export { image, text } from "./prompt.js";
 export { type Query, type QueryControls, type QueryParams, query } from "./query.js";
 export { currentTraceContext } from "./telemetry/start.js";
-export type * from "./telemetry/types.js";
+export type {
+  CliTelemetryOptions,
+  TelemetryMeterProvider,
+  TelemetryOptions,
+  TelemetryTracerProvider,
+  TraceContextCarrier,
+} from "./telemetry/types.js";
 export type * from "./tools.js";
 export { isTool, mcpToolName, parseMcpToolName, TOOL_NAMES, toolCall, toolCallOf } from "./tools.js";
 export { RecordingError, type RecordOptions } from "./transport/recording.js";
