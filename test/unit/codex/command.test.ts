@@ -7,6 +7,7 @@ import {
   buildAppServerArgs,
   buildCodexEnv,
   buildExecArgs,
+  foldIntoTables,
   threadParams,
 } from "../../../src/backends/codex/command.js";
 import {
@@ -201,6 +202,40 @@ describe("threadParams", () => {
     expect(threadParams({ canUseTool, codex: { approvalPolicy: "on-request" } })).toMatchObject({
       approvalPolicy: "on-request",
     });
+  });
+});
+
+describe("thread/start config (an unordered map on the codex side)", () => {
+  it("writes a codex.config key inside a server's table into the table, so it wins every time", () => {
+    const config = threadParams({
+      mcpServers: { echo: { command: "node", args: ["e.js"] } },
+      codex: {
+        config: { "mcp_servers.echo.default_tools_approval_mode": "prompt", "mcp_servers.echo.tools.x.y": 1 },
+      },
+    }).config;
+    expect(config).toEqual({
+      "mcp_servers.echo": {
+        command: "node",
+        args: ["e.js"],
+        default_tools_approval_mode: "prompt",
+        tools: { x: { y: 1 } },
+      },
+    });
+  });
+
+  it("reads quoted parts of dotted keys and leaves the caller's objects alone", () => {
+    const own = { url: "http://127.0.0.1:1/mcp" };
+    expect(
+      foldIntoTables([
+        ['mcp_servers."a.b"', own],
+        ['mcp_servers."a.b"."x y".z', true],
+        ["mcp_servers.c.enabled", false],
+      ]),
+    ).toEqual({
+      'mcp_servers."a.b"': { url: "http://127.0.0.1:1/mcp", "x y": { z: true } },
+      "mcp_servers.c.enabled": false,
+    });
+    expect(own).toEqual({ url: "http://127.0.0.1:1/mcp" });
   });
 });
 
