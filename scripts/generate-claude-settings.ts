@@ -1,5 +1,5 @@
 /**
- * Generates `src/claude-settings.generated.ts` — the `ClaudeSettings` type and its loose zod schema —
+ * Generates `src/backends/claude/settings.generated.ts` — the `ClaudeSettings` type and its loose zod schema —
  * from the `Settings` interface of the installed official `@anthropic-ai/claude-agent-sdk`, which
  * that SDK itself generates from the Claude Code CLI's settings JSON schema. Run it after upgrading
  * the official SDK (the conformance test fails until you do):

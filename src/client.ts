@@ -9,18 +9,18 @@ import type {
   ServerInfo,
   Session,
 } from "./backends/backend.js";
+import type { InterruptResult } from "./backends/claude/control-results.js";
 import type { RewindFilesResult } from "./backends/claude/control-types.js";
+import { ClaudeControls } from "./backends/claude/controls.js";
 import { backendFor, getBackend } from "./backends/registry.js";
-import type { InterruptResult } from "./control-types.js";
-import { ClaudeControls } from "./controls.js";
 import { AbortError, NotConnectedError, UnreadResponseError, UnsupportedFeatureError } from "./errors.js";
-import { abortErrorFor, checkSignalOption, combineSignals, throwIfAborted } from "./internal/abort.js";
-import { settleWithin } from "./internal/deadline.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput, type UserContentBlock } from "./prompt.js";
 import { QUERY_CONTROL_METHODS, type QueryControls, type SessionSource } from "./query.js";
+import { abortErrorFor, checkSignalOption, combineSignals, throwIfAborted } from "./signals/abort.js";
+import { settleWithin } from "./signals/deadline.js";
 import type { RunTelemetry } from "./telemetry/run.js";
 import { prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
 import { collectTurn, type TurnResult } from "./turn.js";

@@ -2,7 +2,7 @@
  * Typed errors. Every failure the SDK reports is one of these classes, so callers can
  * `catch (e) { if (e instanceof ProcessError) … }` and read the context they need to act.
  */
-import { detachedString } from "./internal/detached-string.js";
+import { detachedString } from "./wire/detached-string.js";
 
 /** Base class of every error thrown or yielded by code-agent-sdk. */
 export class AgentSdkError extends Error {

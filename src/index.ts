@@ -13,9 +13,19 @@ export type {
   Session,
   ToolPolicyCoverage,
 } from "./backends/backend.js";
+export type * from "./backends/claude/control-results.js";
 export type * from "./backends/claude/control-types.js";
+export type { ClaudeControls, ReadFileOptions, ReloadPluginsOptions } from "./backends/claude/controls.js";
 export type * from "./backends/claude/events.js";
 export { CLAUDE_SYSTEM_SUBTYPES } from "./backends/claude/events.js";
+export type * from "./backends/claude/hooks.js";
+export { HOOK_EVENTS } from "./backends/claude/hooks.js";
+export {
+  CLAUDE_REJECTED_OPTIONS,
+  OFFICIAL_CLAUDE_OPTIONS,
+  type RejectedOfficialOption,
+  type SupportedOfficialOption,
+} from "./backends/claude/official-options.js";
 export {
   archiveSession,
   deleteSession,
@@ -49,19 +59,9 @@ export {
   unarchiveSession,
 } from "./backends/claude/sessions/index.js";
 export { CLAUDE_BOOKKEEPING_TOOLS } from "./backends/claude/tool-policy.js";
-export {
-  CLAUDE_REJECTED_OPTIONS,
-  OFFICIAL_CLAUDE_OPTIONS,
-  type RejectedOfficialOption,
-  type SupportedOfficialOption,
-} from "./backends/claude-options.js";
 export { getBackend, loadBackend } from "./backends/registry.js";
 export { AgentSdkClient, INTERRUPT_SETTLE_TIMEOUT_MS, UNREAD_RESPONSE_WARNING } from "./client.js";
-export type * from "./control-types.js";
-export type { ClaudeControls, ReadFileOptions, ReloadPluginsOptions } from "./controls.js";
 export * from "./errors.js";
-export type * from "./hooks.js";
-export { HOOK_EVENTS } from "./hooks.js";
 export {
   type AutoInstallOptions,
   type CacheLocationOptions,

@@ -13,7 +13,7 @@ import * as z from "zod/mini";
 import type { $ZodIssue, $ZodRawIssue } from "zod/v4/core";
 import english from "zod/v4/locales/en.js";
 import type { SessionStore } from "./backends/claude/sessions/store-types.js";
-import { claudeSettingsSchema } from "./claude-settings.generated.js";
+import { claudeSettingsSchema } from "./backends/claude/settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
 
 /** A value built on first use, then reused: schemas cost nothing until an option needs them. */

@@ -2,9 +2,10 @@
  * `AgentOptions`: one plain object configures every backend. Fields a backend cannot honour are
  * rejected with `UnsupportedOptionsError` before anything is spawned.
  */
+
+import type { HookMap } from "./backends/claude/hooks.js";
 import type { SessionStore, SessionStoreFlush } from "./backends/claude/sessions/store-types.js";
-import type { ClaudeSettings } from "./claude-settings.generated.js";
-import type { HookMap } from "./hooks.js";
+import type { ClaudeSettings } from "./backends/claude/settings.generated.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
@@ -13,7 +14,7 @@ import type { RecordOptions } from "./transport/recording.js";
 import type { SpawnClaudeCodeProcess } from "./transport/spawned-process.js";
 import type { Transport } from "./transport/transport.js";
 
-export type { ClaudeSettings } from "./claude-settings.generated.js";
+export type { ClaudeSettings } from "./backends/claude/settings.generated.js";
 
 /** Which agent CLI drives the session. */
 export type BackendKind = "claude" | "codex" | "cursor" | "acp";

@@ -9,8 +9,6 @@ import type {
   ServerInfo,
   Session,
 } from "./backends/backend.js";
-import type { RewindFilesResult } from "./backends/claude/control-types.js";
-import { backendFor, startLoading } from "./backends/registry.js";
 import type {
   AccountInfo,
   AgentInfo,
@@ -24,16 +22,22 @@ import type {
   SettingsFileSource,
   SlashCommand,
   UsageReport,
-} from "./control-types.js";
-import { ClaudeControls, type ReadFileOptions, type ReloadPluginsOptions } from "./controls.js";
+} from "./backends/claude/control-results.js";
+import type { RewindFilesResult } from "./backends/claude/control-types.js";
+import {
+  ClaudeControls,
+  type ReadFileOptions,
+  type ReloadPluginsOptions,
+} from "./backends/claude/controls.js";
+import { backendFor, startLoading } from "./backends/registry.js";
 import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
-import { checkSignalOption, combineSignals, throwIfAborted } from "./internal/abort.js";
-import { Subscription, type SubscriptionHooks } from "./internal/message-hub.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, ClaudeSettings, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
+import { Subscription, type SubscriptionHooks } from "./session/message-hub.js";
+import { checkSignalOption, combineSignals, throwIfAborted } from "./signals/abort.js";
 import type { RunTelemetry } from "./telemetry/run.js";
 import { activeContextSnapshot, prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
 import { collectTurn, type TurnResult } from "./turn.js";

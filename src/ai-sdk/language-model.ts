@@ -14,8 +14,8 @@ import type {
   LanguageModelV3Usage,
   SharedV3ProviderMetadata,
 } from "@ai-sdk/provider";
-import { combineSignals } from "../internal/abort.js";
 import { query } from "../query.js";
+import { combineSignals } from "../signals/abort.js";
 import type { ParsedModelId } from "./model-id.js";
 import { PartMapper } from "./parts.js";
 import { convertPrompt } from "./prompt.js";

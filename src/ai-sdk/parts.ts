@@ -10,9 +10,9 @@ import type {
   LanguageModelV3StreamPart,
   SharedV3ProviderMetadata,
 } from "@ai-sdk/provider";
-import { describeValue, trySerialise } from "../internal/safe-json.js";
 import type { ContentBlock, Message, ResultMessage } from "../messages.js";
 import type { BackendKind } from "../options.js";
+import { describeValue, trySerialise } from "../wire/safe-json.js";
 import { AgentTurnError } from "./errors.js";
 import { METADATA_KEY } from "./metadata.js";
 import { usageOf } from "./usage.js";

@@ -4,9 +4,9 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionsError } from "../errors.js";
-import { describeError, trySerialise } from "../internal/safe-json.js";
 import { createSdkMcpServer, type SdkMcpServer, tool, type ZodShape } from "../mcp/tool.js";
 import { mcpToolName, parseMcpToolName } from "../tools.js";
+import { describeError, trySerialise } from "../wire/safe-json.js";
 
 /** The in-process MCP server's name: the agent sees a tool `t` as `mcp__aisdk__t`. */
 export const TOOLS_SERVER = "aisdk";

@@ -2,12 +2,13 @@
  * The backend abstraction: each agent CLI (Claude, Codex, Cursor) is a `Backend` that validates
  * options and opens `Session`s. The public `query()` and `AgentSdkClient` only talk to these.
  */
-import type { McpSetServersResult } from "../control-types.js";
+
 import type { McpServerConfig } from "../mcp/config.js";
 import type { Message } from "../messages.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import type { Prompt } from "../prompt.js";
+import type { McpSetServersResult } from "./claude/control-results.js";
 import type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./claude/control-types.js";
 
 export type { RewindFilesResult };

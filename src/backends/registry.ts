@@ -8,9 +8,9 @@
  * Claude and Codex backends loaded and warmed up while it is idle (see `preloadWhenIdle`).
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
-import { settleWithin } from "../internal/deadline.js";
 import { loadMcpServer } from "../mcp/tool.js";
 import type { AgentOptions, BackendKind } from "../options.js";
+import { settleWithin } from "../signals/deadline.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "./backend.js";
 import {
   ACP_CAPABILITIES,

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { isExecutableFile } from "../internal/cli-discovery.js";
+import { isExecutableFile } from "./cli-discovery.js";
 import type { InstallableBackend } from "./packages.js";
 
 /** Overrides the cache root (the directory holding `<backend>/<version>/`). */

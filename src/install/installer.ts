@@ -10,7 +10,6 @@ import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isExecutableFile } from "../internal/cli-discovery.js";
 import {
   cliCacheRoot,
   cliInstallDir,
@@ -20,6 +19,7 @@ import {
   type InstallMarker,
   readInstall,
 } from "./cache.js";
+import { isExecutableFile } from "./cli-discovery.js";
 import { CliInstallError } from "./errors.js";
 import { CLI_PACKAGES, type InstallableBackend, isInstallableBackend } from "./packages.js";
 

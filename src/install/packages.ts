@@ -4,7 +4,7 @@
  */
 
 import { join } from "node:path";
-import { codexPlatformPackage } from "../internal/codex-platform.js";
+import { codexPlatformPackage } from "./codex-platform.js";
 
 /** The CLIs the installer can fetch. Cursor Agent is not on npm (it ships its own installer). */
 export type InstallableBackend = "claude" | "codex";

@@ -3,7 +3,7 @@
  */
 import { Readable } from "node:stream";
 import { BufferOverflowError, JsonDecodeError } from "../errors.js";
-import { detachedString } from "../internal/detached-string.js";
+import { detachedString } from "../wire/detached-string.js";
 import { LineSplitter, type SplitItem } from "./line-splitter.js";
 
 /** Options for {@link readJsonLines} and {@link readJsonLineBatches}. */

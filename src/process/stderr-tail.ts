@@ -3,7 +3,7 @@
  * CLI's own explanation, without letting a chatty process grow memory without bound.
  */
 import { BufferOverflowError } from "../errors.js";
-import { detachedString } from "../internal/detached-string.js";
+import { detachedString } from "../wire/detached-string.js";
 import { LineSplitter } from "./line-splitter.js";
 
 /** Options for {@link StderrTail}. */

@@ -6,9 +6,9 @@
  * re-sent after a Redis reconnect can land twice, and readers drop the second copy.
  */
 
-import { describeError } from "../internal/safe-json.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { ToolPermissionContext } from "../permissions.js";
+import { describeError } from "../wire/safe-json.js";
 import { entryShapeProblem, isKnownKind } from "./entry-shape.js";
 import type { SerializedRunError } from "./errors.js";
 

@@ -2,7 +2,7 @@
  * Errors of the queue entry point. Like every error of the SDK they extend `AgentSdkError`.
  */
 import { AbortError, AgentSdkError } from "../errors.js";
-import { describeError } from "../internal/safe-json.js";
+import { describeError } from "../wire/safe-json.js";
 
 /** An optional peer dependency of `code-agent-sdk/queue` (BullMQ, ioredis) is not installed. */
 export class QueueDependencyError extends AgentSdkError {

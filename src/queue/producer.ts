@@ -6,11 +6,11 @@ import { randomUUID } from "node:crypto";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { AbortError, AgentSdkError, InvalidOptionsError } from "../errors.js";
-import { combineSignals } from "../internal/abort.js";
-import { describeError } from "../internal/safe-json.js";
 import type { Message, ResultMessage } from "../messages.js";
 import type { CanUseTool, PermissionResult } from "../permissions.js";
+import { combineSignals } from "../signals/abort.js";
 import { currentTraceContext } from "../telemetry/start.js";
+import { describeError } from "../wire/safe-json.js";
 import { type EntrySigner, QueueKey, RunKeys } from "./auth.js";
 import {
   address,

@@ -3,7 +3,7 @@
  * lazily, once a run is.
  */
 import { InvalidOptionsError } from "../errors.js";
-import { describeError } from "../internal/safe-json.js";
+import { describeError } from "../wire/safe-json.js";
 import type { TelemetryOptions } from "./types.js";
 
 /** The `@opentelemetry/api` module. */

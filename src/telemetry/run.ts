@@ -5,10 +5,10 @@
  * call with anything: telemetry never throws into the run it watches.
  */
 import type { Attributes, Context, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
-import { trySerialise } from "../internal/safe-json.js";
 import type { ContentBlock, Message, ResultMessage, ToolResultBlock, ToolUseBlock } from "../messages.js";
 import type { Prompt } from "../prompt.js";
 import { SDK_VERSION } from "../version.js";
+import { trySerialise } from "../wire/safe-json.js";
 import type { OtelApi } from "./load.js";
 
 /** The instrumentation scope name of every span and metric. */

@@ -7,10 +7,10 @@
 import { basename } from "node:path";
 import type { Meter, Tracer } from "@opentelemetry/api";
 import { InvalidOptionsError } from "../errors.js";
-import { describeError } from "../internal/safe-json.js";
 import type { AgentOptions } from "../options.js";
 import type { CanUseTool } from "../permissions.js";
 import { isStreamedPrompt, type Prompt } from "../prompt.js";
+import { describeError } from "../wire/safe-json.js";
 import {
   cliTelemetryEnv,
   cliTelemetryIssues,

@@ -5,7 +5,7 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, lstat, open } from "node:fs/promises";
 import { AgentSdkError } from "../errors.js";
-import { describeError } from "../internal/safe-json.js";
+import { describeError } from "../wire/safe-json.js";
 
 /**
  * A recording could not be written: its file could not be created (then the session fails

@@ -19,9 +19,9 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import { JsonDecodeError, ProcessError } from "../errors.js";
-import type { ReadFlow } from "../internal/read-flow.js";
-import { READ_INTO } from "../internal/read-transport.js";
-import { describeError, trySerialise } from "../internal/safe-json.js";
+import { describeError, trySerialise } from "../wire/safe-json.js";
+import type { ReadFlow } from "./read-flow.js";
+import { READ_INTO } from "./read-transport.js";
 import { openRecordingFile, QueuedFileWriter, RecordingError } from "./recording-file.js";
 import { KEPT_ENV_NAMES, Redactor } from "./redact.js";
 import type { Transport, TransportItem } from "./transport.js";

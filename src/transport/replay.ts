@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { AgentSdkError, CliConnectionError, JsonDecodeError, ProcessError } from "../errors.js";
-import { describeError } from "../internal/safe-json.js";
+import { describeError } from "../wire/safe-json.js";
 import {
   RECORDING_FORMAT,
   type RecordedError,

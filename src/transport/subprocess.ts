@@ -10,8 +10,6 @@ import {
   OutputClosedError,
   ProcessError,
 } from "../errors.js";
-import type { ReadFlow } from "../internal/read-flow.js";
-import { READ_INTO } from "../internal/read-transport.js";
 import { durationIssue } from "../options-schema.js";
 import {
   type ChildHandle,
@@ -22,6 +20,8 @@ import {
   spawnChild,
 } from "../process/child.js";
 import { ReaderThrew, readJsonLineBatches, readJsonLinesInto } from "../process/jsonl.js";
+import type { ReadFlow } from "./read-flow.js";
+import { READ_INTO } from "./read-transport.js";
 import type { Transport, TransportItem } from "./transport.js";
 
 /** Default {@link SubprocessTransportOptions.maxBufferSize}: 64 MiB. */

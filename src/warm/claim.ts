@@ -4,9 +4,9 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { ControlRequestError, InvalidOptionsError } from "../errors.js";
-import { signalOptionIssue } from "../internal/abort.js";
 import type { AgentOptions } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
+import { signalOptionIssue } from "../signals/abort.js";
 
 /** What a claim binds the spare to (see `SpareSession.claim`). */
 export interface ClaimOptions {

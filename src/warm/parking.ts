@@ -10,8 +10,8 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } 
 import { homedir, hostname } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { InvalidOptionsError } from "../errors.js";
-import { buildChildEnv } from "../internal/child-env.js";
 import type { AgentOptions } from "../options.js";
+import { buildChildEnv } from "../process/child-env.js";
 
 /** At most this many entries of the spares directory are looked at per parking (a bound, not a limit on spares). */
 const MAX_RECLAIM_SCAN = 1000;

@@ -15,12 +15,12 @@ import {
   UnsupportedFeatureError,
   WarmStartError,
 } from "../errors.js";
-import { checkSignalOption, combineSignals } from "../internal/abort.js";
 import type { AgentOptions } from "../options.js";
 import { describeExit } from "../process/child.js";
 import { atHostExit } from "../process/group-registry.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, queryOn, type SessionSource } from "../query.js";
+import { checkSignalOption, combineSignals } from "../signals/abort.js";
 import {
   type ClaimInfo,
   type ClaimOptions,

@@ -17,10 +17,10 @@
  */
 import { AgentSdkClient } from "../client.js";
 import { AgentSdkError, InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
-import { checkSignalOption } from "../internal/abort.js";
 import type { AgentOptions } from "../options.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, query } from "../query.js";
+import { checkSignalOption } from "../signals/abort.js";
 import { type ClaimOptions, checkClaimOptions } from "./claim.js";
 import { conflictingOptions } from "./option-conflicts.js";
 import {

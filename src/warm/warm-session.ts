@@ -15,10 +15,10 @@ import type { Session } from "../backends/backend.js";
 import { backendFor } from "../backends/registry.js";
 import { type AgentSdkClient, clientOn } from "../client.js";
 import { AbortError, InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
-import { abortErrorFor, checkSignalOption, combineSignals } from "../internal/abort.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Prompt } from "../prompt.js";
 import { type Query, queryOn, type SessionSource } from "../query.js";
+import { abortErrorFor, checkSignalOption, combineSignals } from "../signals/abort.js";
 import { conflictingOptions } from "./option-conflicts.js";
 
 /** The longest delay a Node timer can take (2^31 − 1 ms); longer ones fire at once. */

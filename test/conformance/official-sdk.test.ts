@@ -9,13 +9,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod/mini";
 import { parseClaudeMessage } from "../../src/backends/claude/message-parser.js";
-import { validateClaudeOptions } from "../../src/backends/claude/validate.js";
 import {
   CLAUDE_REJECTED_OPTIONS,
   OFFICIAL_CLAUDE_OPTIONS,
   OFFICIAL_QUERY_METHODS,
-} from "../../src/backends/claude-options.js";
-import { CLAUDE_SETTINGS_KEYS, claudeSettingsSchema } from "../../src/claude-settings.generated.js";
+} from "../../src/backends/claude/official-options.js";
+import { CLAUDE_SETTINGS_KEYS, claudeSettingsSchema } from "../../src/backends/claude/settings.generated.js";
+import { validateClaudeOptions } from "../../src/backends/claude/validate.js";
 import { AgentSdkClient, query, UnsupportedOptionsError } from "../../src/index.js";
 import { agentOptionsSchema } from "../../src/options-schema.js";
 import { type OfficialMessage, readOfficialSettingsPaths, readOfficialSurface } from "./official-sdk.js";

@@ -4,10 +4,10 @@
  * driven through the official `@agentclientprotocol/sdk` client.
  */
 import { ProcessError } from "../../errors.js";
-import { buildChildEnv } from "../../internal/child-env.js";
-import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
 import type { AgentOptions } from "../../options.js";
 import { describeBadCwd } from "../../process/child.js";
+import { buildChildEnv } from "../../process/child-env.js";
+import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { ACP_CAPABILITIES } from "../capabilities.js";
 import { type AcpCommand, resolveAcpCommand } from "./presets.js";

@@ -8,9 +8,10 @@
  * changed `updatedInput` is a deny (the agent would run what it asked about). Without a
  * `canUseTool`, every request is answered with the reject option: nothing runs that nobody allowed.
  */
-import { describeError, describeValue, trySerialise } from "../../internal/safe-json.js";
+
 import type { RawObject } from "../../messages.js";
 import type { CanUseTool, PermissionResult, PermissionUpdate } from "../../permissions.js";
+import { describeError, describeValue, trySerialise } from "../../wire/safe-json.js";
 
 /** What the agent offered for one request. */
 export interface PermissionOption {

@@ -16,7 +16,7 @@ import {
   isFile,
   packageResolvers,
   resolvePackageDirs,
-} from "../../internal/cli-discovery.js";
+} from "../../install/cli-discovery.js";
 import type { AcpAgentPreset, AcpOptions } from "../../options.js";
 
 /** What the backend knows about one agent. */

@@ -24,21 +24,21 @@ import {
   ProcessError,
   UnsupportedFeatureError,
 } from "../../errors.js";
-import { missingResultError } from "../../internal/missing-result.js";
-import { flowLimits } from "../../internal/read-flow.js";
-import { readTransport } from "../../internal/read-transport.js";
-import { describeValue } from "../../internal/safe-json.js";
-import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
-import { asObject, isObject, str } from "../../internal/wire.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import { DEFAULT_CLOSE_GRACE_MS, describeExit } from "../../process/child.js";
 import { signalGroup } from "../../process/group-registry.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
+import { missingResultError } from "../../session/missing-result.js";
+import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
+import { flowLimits } from "../../transport/read-flow.js";
+import { readTransport } from "../../transport/read-transport.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";
 import { SDK_VERSION } from "../../version.js";
+import { asObject, isObject, str } from "../../wire/read.js";
+import { describeValue } from "../../wire/safe-json.js";
 import type { McpServerStatusEntry, RewindFilesResult, Session } from "../backend.js";
 import { ClientGate } from "./client-gate.js";
 import { acpMcpServers } from "./mcp-servers.js";

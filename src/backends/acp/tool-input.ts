@@ -5,8 +5,9 @@
  * `canUseTool` rule or a message consumer reads `input.command` / `input.file_path` on every agent.
  * Nothing is made up: a field the agent gave no source for stays absent.
  */
-import { unwrapShellCommand } from "../../internal/shell-command.js";
-import { asObject, isObject, str } from "../../internal/wire.js";
+
+import { asObject, isObject, str } from "../../wire/read.js";
+import { unwrapShellCommand } from "../shell-command.js";
 
 /** The input of a call named `name` (see `acpToolName`), with the canonical fields added. */
 export function unifiedAcpInput(

@@ -19,8 +19,7 @@
  * `stream_event` (`content_block_delta` with a `text_delta` or `thinking_delta`) whose `item_id` is
  * the `messageId` of the assistant message that will hold it.
  */
-import { tokenUsage } from "../../internal/token-usage.js";
-import { asObject, isObject, str } from "../../internal/wire.js";
+
 import type {
   AssistantMessage,
   ContentBlock,
@@ -29,6 +28,8 @@ import type {
   ResultMessage,
   SystemMessage,
 } from "../../messages.js";
+import { tokenUsage } from "../../session/token-usage.js";
+import { asObject, isObject, str } from "../../wire/read.js";
 import { unifiedAcpInput } from "./tool-input.js";
 
 /**

@@ -5,12 +5,12 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { findOrInstallCli } from "../../install/auto.js";
-import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
-import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
-import { PrivateFiles } from "../../internal/private-files.js";
+import { checkVersionOncePerBinary } from "../../install/cli-discovery.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { AgentOptions } from "../../options.js";
 import { DEFAULT_CLOSE_GRACE_MS } from "../../process/child.js";
+import { PrivateFiles } from "../../process/private-files.js";
+import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
 import { recordTransport } from "../../transport/recording.js";
 import { SpawnedProcessTransport } from "../../transport/spawned-process.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";

@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { InvalidOptionsError } from "../../errors.js";
-import { flagWithValue } from "../../internal/argv.js";
-import { asObject, isObject } from "../../internal/wire.js";
 import type { McpSdkServerConfig, McpServerConfig } from "../../mcp/config.js";
 import type { AgentOptions, ThinkingConfig } from "../../options.js";
+import { flagWithValue } from "../../process/argv.js";
+import { asObject, isObject } from "../../wire/read.js";
 
 /** What the session knows that the options alone do not. */
 export interface ClaudeCommandContext {

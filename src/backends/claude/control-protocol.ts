@@ -4,11 +4,11 @@
  * `hook_callback`, `mcp_message`), cancellation, and forwarding of every other line as a message.
  */
 import { AbortError, ControlRequestError, type JsonDecodeError } from "../../errors.js";
-import { PeerChannel } from "../../internal/peer-channel.js";
-import type { ReadFlow } from "../../internal/read-flow.js";
-import { describeError } from "../../internal/safe-json.js";
 import type { RawObject } from "../../messages.js";
+import { PeerChannel } from "../../session/peer-channel.js";
+import type { ReadFlow } from "../../transport/read-flow.js";
 import type { Transport } from "../../transport/transport.js";
+import { describeError } from "../../wire/safe-json.js";
 
 /**
  * A handler's way to leave a request unanswered on purpose (another client, or the CLI's own

@@ -19,7 +19,7 @@ import {
   runVersionCommand,
   type VersionCheck,
   versionFailureReason,
-} from "../../internal/cli-discovery.js";
+} from "../../install/cli-discovery.js";
 import { OLDEST_VERIFIED_CLAUDE } from "../verified-versions.js";
 
 /**

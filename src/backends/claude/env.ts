@@ -3,8 +3,8 @@
  */
 import { readFileSync } from "node:fs";
 import { InvalidOptionsError } from "../../errors.js";
-import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
+import { buildChildEnv } from "../../process/child-env.js";
 
 /**
  * The child's environment: `process.env` (unless `inheritEnv: false`), then `options.env` on top

@@ -2,8 +2,9 @@
  * Hook callbacks ↔ the ids the CLI calls them by. The ids (`hook_0`, `hook_1`, …) are assigned in
  * one pass so the `initialize` config and the routing table can never disagree.
  */
-import type { HookCallback, HookInput, HookJSONOutput, HookMap } from "../../hooks.js";
+
 import type { RawObject } from "../../messages.js";
+import type { HookCallback, HookInput, HookJSONOutput, HookMap } from "./hooks.js";
 
 /** The `hooks` field of the initialize request. */
 export type InitializeHooksConfig = Record<

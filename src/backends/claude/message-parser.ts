@@ -6,8 +6,6 @@
  * pass through as `unknown`, and every message keeps its wire object in `raw`.
  */
 import { MessageParseError } from "../../errors.js";
-import { tokenUsage } from "../../internal/token-usage.js";
-import { asObject, compact, isObject, num, str } from "../../internal/wire.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -19,6 +17,8 @@ import type {
   UnknownMessage,
   UserMessage,
 } from "../../messages.js";
+import { tokenUsage } from "../../session/token-usage.js";
+import { asObject, compact, isObject, num, str } from "../../wire/read.js";
 import { CLAUDE_EVENT_LINE_TYPES } from "./events.js";
 
 /**

@@ -3,22 +3,22 @@
  */
 
 import { randomUUID } from "node:crypto";
-import type { McpSetServersResult } from "../../control-types.js";
 import { AbortError, type JsonDecodeError, UnsupportedFeatureError } from "../../errors.js";
-import { missingResultError } from "../../internal/missing-result.js";
-import { flowLimits } from "../../internal/read-flow.js";
-import { describeValue } from "../../internal/safe-json.js";
-import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { CanUseTool, PermissionMode, PermissionResult } from "../../permissions.js";
 import { isStreamedPrompt, type Prompt, toWireUserMessage, type WireUserMessage } from "../../prompt.js";
+import { missingResultError } from "../../session/missing-result.js";
+import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
+import { flowLimits } from "../../transport/read-flow.js";
 import type { Transport } from "../../transport/transport.js";
+import { describeValue } from "../../wire/safe-json.js";
 import type { RewindFilesOptions, Session } from "../backend.js";
 import { sdkServerWire } from "./command.js";
 import { ControlProtocol, NO_ANSWER } from "./control-protocol.js";
+import type { McpSetServersResult } from "./control-results.js";
 import type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./control-types.js";
 import { HookRegistry } from "./hook-registry.js";
 import { buildClaudeInitialize } from "./initialize.js";

@@ -31,9 +31,9 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { InvalidOptionsError, SessionStoreError } from "../../errors.js";
-import { abortErrorFor } from "../../internal/abort.js";
 import type { AgentOptions } from "../../options.js";
 import { atHostExit } from "../../process/group-registry.js";
+import { abortErrorFor } from "../../signals/abort.js";
 import { resolveUser, type UnixIdentity } from "./env.js";
 import { isSessionId } from "./sessions/store.js";
 import {

@@ -5,8 +5,9 @@
  * for each call, so the CLI puts it to `canUseTool` through the usual `can_use_tool` request (one
  * question per call, the callback's allow, deny, `updatedInput` and `interrupt` as for any prompt).
  */
-import type { HookCallback, HookJSONOutput, HookMap } from "../../hooks.js";
+
 import type { AgentOptions } from "../../options.js";
+import type { HookCallback, HookJSONOutput, HookMap } from "./hooks.js";
 
 /**
  * Claude Code's bookkeeping tools: they change nothing outside the session (the structured answer,

@@ -23,7 +23,7 @@
 
 import { realpathSync } from "node:fs";
 import { SessionStoreError } from "../../errors.js";
-import { describeError } from "../../internal/safe-json.js";
+import { describeError } from "../../wire/safe-json.js";
 import { keyWhat, storeFailure } from "./sessions/store-calls.js";
 import { keyText, sessionKeyOf } from "./sessions/store-keys.js";
 import type {

@@ -5,9 +5,9 @@
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
 import type { AgentOptions } from "../../options.js";
 import { agentOptionsIssues, warnUnknownNestedFields } from "../../options-schema.js";
-import { CLAUDE_REJECTED_OPTIONS } from "../claude-options.js";
 import { claudeOptionConflicts, resolveClaudeSettings } from "./command.js";
 import { resolveUser } from "./env.js";
+import { CLAUDE_REJECTED_OPTIONS } from "./official-options.js";
 
 /** Options that configure other backends; Claude would silently ignore them. */
 export const CLAUDE_FOREIGN_OPTIONS = ["codex", "cursor", "acp"] as const;

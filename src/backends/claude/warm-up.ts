@@ -1,8 +1,8 @@
 /**
- * The Claude backend's warm-up (see src/internal/warm-up.ts): one turn of stream-json with the
+ * The Claude backend's warm-up (see src/startup/precompile.ts): one turn of stream-json with the
  * control handshake, answered in memory, plus the argument and environment builders a spawn runs.
  */
-import { runWarmUpTurn, type WarmUpScript } from "../../internal/warm-up.js";
+import { runWarmUpTurn, type WarmUpScript } from "../../startup/precompile.js";
 import { SDK_VERSION } from "../../version.js";
 import type { Backend } from "../backend.js";
 import { buildClaudeArgs } from "./command.js";

@@ -19,8 +19,9 @@
  * server reports for that turn id (after `thread/resume` it replays the last turn's usage, which must
  * not count), in the snake_case shape `codex exec` reports.
  */
-import { asObject, isObject, str } from "../../internal/wire.js";
+
 import type { Message, RawObject } from "../../messages.js";
+import { asObject, isObject, str } from "../../wire/read.js";
 import { viewThreadItem } from "./items.js";
 import type { TokenUsageBreakdown } from "./protocol.js";
 import { TurnMessages } from "./turn-messages.js";

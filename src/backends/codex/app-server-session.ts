@@ -14,15 +14,15 @@ import {
   ProcessError,
   UnsupportedFeatureError,
 } from "../../errors.js";
-import { missingResultError } from "../../internal/missing-result.js";
-import { flowLimits } from "../../internal/read-flow.js";
-import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
-import { asObject } from "../../internal/wire.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
+import { missingResultError } from "../../session/missing-result.js";
+import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
+import { flowLimits } from "../../transport/read-flow.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
+import { asObject } from "../../wire/read.js";
 import type { CodexMcpServerStatus, ServerInfo, Session } from "../backend.js";
 import { AppServerEventMapper } from "./app-server-events.js";
 import { type ApprovalPrompt, approvalPrompt, decideApproval } from "./approvals.js";

@@ -17,13 +17,14 @@
  * `abort`; only they can carry the deny message to the model. MCP tool approvals (an elicitation
  * whose `_meta.codex_approval_kind` is `mcp_tool_call`) answer `accept` / `decline` / `cancel`.
  */
-import { settleWithin } from "../../internal/deadline.js";
-import { UNSENDABLE_ANSWER_WARNING } from "../../internal/peer-channel.js";
-import { describeError, describeValue, trySerialise } from "../../internal/safe-json.js";
-import { asObject, isObject, str } from "../../internal/wire.js";
+
 import type { RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { PermissionResult, PermissionUpdate } from "../../permissions.js";
+import { UNSENDABLE_ANSWER_WARNING } from "../../session/peer-channel.js";
+import { settleWithin } from "../../signals/deadline.js";
+import { asObject, isObject, str } from "../../wire/read.js";
+import { describeError, describeValue, trySerialise } from "../../wire/safe-json.js";
 import {
   BASH_TOOL,
   commandInput,

@@ -9,9 +9,9 @@
  */
 
 import { findOrInstallCli } from "../../install/auto.js";
-import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
-import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
+import { checkVersionOncePerBinary } from "../../install/cli-discovery.js";
 import type { AgentOptions } from "../../options.js";
+import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
 import { recordTransport } from "../../transport/recording.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";

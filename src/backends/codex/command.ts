@@ -15,9 +15,9 @@
  * MCP servers on the app-server too (see `execCanRun`).
  */
 import { resolve } from "node:path";
-import { flagWithValue } from "../../internal/argv.js";
-import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
+import { flagWithValue } from "../../process/argv.js";
+import { buildChildEnv } from "../../process/child-env.js";
 import { codexConfigOverrides, configArgs, type TomlValue } from "./config.js";
 import type { ThreadStartParams } from "./protocol.js";
 

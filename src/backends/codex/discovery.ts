@@ -19,8 +19,8 @@ import {
   runVersionCommand,
   type VersionCheck,
   versionFailureReason,
-} from "../../internal/cli-discovery.js";
-import { codexPlatformPackage } from "../../internal/codex-platform.js";
+} from "../../install/cli-discovery.js";
+import { codexPlatformPackage } from "../../install/codex-platform.js";
 import { OLDEST_VERIFIED_CODEX, SKIP_VERSION_CHECK_ENV } from "../verified-versions.js";
 
 /** Environment variable naming the CLI executable; checked right after `cliPath`. */

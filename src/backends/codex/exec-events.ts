@@ -11,8 +11,9 @@
  * | `error`                           | system `codex_error` (retries and the text of a failure)   |
  * | anything else                     | `unknown`                                                  |
  */
-import { asObject, isObject } from "../../internal/wire.js";
+
 import type { Message, RawObject } from "../../messages.js";
+import { asObject, isObject } from "../../wire/read.js";
 import { viewExecItem } from "./items.js";
 import { TurnMessages } from "./turn-messages.js";
 

@@ -2,12 +2,12 @@
  * A one-shot Codex run: one `codex exec --json` process, one prompt on stdin, one turn.
  */
 import { JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
-import { missingResultError } from "../../internal/missing-result.js";
-import { flowLimits } from "../../internal/read-flow.js";
-import { readTransport } from "../../internal/read-transport.js";
-import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
+import { missingResultError } from "../../session/missing-result.js";
+import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
+import { flowLimits } from "../../transport/read-flow.js";
+import { readTransport } from "../../transport/read-transport.js";
 import type { Transport } from "../../transport/transport.js";
 import type { CodexMcpServerStatus, ServerInfo, Session } from "../backend.js";
 import type { ExecEventMapper } from "./exec-events.js";

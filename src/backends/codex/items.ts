@@ -12,10 +12,11 @@
  * - MCP tools → `mcp__<server>__<tool>` with the tool arguments;
  * - web searches → `WebSearch` with `{ query }`; todo lists → `TodoWrite` with `{ todos }`.
  */
-import { unwrapShellCommand } from "../../internal/shell-command.js";
-import { isObject, str } from "../../internal/wire.js";
+
 import type { RawObject } from "../../messages.js";
 import { type FileChange, mcpToolName } from "../../tools.js";
+import { isObject, str } from "../../wire/read.js";
+import { unwrapShellCommand } from "../shell-command.js";
 
 /** One file of a file change. `kind` is `add`, `delete` or `update`. */
 export type FileChangeEntry = FileChange;

@@ -9,12 +9,12 @@
  * - `result` or `error`, no `method` → the response to one of our requests.
  */
 import { ControlRequestError, type JsonDecodeError } from "../../errors.js";
-import { PeerChannel } from "../../internal/peer-channel.js";
-import type { ReadFlow } from "../../internal/read-flow.js";
-import { describeError } from "../../internal/safe-json.js";
-import { asObject } from "../../internal/wire.js";
 import type { RawObject } from "../../messages.js";
+import { PeerChannel } from "../../session/peer-channel.js";
+import type { ReadFlow } from "../../transport/read-flow.js";
 import type { Transport } from "../../transport/transport.js";
+import { asObject } from "../../wire/read.js";
+import { describeError } from "../../wire/safe-json.js";
 import type { JsonRpcId } from "./protocol.js";
 
 /** An error to answer a server request with. Throw it from `onRequest` to choose the code. */

@@ -14,7 +14,6 @@
  * Every message keeps the wire line it came from in `raw`.
  */
 
-import { tokenUsage } from "../../internal/token-usage.js";
 import type {
   AssistantMessage,
   ContentBlock,
@@ -25,6 +24,7 @@ import type {
   ToolResultBlock,
   UserMessage,
 } from "../../messages.js";
+import { tokenUsage } from "../../session/token-usage.js";
 import { type ItemView, todoInput } from "./items.js";
 
 /** What the builder needs to know about the session. */

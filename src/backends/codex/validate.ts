@@ -5,7 +5,7 @@
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
 import type { AgentOptions } from "../../options.js";
 import { agentOptionsIssues } from "../../options-schema.js";
-import { CLAUDE_ONLY_OPTIONS } from "../claude-options.js";
+import { CLAUDE_ONLY_OPTIONS } from "../claude/official-options.js";
 
 /**
  * Options the Codex CLI (0.169.0) has no equivalent for. Any value other than `undefined` is

@@ -1,8 +1,8 @@
 /**
- * The Codex backend's warm-up (see src/internal/warm-up.ts): one `codex exec --json` turn (the
+ * The Codex backend's warm-up (see src/startup/precompile.ts): one `codex exec --json` turn (the
  * path of a one-shot query) answered in memory, plus the argument builder a spawn runs.
  */
-import { runWarmUpTurn, type WarmUpScript } from "../../internal/warm-up.js";
+import { runWarmUpTurn, type WarmUpScript } from "../../startup/precompile.js";
 import type { Backend } from "../backend.js";
 import { buildExecArgs } from "./command.js";
 

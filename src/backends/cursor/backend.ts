@@ -3,11 +3,11 @@
  * `cursor-agent` CLI.
  */
 import { ProcessError } from "../../errors.js";
-import { throwIfAborted } from "../../internal/abort.js";
-import { checkVersionOncePerBinary } from "../../internal/cli-discovery.js";
-import { cliTransport, openOrClose, singleInitialPrompt } from "../../internal/open-session.js";
+import { checkVersionOncePerBinary } from "../../install/cli-discovery.js";
 import type { AgentOptions } from "../../options.js";
 import { describeBadCwd } from "../../process/child.js";
+import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
+import { throwIfAborted } from "../../signals/abort.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { CURSOR_CAPABILITIES } from "../capabilities.js";
 import { buildCursorEnv, cursorPromptText, PROMPT_TOO_LONG_HINT } from "./command.js";

@@ -10,9 +10,9 @@
  */
 import { resolve } from "node:path";
 import { UnsupportedFeatureError } from "../../errors.js";
-import { flagWithValue } from "../../internal/argv.js";
-import { buildChildEnv } from "../../internal/child-env.js";
 import type { AgentOptions } from "../../options.js";
+import { flagWithValue } from "../../process/argv.js";
+import { buildChildEnv } from "../../process/child-env.js";
 import type { StreamedUserInput, UserContentBlock } from "../../prompt.js";
 
 /**

@@ -13,7 +13,7 @@ import {
   runVersionCommand,
   type VersionCheck,
   versionFailureReason,
-} from "../../internal/cli-discovery.js";
+} from "../../install/cli-discovery.js";
 
 /** Environment variable naming the CLI executable; checked right after `cliPath`. */
 export const CURSOR_CLI_PATH_ENV = "CURSOR_AGENT_CLI_PATH";

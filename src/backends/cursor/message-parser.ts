@@ -21,8 +21,7 @@
  * - `result` → `result`. `error` → held; the session turns it into an error `result` if the
  *   process ends without one, or it is delivered as a `system` message (`subtype: "error"`).
  */
-import { tokenUsage } from "../../internal/token-usage.js";
-import { asObject, compact, isObject, num, str } from "../../internal/wire.js";
+
 import type {
   AssistantMessage,
   ContentBlock,
@@ -34,6 +33,8 @@ import type {
   UnknownMessage,
   UserMessage,
 } from "../../messages.js";
+import { tokenUsage } from "../../session/token-usage.js";
+import { asObject, compact, isObject, num, str } from "../../wire/read.js";
 import { decodeCursorToolCall } from "./tool-call.js";
 
 /** How the turn was started. */

@@ -8,14 +8,14 @@
  * Cursor is interrupted) and delivers a `result` marked as interrupted.
  */
 import { CliConnectionError, JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
-import { flowLimits } from "../../internal/read-flow.js";
-import { readTransport } from "../../internal/read-transport.js";
-import { malformedLineMessage, SessionLifecycle } from "../../internal/session-lifecycle.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import type { PermissionMode } from "../../permissions.js";
 import { describeExit } from "../../process/child.js";
 import { isStreamedPrompt, type Prompt } from "../../prompt.js";
+import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
+import { flowLimits } from "../../transport/read-flow.js";
+import { readTransport } from "../../transport/read-transport.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
 import type { RewindFilesOptions, ServerInfo, Session } from "../backend.js";
 import { buildCursorArgs, cursorPromptText, wantsPartialOutput } from "./command.js";

@@ -9,8 +9,9 @@
  *
  * A missing `result` means the tool is still running. Any outcome other than `success` is an error.
  */
-import { asObject, isObject } from "../../internal/wire.js";
+
 import { mcpToolName } from "../../tools.js";
+import { asObject, isObject } from "../../wire/read.js";
 
 /**
  * Cursor's own tool name, in PascalCase: the wire key minus its `ToolCall` suffix, first letter

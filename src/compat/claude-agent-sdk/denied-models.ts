@@ -2,7 +2,7 @@
  * `matchDeniedModels()` of the official SDK: which model IDs a managed `deniedModels` list blocks,
  * compared by name alone (never the CLI's enforcement).
  */
-import { describeValue } from "../../internal/safe-json.js";
+import { describeValue } from "../../wire/safe-json.js";
 import type { DeniedModelsMatch } from "./types.js";
 
 /** Model families an entry may name on its own (`opus` blocks every Opus model). */

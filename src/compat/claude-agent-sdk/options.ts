@@ -3,9 +3,9 @@
  * rejected by name (never dropped), before any process is spawned.
  */
 
-import { CLAUDE_REJECTED_OPTIONS, OFFICIAL_CLAUDE_OPTIONS } from "../../backends/claude-options.js";
+import type { HookCallback as CoreHookCallback, HookMap } from "../../backends/claude/hooks.js";
+import { CLAUDE_REJECTED_OPTIONS, OFFICIAL_CLAUDE_OPTIONS } from "../../backends/claude/official-options.js";
 import { UnsupportedOptionsError } from "../../errors.js";
-import type { HookCallback as CoreHookCallback, HookMap } from "../../hooks.js";
 import type { McpServerConfig as CoreMcpServerConfig } from "../../mcp/config.js";
 import type {
   AgentOptions,

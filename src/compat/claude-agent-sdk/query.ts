@@ -4,10 +4,10 @@
  */
 
 import { UnsupportedOptionsError } from "../../errors.js";
-import { checkSignalOption } from "../../internal/abort.js";
 import type { Message } from "../../messages.js";
 import type { Prompt, StreamedUserInput, WireUserMessage } from "../../prompt.js";
 import { type Query as CoreQuery, query as coreQuery } from "../../query.js";
+import { checkSignalOption } from "../../signals/abort.js";
 import type { ClaimOptions as CoreClaimOptions } from "../../warm/claim.js";
 import { prewarm as corePrewarm } from "../../warm/spare.js";
 import { startup as coreStartup } from "../../warm/warm-session.js";

@@ -8,11 +8,12 @@
  * snake_case shape, the session's start → `thread.started` + `turn.started`, the turn's result →
  * `turn.completed` (usage) or `turn.failed`. As in exec, only tool items report their start.
  */
-import { isObject, str } from "../../internal/wire.js";
+
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import { type Prompt, text, type UserContentBlock } from "../../prompt.js";
 import { query } from "../../query.js";
+import { isObject, str } from "../../wire/read.js";
 import type { ThreadEvent, ThreadItem } from "./events.js";
 import type { CodexOptions, ThreadOptions } from "./options.js";
 

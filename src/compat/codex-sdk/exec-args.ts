@@ -6,7 +6,7 @@
  * and a flag value that still starts with `-` is joined to its flag.
  */
 import { InvalidOptionsError } from "../../errors.js";
-import { flagWithValue, looksLikeFlag, UUID_PATTERN } from "../../internal/argv.js";
+import { flagWithValue, looksLikeFlag, UUID_PATTERN } from "../../process/argv.js";
 import type { CodexConfigObject, CodexConfigValue, CyberAccessProgram, ThreadOptions } from "./options.js";
 
 /** What one turn needs on its command line. */

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { findCodexCli } from "../../backends/codex/discovery.js";
 import { JsonDecodeError, ProcessError } from "../../errors.js";
-import { abortErrorFor } from "../../internal/abort.js";
+import { abortErrorFor } from "../../signals/abort.js";
 import { SubprocessTransport } from "../../transport/subprocess.js";
 import type { ThreadEvent } from "./events.js";
 

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentSdkError, InvalidOptionsError } from "../../errors.js";
-import { checkSignalOption, combineSignals } from "../../internal/abort.js";
+import { checkSignalOption, combineSignals } from "../../signals/abort.js";
 import { runAppServerTurn } from "./app-server-turn.js";
 import type { ThreadEvent, ThreadItem, Usage } from "./events.js";
 import { execTurnArgs, threadIdIssue, threadOptionIssues } from "./exec-args.js";

@@ -15,13 +15,13 @@ import {
   UnsupportedFeatureError,
   UnsupportedOptionsError,
 } from "../../../src/index.js";
-import { flowLimits } from "../../../src/internal/read-flow.js";
-import { SessionLifecycle } from "../../../src/internal/session-lifecycle.js";
 import {
   agentOptionsIssues,
   unknownNestedFields,
   validateAgentOptions,
 } from "../../../src/options-schema.js";
+import { SessionLifecycle } from "../../../src/session/session-lifecycle.js";
+import { flowLimits } from "../../../src/transport/read-flow.js";
 import { type SpawnedProcess, SpawnedProcessTransport } from "../../../src/transport/spawned-process.js";
 import { cliLike, resultLine, ScriptedTransport } from "../support/scripted-transport.js";
 

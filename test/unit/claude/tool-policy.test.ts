@@ -4,13 +4,13 @@
  * than the CLI itself would.
  */
 import { describe, expect, it } from "vitest";
+import type { HookInput } from "../../../src/backends/claude/hooks.js";
 import {
   hooksWithToolPolicy,
   ruleAllows,
   toolPolicyHook,
   userAllowRules,
 } from "../../../src/backends/claude/tool-policy.js";
-import type { HookInput } from "../../../src/hooks.js";
 
 const signal = new AbortController().signal;
 const preToolUse = (tool_name: string, tool_input: Record<string, unknown>, permission_mode = "default") =>

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { approvalDecision, approvalPrompt, reviewDecision } from "../../../src/backends/codex/approvals.js";
-import { shellJoin } from "../../../src/internal/shell-command.js";
+import { shellJoin } from "../../../src/backends/shell-command.js";
 import { type AppServerLine, appServerCapture } from "./fixtures.js";
 
 /** An item lookup over a map of items by id. */

@@ -3,7 +3,7 @@
  * and lets the test emit stdout lines and end the process.
  */
 import type { Transport, TransportItem } from "../../../src/index.js";
-import { MessageHub } from "../../../src/internal/message-hub.js";
+import { MessageHub } from "../../../src/session/message-hub.js";
 
 export class FakeTransport implements Transport {
   /** Every line written, as written (without the newline). */

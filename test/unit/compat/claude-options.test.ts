@@ -1,6 +1,6 @@
 /** The official Claude SDK's `Options` mapped onto `AgentOptions` (no process involved). */
 import { describe, expect, it } from "vitest";
-import { CLAUDE_REJECTED_OPTIONS } from "../../../src/backends/claude-options.js";
+import { CLAUDE_REJECTED_OPTIONS } from "../../../src/backends/claude/official-options.js";
 import { REJECTED_OPTIONS, toAgentOptions } from "../../../src/compat/claude-agent-sdk/options.js";
 import { UnsupportedOptionsError } from "../../../src/errors.js";
 

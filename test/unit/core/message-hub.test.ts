@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MessageHub, type TurnRetentionLimits } from "../../../src/internal/message-hub.js";
+import { MessageHub, type TurnRetentionLimits } from "../../../src/session/message-hub.js";
 
 async function take<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

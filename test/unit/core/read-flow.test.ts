@@ -1,12 +1,12 @@
 /**
- * The flow state between a session's log and its read loop (src/internal/read-flow.ts), the hub's
+ * The flow state between a session's log and its read loop (src/transport/read-flow.ts), the hub's
  * marks that drive it, and validation of its options.
  */
 import { describe, expect, it } from "vitest";
 import { ReaderOverflowError } from "../../../src/errors.js";
-import { MessageHub } from "../../../src/internal/message-hub.js";
-import { flowLimits, ReadFlow } from "../../../src/internal/read-flow.js";
 import { agentOptionsIssues } from "../../../src/options-schema.js";
+import { MessageHub } from "../../../src/session/message-hub.js";
+import { flowLimits, ReadFlow } from "../../../src/transport/read-flow.js";
 
 /** A reader switch that records what it was told. */
 function recorder() {

@@ -2,7 +2,7 @@
  * The unified tool vocabulary: classification of names, MCP names, shell-wrapper unwrapping.
  */
 import { describe, expect, it } from "vitest";
-import { shellJoin, splitShellWords, unwrapShellCommand } from "../../../src/internal/shell-command.js";
+import { shellJoin, splitShellWords, unwrapShellCommand } from "../../../src/backends/shell-command.js";
 import { isTool, mcpToolName, parseMcpToolName, toolCall } from "../../../src/tools.js";
 
 describe("toolCall", () => {

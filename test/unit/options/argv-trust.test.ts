@@ -29,8 +29,8 @@ import { execTurnArgs } from "../../../src/compat/codex-sdk/exec-args.js";
 import { Codex } from "../../../src/compat/codex-sdk/index.js";
 import { CliConnectionError, InvalidOptionsError, UnsupportedFeatureError } from "../../../src/errors.js";
 import { type Message, query } from "../../../src/index.js";
-import { PrivateFiles } from "../../../src/internal/private-files.js";
 import type { AgentOptions } from "../../../src/options.js";
+import { PrivateFiles } from "../../../src/process/private-files.js";
 import { resultLine, ScriptedTransport } from "../support/scripted-transport.js";
 
 async function drain(messages: AsyncIterable<Message>): Promise<Message[]> {
@@ -362,7 +362,7 @@ describe("PrivateFiles: where MCP configs and settings go instead of argv", () =
     const dir = mkdtempSync(join(tmpdir(), "cas-private-host-"));
     try {
       const script = join(dir, "host.mts");
-      const module = join(import.meta.dirname, "..", "..", "..", "src", "internal", "private-files.ts");
+      const module = join(import.meta.dirname, "..", "..", "..", "src", "process", "private-files.ts");
       writeFileSync(
         script,
         [

@@ -7,10 +7,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { JsonDecodeError } from "../../../src/errors.js";
-import { detachedString } from "../../../src/internal/detached-string.js";
 import { parseJsonLine } from "../../../src/process/jsonl.js";
 import { LineSplitter } from "../../../src/process/line-splitter.js";
 import { StderrTail } from "../../../src/process/stderr-tail.js";
+import { detachedString } from "../../../src/wire/detached-string.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -3,7 +3,7 @@
  * `onWrite`, which can answer through `emit`. Exercises the custom-transport seam.
  */
 import type { Transport, TransportItem } from "../../../src/index.js";
-import { MessageHub } from "../../../src/internal/message-hub.js";
+import { MessageHub } from "../../../src/session/message-hub.js";
 
 export class ScriptedTransport implements Transport {
   readonly written: Record<string, unknown>[] = [];

@@ -5,7 +5,7 @@
  * BigInt, a circular or a null-prototype object: see `describeError` / `describeValue`).
  */
 import { SessionStoreError } from "../../../errors.js";
-import { describeError, describeValue, trySerialise } from "../../../internal/safe-json.js";
+import { describeError, describeValue, trySerialise } from "../../../wire/safe-json.js";
 import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from "./store-types.js";
 
 /** The store method a {@link SessionStoreError} is about. */

@@ -10,9 +10,9 @@ import { PassThrough } from "node:stream";
 import type { Backend } from "../backends/backend.js";
 import type { AgentOptions } from "../options.js";
 import { ReaderThrew, readJsonLines, readJsonLinesInto } from "../process/jsonl.js";
+import type { ReadFlow } from "../transport/read-flow.js";
+import { READ_INTO } from "../transport/read-transport.js";
 import type { Transport, TransportItem } from "../transport/transport.js";
-import type { ReadFlow } from "./read-flow.js";
-import { READ_INTO } from "./read-transport.js";
 
 /** What the stand-in answers. Lines are JSON objects, written to its stdout as the CLI would. */
 export interface WarmUpScript {

@@ -4,10 +4,10 @@
  */
 import { type JsonDecodeError, OutputClosedError } from "../errors.js";
 import type { Message } from "../messages.js";
-import { abortErrorFor } from "./abort.js";
-import { approximateSize as approximateValueSize } from "./approximate-size.js";
+import { abortErrorFor } from "../signals/abort.js";
+import { type FlowLimits, flowLimits, ReadFlow } from "../transport/read-flow.js";
+import { approximateSize as approximateValueSize } from "../wire/approximate-size.js";
 import { DEFAULT_TURN_RETENTION, MessageHub, type Subscription } from "./message-hub.js";
-import { type FlowLimits, flowLimits, ReadFlow } from "./read-flow.js";
 
 /**
  * Owned by each session. The session counts what it sends ({@link turnSent}) and the results it

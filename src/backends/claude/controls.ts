@@ -3,7 +3,10 @@
  * (or a read of the `initialize` answer) exactly as the official SDK 0.3.330 sends it. Backends
  * without the control protocol never get here: both callers gate on `capabilities` first.
  */
-import type { Session } from "./backends/backend.js";
+
+import type { McpServerConfig } from "../../mcp/config.js";
+import type { ClaudeSettings, PluginConfig, ThinkingDisplay } from "../../options.js";
+import type { Session } from "../backend.js";
 import type {
   AccountInfo,
   AgentInfo,
@@ -17,9 +20,7 @@ import type {
   SettingsFileSource,
   SlashCommand,
   UsageReport,
-} from "./control-types.js";
-import type { McpServerConfig } from "./mcp/config.js";
-import type { ClaudeSettings, PluginConfig, ThinkingDisplay } from "./options.js";
+} from "./control-results.js";
 
 /** Options of `reloadPlugins()`. */
 export interface ReloadPluginsOptions {

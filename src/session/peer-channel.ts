@@ -12,11 +12,11 @@ import {
   JsonDecodeError,
 } from "../errors.js";
 import type { RawObject } from "../messages.js";
+import { settleWithin } from "../signals/deadline.js";
+import type { ReadFlow } from "../transport/read-flow.js";
+import { readTransport } from "../transport/read-transport.js";
 import type { Transport } from "../transport/transport.js";
-import { settleWithin } from "./deadline.js";
-import type { ReadFlow } from "./read-flow.js";
-import { readTransport } from "./read-transport.js";
-import { describeError, trySerialise } from "./safe-json.js";
+import { describeError, trySerialise } from "../wire/safe-json.js";
 
 /** The `process.emitWarning` code of an answer that could not be serialised. */
 export const UNSENDABLE_ANSWER_WARNING = "CODE_AGENT_SDK_UNSENDABLE_ANSWER";

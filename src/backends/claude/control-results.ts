@@ -2,7 +2,7 @@
  * Results of the Claude control methods (`supportedModels()`, `getContextUsage()`, …), typed as the
  * official SDK 0.3.330 types them. Each also keeps the fields a newer CLI adds (index signature).
  */
-import type { AccountInfo, AgentInfo, ModelInfo, SlashCommand } from "./backends/claude/control-types.js";
+import type { AccountInfo, AgentInfo, ModelInfo, SlashCommand } from "./control-types.js";
 
 export type { AccountInfo, AgentInfo, ModelInfo, SlashCommand };
 

@@ -4,7 +4,7 @@
  * and of the conformance test (which reads the official SDK's `.d.ts` and fails on any option this
  * table does not cover). Shared here so other backends can refuse the Claude-only ones.
  */
-import type { AgentOptions } from "../options.js";
+import type { AgentOptions } from "../../options.js";
 
 /** An official option this SDK supports, under `ours`, sent to the CLI `via` the stated route. */
 export interface SupportedOfficialOption {

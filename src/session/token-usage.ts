@@ -6,7 +6,7 @@
  * `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`.
  */
 import type { TokenUsage } from "../messages.js";
-import { isObject } from "./wire.js";
+import { isObject } from "../wire/read.js";
 
 /** The token counts of a usage object, or `null` when there is none. A missing count stays `null`. */
 export function tokenUsage(usage: unknown): TokenUsage | null {

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { CliNotFoundError } from "../errors.js";
-import { definedOnly } from "./child-env.js";
+import { definedOnly } from "../process/child-env.js";
 
 /** What `searched` lists when the environment has no `PATH` to walk. */
 export const EMPTY_PATH_MARKER = "$PATH (empty)";

@@ -1,9 +1,10 @@
 /**
  * The read loop every session runs over its transport.
  */
-import type { Transport, TransportItem } from "../transport/transport.js";
-import { approximateSize } from "./approximate-size.js";
+
+import { approximateSize } from "../wire/approximate-size.js";
 import type { ReadFlow } from "./read-flow.js";
+import type { Transport, TransportItem } from "./transport.js";
 
 /**
  * Implemented by transports that can hand each item to the reader as it is read, with no batch,

@@ -16,7 +16,7 @@
  */
 
 import { ReaderOverflowError } from "../errors.js";
-import type { ReadFlow } from "./read-flow.js";
+import type { ReadFlow } from "../transport/read-flow.js";
 
 /** Bounds on the already-delivered messages of the current turn kept for a late response view. */
 export interface TurnRetentionLimits<T> {

@@ -26,7 +26,7 @@ import { rm, rmdir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CliConnectionError } from "../errors.js";
-import { atHostExit } from "../process/group-registry.js";
+import { atHostExit } from "./group-registry.js";
 
 /** The uid and gid the files are for, when the CLI runs as another user than this process. */
 export interface PrivateFilesOwner {
