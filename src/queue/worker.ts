@@ -536,8 +536,12 @@ export class AgentWorker implements AsyncDisposable {
     fields: Pick<Extract<RunEntry, { kind: "end" }>, "result" | "error">,
   ): Promise<void> {
     await stream.add({ kind: "end", status, ...fields });
+    // Sent with the end entry, on the same connection (Redis runs them in order): one round trip
+    // less before the job's slot is free. Its outcome is still awaited after the writes' own.
+    const retention = this.commands.expire(stream.key, this.options.retentionSeconds ?? 3_600);
+    retention.catch(() => {});
     await stream.flush();
-    await this.commands.expire(stream.key, this.options.retentionSeconds ?? 3_600);
+    await retention;
   }
 
   /**
