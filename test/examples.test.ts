@@ -1,6 +1,12 @@
 /**
- * Every `ts` code block of README.md is type-checked and executed, against the real Claude Code
- * CLI (2.1.330) talking to the scripted model, so the README can never drift from the API.
+ * Every `ts` code block of README.md and of the guides under docs/ is type-checked and executed,
+ * against the real CLIs (Claude Code 2.1.330, Codex 0.169.0, the ACP agents) talking to the scripted
+ * models, so the docs can never drift from the API.
+ *
+ * A fence's info string says what is done with it: `ts` is type-checked and run; `ts no-run` is
+ * type-checked only (it needs something this machine has not); `ts fragment` is neither (a piece of
+ * a larger program); `ts queue-worker` / `ts queue-producer` are type-checked, then run together
+ * against a real Redis (below).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -41,20 +47,57 @@ const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const workdir = join(root, ".tmp", "readme-examples");
 
-/** The `ts` fences of the README, in order. */
-function readmeExamples(): string[] {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+/** README.md, then every guide under docs/ (not the generated API site in docs/api/). */
+const documents = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+interface Example {
+  /** "README.md example 2", "docs/queue.md example 1". */
+  name: string;
+  code: string;
+  run: boolean;
+  file: string;
+}
+
+/** The `ts` fences of every document, in order; `ts fragment` ones left out. */
+function docExamples(): Example[] {
+  return documents.flatMap((doc) => {
+    const text = readFileSync(join(root, doc), "utf8");
+    const fences = [...text.matchAll(/```ts([^\n]*)\n([\s\S]*?)```/g)].map((m) => ({
+      info: (m[1] ?? "").trim(),
+      code: m[2] ?? "",
+    }));
+    const unknown = fences.filter(
+      (f) => !["", "no-run", "fragment", "queue-worker", "queue-producer"].includes(f.info),
+    );
+    if (unknown.length > 0)
+      throw new Error(`${doc}: unknown ts fence info ${unknown.map((f) => f.info).join(", ")}`);
+    const base = doc.replace(/\.md$/, "").replaceAll("/", "-").toLowerCase();
+    return fences
+      .filter((f) => f.info === "" || f.info === "no-run")
+      .map((f, i) => ({
+        name: `${doc} example ${i + 1}`,
+        code: f.code,
+        run: f.info === "",
+        file: join(workdir, `${base}-${i + 1}.ts`),
+      }));
+  });
 }
 
 /**
- * The queue examples (fenced as `ts queue-worker` / `ts queue-producer`): type-checked with the
- * others, but run together against a real Redis (below), since a worker runs until it is stopped.
+ * The queue examples of docs/queue.md (fenced as `ts queue-worker` / `ts queue-producer`):
+ * type-checked with the others, but run together against a real Redis (below), since a worker runs
+ * until it is stopped.
  */
-function readmeQueueExamples(): { worker: string; producer: string } {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
+function queueExamplesOf(): { worker: string; producer: string } {
+  const guide = readFileSync(join(root, "docs", "queue.md"), "utf8");
   const block = (role: string) =>
-    readme.match(new RegExp(`\`\`\`ts queue-${role}\n([\\s\\S]*?)\`\`\``))?.[1] ?? "";
+    guide.match(new RegExp(`\`\`\`ts queue-${role}\n([\\s\\S]*?)\`\`\``))?.[1] ?? "";
   return { worker: block("worker"), producer: block("producer") };
 }
 
@@ -85,12 +128,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root
   });
 }
 
-const examples = readmeExamples();
-const files = examples.map((_, i) => join(workdir, `example-${i + 1}.ts`));
-const queueExamples = readmeQueueExamples();
+const examples = docExamples();
+const queueExamples = queueExamplesOf();
 const queueFiles = { worker: join(workdir, "queue-worker.ts"), producer: join(workdir, "queue-producer.ts") };
 
-describe("README examples", () => {
+describe("the examples of README.md and docs/", () => {
   let model: FakeAnthropicServer;
   let api: FakeOpenAIServer;
 
@@ -98,9 +140,7 @@ describe("README examples", () => {
     api = await startFakeOpenAI({ defaultTurn: { text: "OK from the scripted model" } });
     rmSync(workdir, { recursive: true, force: true });
     mkdirSync(workdir, { recursive: true });
-    examples.forEach((code, i) => {
-      writeFileSync(files[i]!, localize(code, files[i]!));
-    });
+    for (const example of examples) writeFileSync(example.file, localize(example.code, example.file));
     for (const role of ["worker", "producer"] as const)
       writeFileSync(queueFiles[role], localize(queueExamples[role], queueFiles[role]));
     writeFileSync(
@@ -121,7 +161,8 @@ describe("README examples", () => {
   });
 
   it("has examples", () => {
-    expect(examples.length).toBeGreaterThanOrEqual(4);
+    expect(examples.filter((e) => e.name.startsWith("README.md")).length).toBeGreaterThanOrEqual(4);
+    expect(examples.length).toBeGreaterThanOrEqual(25);
     expect(queueExamples.worker).toContain("AgentWorker.start");
     expect(queueExamples.producer).toContain("queue.enqueue");
   });
@@ -135,9 +176,9 @@ describe("README examples", () => {
     // two-core machine.
   }, 240_000);
 
-  it.each(files.map((file, i) => [i + 1, file] as const))(
-    "runs example %i to completion",
-    async (_n, file) => {
+  it.each(examples.filter((e) => e.run).map((e) => [e.name, e.file] as const))(
+    "runs %s to completion",
+    async (_name, file) => {
       const env = offlineEnv(model, api);
       // Run from a scratch directory: the examples touch their working directory.
       const result = await run(process.execPath, ["--import", TSX_LOADER, file], env, model.env().HOME);
@@ -147,9 +188,9 @@ describe("README examples", () => {
   );
 });
 
-describe.skipIf(!REDIS_SERVER)("README queue examples (worker and producer, real Redis)", () => {
+describe.skipIf(!REDIS_SERVER)("docs/queue.md examples (worker and producer, real Redis)", () => {
   it("the producer's run is streamed from the worker, which then closes on SIGTERM", async () => {
-    // The README suite above removes its directory when it ends: write the two files again.
+    // The suite above removes its directory when it ends: write the two files again.
     mkdirSync(workdir, { recursive: true });
     for (const role of ["worker", "producer"] as const)
       writeFileSync(queueFiles[role], localize(queueExamples[role], queueFiles[role]));
