@@ -9,6 +9,10 @@
 /** A UUID in its canonical 8-4-4-4-12 hex form (any version; Codex thread ids are UUIDv7). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Why a value that reaches a CLI's argv as an argument of its own cannot start with `-`. */
+export const NOT_A_FLAG =
+  "must not start with '-': the CLI would read it as an option (write a relative path as ./-name)";
+
 /** Whether `value` would be read as an option if it were an argument of its own. */
 export function looksLikeFlag(value: string): boolean {
   return value.startsWith("-");

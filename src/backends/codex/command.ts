@@ -18,7 +18,7 @@ import { resolve } from "node:path";
 import type { AgentOptions } from "../../options.js";
 import { flagWithValue } from "../../process/argv.js";
 import { buildChildEnv } from "../../process/child-env.js";
-import { codexConfigOverrides, configArgs, type TomlValue } from "./config.js";
+import { CONFIG_KEYS, codexConfigOverrides, configArgs, type TomlValue, tomlValue } from "./config.js";
 import type { ThreadStartParams } from "./protocol.js";
 
 /** Files the exec command refers to, written by the session beforehand. */
@@ -31,24 +31,136 @@ export interface ExecFiles {
 
 /** The arguments after the executable for a one-shot `codex exec` run. */
 export function buildExecArgs(options: AgentOptions, files: ExecFiles = {}): string[] {
-  const args = ["exec", "--json"];
-  const codex = options.codex ?? {};
-  if (codex.skipGitRepoCheck ?? true) args.push("--skip-git-repo-check");
-  // Absolute: the process already runs in `cwd`, so a relative `--cd` would resolve twice.
-  if (options.cwd !== undefined) args.push(...flagWithValue("--cd", resolve(options.cwd)));
-  if (options.model !== undefined) args.push(...flagWithValue("--model", options.model));
-  if (codex.sandboxMode !== undefined) args.push(...flagWithValue("--sandbox", codex.sandboxMode));
-  for (const dir of options.addDirs ?? []) args.push(...flagWithValue("--add-dir", dir));
-  if (files.outputSchema !== undefined) args.push(...flagWithValue("--output-schema", files.outputSchema));
-  // `--image` takes several values: the `=` form keeps it from swallowing the `-` prompt argument.
-  for (const image of files.images ?? []) args.push(`--image=${image}`);
   // exec cannot ask for approvals: it runs as if the policy were "never" (and exits on a
   // configured "untrusted"). Saying so keeps a user config.toml from breaking one-shot runs; the
   // policies that ask are served by the app-server (see `execCanRun`).
-  const overrides: [string, TomlValue][] = [["approval_policy", "never"]];
-  args.push(...configArgs([...overrides, ...codexConfigOverrides(options)]));
-  args.push(...extraArgs(options));
-  if (options.resume !== undefined) args.push("resume", "--", options.resume);
+  const approval: [string, TomlValue] = [CONFIG_KEYS.approvalPolicy, "never"];
+  return execCommandArgs({
+    skipGitRepoCheck: options.codex?.skipGitRepoCheck ?? true,
+    // Absolute: the process already runs in `cwd`, so a relative `--cd` would resolve twice.
+    cwd: options.cwd === undefined ? undefined : resolve(options.cwd),
+    model: options.model,
+    sandboxMode: options.codex?.sandboxMode,
+    addDirs: options.addDirs,
+    outputSchemaFile: files.outputSchema,
+    images: files.images,
+    config: [approval, ...codexConfigOverrides(options)],
+    extraArgs: options.extraArgs,
+    resume: options.resume,
+  });
+}
+
+/** A config override: a key and a value (TOML-encoded here), or a `key=value` written by the caller. */
+export type ConfigOverride = [key: string, value: TomlValue] | string;
+
+/**
+ * One `codex exec` command line in the CLI's own terms. {@link buildExecArgs} fills it from
+ * `AgentOptions`; the official Codex SDK's compat entry fills it from that SDK's options with
+ * `layout: "official-sdk"`. Flag values that start with `-` are joined to their flag, and the
+ * thread id follows `--`, in both layouts.
+ */
+export interface ExecCommandSpec {
+  /**
+   * `"backend"` (the default): `exec --json`, `-c` overrides, the images joined to `--image=` and
+   * the prompt read from the `-` argument after `--`. `"official-sdk"`: the line
+   * `@openai/codex-sdk` writes, so the CLI sees the same one whichever SDK drives it —
+   * `exec --experimental-json`, `--config`, that SDK's flag order, the images after `resume`, no
+   * prompt argument (exec reads stdin without one).
+   */
+  layout?: "backend" | "official-sdk" | undefined;
+  model?: string | undefined;
+  /** `--thread-source`: a new thread's source classification (left out when resuming). */
+  threadSource?: string | undefined;
+  sandboxMode?: string | undefined;
+  /** `--cd`, as given. */
+  cwd?: string | undefined;
+  addDirs?: readonly string[] | undefined;
+  skipGitRepoCheck?: boolean | undefined;
+  outputSchemaFile?: string | undefined;
+  cyberAccessProgram?: string | undefined;
+  images?: readonly string[] | undefined;
+  /** Overrides in the order applied (a later one wins). */
+  config?: readonly ConfigOverride[] | undefined;
+  /** Overrides applied after {@link config} ("official-sdk": written after the flags, as there). */
+  settings?: readonly ConfigOverride[] | undefined;
+  /** Flags of the caller's own: `{ "strict-config": null, enable: "x" }` → `--strict-config --enable x`. */
+  extraArgs?: Readonly<Record<string, string | null>> | undefined;
+  /** The thread to resume. */
+  resume?: string | undefined;
+}
+
+type ExecPart = Exclude<keyof ExecCommandSpec, "layout" | "resume">;
+
+/** Where each part goes, per layout (`images` of "official-sdk" follow `resume`). */
+const EXEC_LAYOUT: Record<"backend" | "official-sdk", readonly ExecPart[]> = {
+  backend: [
+    "skipGitRepoCheck",
+    "cwd",
+    "model",
+    "threadSource",
+    "sandboxMode",
+    "addDirs",
+    "outputSchemaFile",
+    "cyberAccessProgram",
+    "images",
+    "config",
+    "settings",
+    "extraArgs",
+  ],
+  "official-sdk": [
+    "config",
+    "model",
+    "threadSource",
+    "sandboxMode",
+    "cwd",
+    "addDirs",
+    "skipGitRepoCheck",
+    "outputSchemaFile",
+    "cyberAccessProgram",
+    "settings",
+    "extraArgs",
+  ],
+};
+
+/** The arguments after the executable for the `codex exec` line `spec` describes. */
+export function execCommandArgs(spec: ExecCommandSpec): string[] {
+  const official = spec.layout === "official-sdk";
+  const override = (entry: ConfigOverride): string[] => {
+    const text = typeof entry === "string" ? entry : `${entry[0]}=${tomlValue(entry[1])}`;
+    return official ? flagWithValue("--config", text) : ["-c", text];
+  };
+  // `--image` takes several values: the `=` form keeps it from swallowing the `-` prompt argument.
+  const images = (spec.images ?? []).flatMap((image) =>
+    official ? flagWithValue("--image", image) : [`--image=${image}`],
+  );
+  const value = (flag: string, v: string | undefined) => (v !== undefined ? flagWithValue(flag, v) : []);
+  const parts: Record<ExecPart, () => string[]> = {
+    skipGitRepoCheck: () => (spec.skipGitRepoCheck ? ["--skip-git-repo-check"] : []),
+    cwd: () => value("--cd", spec.cwd),
+    model: () => value("--model", spec.model),
+    threadSource: () => (spec.resume === undefined ? value("--thread-source", spec.threadSource) : []),
+    sandboxMode: () => value("--sandbox", spec.sandboxMode),
+    addDirs: () => (spec.addDirs ?? []).flatMap((dir) => flagWithValue("--add-dir", dir)),
+    outputSchemaFile: () => value("--output-schema", spec.outputSchemaFile),
+    cyberAccessProgram: () => value("--cyber-access-program", spec.cyberAccessProgram),
+    images: () => images,
+    config: () => (spec.config ?? []).flatMap(override),
+    settings: () => (spec.settings ?? []).flatMap(override),
+    extraArgs: () => flagArgs(spec.extraArgs),
+  };
+  const args = [
+    "exec",
+    official ? "--experimental-json" : "--json",
+    ...EXEC_LAYOUT[official ? "official-sdk" : "backend"].flatMap((part) => parts[part]()),
+  ];
+  // The thread id comes after `--`: an id such as `--dangerously-bypass-approvals-and-sandbox`
+  // can only be the id (the official SDK's own `resume <id>` would read it as that flag).
+  if (official) {
+    if (spec.resume !== undefined) args.push("resume", ...images, "--", spec.resume);
+    else args.push(...images);
+    return args;
+  }
+  if (spec.resume !== undefined) args.push("resume", "--", spec.resume);
   else args.push("--");
   args.push("-");
   return args;
@@ -67,9 +179,9 @@ export function buildAppServerArgs(options: AgentOptions): string[] {
   const overrides = codexConfigOverrides(options).filter((override) => !isMcpServerOverride(override));
   // The app-server has no --add-dir: extra writable roots are configuration.
   if (options.addDirs?.length) {
-    overrides.unshift(["sandbox_workspace_write.writable_roots", options.addDirs]);
+    overrides.unshift([CONFIG_KEYS.writableRoots, options.addDirs]);
   }
-  return ["app-server", ...configArgs(overrides), ...extraArgs(options)];
+  return ["app-server", ...configArgs(overrides), ...flagArgs(options.extraArgs)];
 }
 
 /**
@@ -145,8 +257,8 @@ export function buildCodexEnv(options: Pick<AgentOptions, "env" | "inheritEnv">)
 }
 
 /** `extraArgs` as flags: `{ "strict-config": null, enable: "x" }` → `--strict-config --enable x`. */
-function extraArgs(options: AgentOptions): string[] {
-  return Object.entries(options.extraArgs ?? {}).flatMap(([flag, value]) =>
+function flagArgs(extra: Readonly<Record<string, string | null>> | undefined): string[] {
+  return Object.entries(extra ?? {}).flatMap(([flag, value]) =>
     value === null ? [`--${flag}`] : flagWithValue(`--${flag}`, value),
   );
 }

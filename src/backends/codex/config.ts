@@ -3,11 +3,22 @@
  * values are TOML-encoded here: a string is always quoted (an unquoted `-c k=true` would be a
  * boolean), tables and arrays are written inline.
  */
+import { InvalidOptionsError } from "../../errors.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { AgentOptions, CodexConfigValue } from "../../options.js";
 
 /** A TOML value: what `codex.config` accepts. */
 export type TomlValue = CodexConfigValue;
+
+/** The configuration keys this SDK sets itself, each spelled once (the CLI's `config.toml` names). */
+export const CONFIG_KEYS = {
+  approvalPolicy: "approval_policy",
+  reasoningEffort: "model_reasoning_effort",
+  networkAccess: "sandbox_workspace_write.network_access",
+  writableRoots: "sandbox_workspace_write.writable_roots",
+  webSearch: "web_search",
+  baseUrl: "openai_base_url",
+} as const;
 
 /** Encodes a value as inline TOML. Throws `TypeError` for what TOML cannot hold (non-finite numbers). */
 export function tomlValue(value: TomlValue): string {
@@ -49,6 +60,57 @@ export function configArgs(overrides: [key: string, value: TomlValue][]): string
 }
 
 /**
+ * A table of overrides as dotted-key pairs, as the official Codex SDK flattens its `config`:
+ * `{ a: { b: 1 }, c: {} }` → `[["a.b", 1], ["c", {}]]` (keys joined as given, `undefined` skipped,
+ * arrays and their tables kept whole).
+ * @throws InvalidOptionsError (with the `config.…` path) for what TOML cannot hold: `null`, a
+ *   non-finite number, a function, an empty key; nothing is spawned.
+ */
+export function flattenConfig(config: unknown, name = "config"): [string, TomlValue][] {
+  if (config === undefined) return [];
+  if (!isTable(config)) throw new InvalidOptionsError([`${name}: must be a plain object`]);
+  const out: [string, TomlValue][] = [];
+  const walk = (table: Record<string, unknown>, prefix: string) => {
+    const entries = Object.entries(table);
+    if (prefix && entries.length === 0) out.push([prefix, {}]);
+    for (const [key, child] of entries) {
+      if (!key) throw new InvalidOptionsError([`${name}: keys must be non-empty strings`]);
+      if (child === undefined) continue;
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (isTable(child)) walk(child, path);
+      else out.push([path, checkedTomlValue(child, `${name}.${path}`)]);
+    }
+  };
+  walk(config, "");
+  return out;
+}
+
+/** `value` as a {@link TomlValue} (`undefined` members dropped), or an `InvalidOptionsError` naming `path`. */
+function checkedTomlValue(value: unknown, path: string): TomlValue {
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+    throw new InvalidOptionsError([`${path}: must be a finite number`]);
+  }
+  if (Array.isArray(value)) return value.map((item, i) => checkedTomlValue(item, `${path}[${i}]`));
+  if (isTable(value)) {
+    const table: Record<string, TomlValue> = {};
+    for (const [key, child] of Object.entries(value)) {
+      if (!key) throw new InvalidOptionsError([`${path}: keys must be non-empty strings`]);
+      if (child !== undefined) table[key] = checkedTomlValue(child, `${path}.${key}`);
+    }
+    return table;
+  }
+  throw new InvalidOptionsError([
+    `${path}: ${value === null ? "cannot be null" : `unsupported ${typeof value}`}`,
+  ]);
+}
+
+function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
  * The config overrides both Codex commands get from `options`, in the order they are applied (a
  * later override wins, so `codex.config` comes last and can adjust anything before it).
  *
@@ -61,9 +123,9 @@ export function configArgs(overrides: [key: string, value: TomlValue][]): string
 export function codexConfigOverrides(options: AgentOptions): [string, TomlValue][] {
   const out: [string, TomlValue][] = [];
   const effort = options.codex?.reasoningEffort ?? options.effort;
-  if (effort !== undefined) out.push(["model_reasoning_effort", effort]);
+  if (effort !== undefined) out.push([CONFIG_KEYS.reasoningEffort, effort]);
   if (options.codex?.networkAccess !== undefined) {
-    out.push(["sandbox_workspace_write.network_access", options.codex.networkAccess]);
+    out.push([CONFIG_KEYS.networkAccess, options.codex.networkAccess]);
   }
   if (typeof options.mcpServers === "object") {
     for (const [name, server] of Object.entries(options.mcpServers)) {

@@ -9,12 +9,14 @@
  * `turn.completed` (usage) or `turn.failed`. As in exec, only tool items report their start.
  */
 
+import { CONFIG_KEYS, flattenConfig, type TomlValue } from "../../backends/codex/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import { type Prompt, text, type UserContentBlock } from "../../prompt.js";
 import { query } from "../../query.js";
 import { isObject, str } from "../../wire/read.js";
 import type { ThreadEvent, ThreadItem } from "./events.js";
+import { webSearchMode } from "./exec-spec.js";
 import type { CodexOptions, ThreadOptions } from "./options.js";
 
 /** What one approval turn needs. */
@@ -59,11 +61,11 @@ function appServerPrompt(turn: AppServerTurn): Prompt {
 
 function agentOptions(turn: AppServerTurn): AgentOptions {
   const t = turn.thread;
-  const config: Record<string, unknown> = {};
-  if (t.webSearchMode) config.web_search = t.webSearchMode;
-  else if (t.webSearchEnabled !== undefined) config.web_search = t.webSearchEnabled ? "live" : "disabled";
-  if (turn.codex.baseUrl) config.openai_base_url = turn.codex.baseUrl;
-  Object.assign(config, flatten(turn.codex.config ?? {}));
+  const config: Record<string, TomlValue> = {};
+  const webSearch = webSearchMode(t);
+  if (webSearch !== undefined) config[CONFIG_KEYS.webSearch] = webSearch;
+  if (turn.codex.baseUrl) config[CONFIG_KEYS.baseUrl] = turn.codex.baseUrl;
+  Object.assign(config, Object.fromEntries(flattenConfig(turn.codex.config)));
   const options: AgentOptions = {
     backend: "codex",
     canUseTool: t.canUseTool,
@@ -79,7 +81,7 @@ function agentOptions(turn: AppServerTurn): AgentOptions {
         ? { reasoningEffort: t.modelReasoningEffort }
         : {}),
       ...(t.skipGitRepoCheck !== undefined ? { skipGitRepoCheck: t.skipGitRepoCheck } : {}),
-      ...(Object.keys(config).length > 0 ? { config: config as never } : {}),
+      ...(Object.keys(config).length > 0 ? { config } : {}),
     },
   };
   if (t.model) options.model = t.model;
@@ -97,16 +99,6 @@ function agentOptions(turn: AppServerTurn): AgentOptions {
     options.outputFormat = { type: "json_schema", schema: turn.outputSchema as Record<string, unknown> };
   if (turn.signal) options.signal = turn.signal;
   return options;
-}
-
-function flatten(value: Record<string, unknown>, prefix = ""): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (isObject(child)) Object.assign(out, flatten(child, path));
-    else if (child !== undefined) out[path] = child;
-  }
-  return out;
 }
 
 /** The exec events one message stands for (none if its notification was converted already). */

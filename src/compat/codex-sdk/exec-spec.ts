@@ -1,13 +1,17 @@
 /**
- * The command line of one `codex exec --experimental-json` turn, in the official Codex SDK's
- * argument order, so the CLI sees the same thing whichever SDK drives it — except that nothing a
- * caller gives can become a flag: thread ids must be UUIDs and follow `--` (after the subcommand's
- * flags), the thread's values are checked when the thread is made (see {@link threadOptionIssues}),
+ * The official Codex SDK's options in the Codex backend's terms: a turn's `ThreadOptions`,
+ * `CodexOptions` and `TurnOptions` become an `ExecCommandSpec` in the official SDK's layout, and
+ * the backend's builder writes the `codex exec --experimental-json` line — the one that SDK
+ * writes, except that nothing a caller gives can become a flag: thread ids must be UUIDs and follow
+ * `--`, the thread's values are checked when the thread is made (see {@link threadOptionIssues}),
  * and a flag value that still starts with `-` is joined to its flag.
  */
+
+import { type ConfigOverride, execCommandArgs } from "../../backends/codex/command.js";
+import { CONFIG_KEYS, flattenConfig } from "../../backends/codex/config.js";
 import { InvalidOptionsError } from "../../errors.js";
-import { flagWithValue, looksLikeFlag, UUID_PATTERN } from "../../process/argv.js";
-import type { CodexConfigObject, CodexConfigValue, CyberAccessProgram, ThreadOptions } from "./options.js";
+import { looksLikeFlag, NOT_A_FLAG, UUID_PATTERN } from "../../process/argv.js";
+import type { CodexConfigObject, CyberAccessProgram, ThreadOptions } from "./options.js";
 
 /** What one turn needs on its command line. */
 export interface ExecTurnArgs {
@@ -21,42 +25,51 @@ export interface ExecTurnArgs {
   images: string[];
 }
 
-/** The arguments after the executable. */
+/** The arguments after the executable, from the backend's builder. */
 export function execTurnArgs(turn: ExecTurnArgs): string[] {
-  const args = ["exec", "--experimental-json"];
-  const config = (override: string) => args.push(...flagWithValue("--config", override));
-  const flag = (name: string, value: string) => args.push(...flagWithValue(name, value));
-  for (const override of flattenConfig(turn.config)) config(override);
-  for (const override of turn.configOverrides ?? []) config(override);
-  if (turn.baseUrl) config(`openai_base_url=${tomlValue(turn.baseUrl, "openai_base_url")}`);
   const t = turn.thread;
-  if (t.model) flag("--model", t.model);
-  if (t.threadSource !== undefined && !turn.threadId) flag("--thread-source", t.threadSource);
-  if (t.sandboxMode) flag("--sandbox", t.sandboxMode);
-  if (t.workingDirectory) flag("--cd", t.workingDirectory);
-  for (const dir of t.additionalDirectories ?? []) flag("--add-dir", dir);
-  if (t.skipGitRepoCheck) args.push("--skip-git-repo-check");
-  if (turn.outputSchemaFile) flag("--output-schema", turn.outputSchemaFile);
-  if (turn.cyberAccessProgram !== undefined) flag("--cyber-access-program", turn.cyberAccessProgram);
-  if (t.modelReasoningEffort) config(`model_reasoning_effort="${t.modelReasoningEffort}"`);
-  if (t.networkAccessEnabled !== undefined)
-    config(`sandbox_workspace_write.network_access=${t.networkAccessEnabled}`);
-  if (t.webSearchMode) config(`web_search="${t.webSearchMode}"`);
-  else if (t.webSearchEnabled === true) config(`web_search="live"`);
-  else if (t.webSearchEnabled === false) config(`web_search="disabled"`);
-  if (t.approvalPolicy) config(`approval_policy="${t.approvalPolicy}"`);
   if (turn.threadId) {
-    // The id comes last, after `--`: the official SDK's `resume <id> --image …` would read an id
-    // such as `--dangerously-bypass-approvals-and-sandbox` as that flag.
     const problem = threadIdIssue(turn.threadId);
     if (problem !== undefined) throw new InvalidOptionsError([problem]);
-    args.push("resume");
-    for (const image of turn.images) flag("--image", image);
-    args.push("--", turn.threadId);
-  } else {
-    for (const image of turn.images) flag("--image", image);
   }
-  return args;
+  const config: ConfigOverride[] = [...flattenConfig(turn.config), ...(turn.configOverrides ?? [])];
+  if (turn.baseUrl) config.push([CONFIG_KEYS.baseUrl, turn.baseUrl]);
+  // The official SDK tests these for truth (an empty string is left out), not for presence.
+  const given = (value: string | undefined) => value || undefined;
+  return execCommandArgs({
+    layout: "official-sdk",
+    config,
+    model: given(t.model),
+    threadSource: t.threadSource,
+    sandboxMode: given(t.sandboxMode),
+    cwd: given(t.workingDirectory),
+    addDirs: t.additionalDirectories,
+    skipGitRepoCheck: t.skipGitRepoCheck === true,
+    outputSchemaFile: given(turn.outputSchemaFile),
+    cyberAccessProgram: turn.cyberAccessProgram,
+    settings: threadSettings(t),
+    images: turn.images,
+    resume: turn.threadId || undefined,
+  });
+}
+
+/** The thread's config settings, in the order the official SDK writes them. */
+function threadSettings(t: ThreadOptions): ConfigOverride[] {
+  const out: ConfigOverride[] = [];
+  if (t.modelReasoningEffort) out.push([CONFIG_KEYS.reasoningEffort, t.modelReasoningEffort]);
+  if (t.networkAccessEnabled !== undefined) out.push([CONFIG_KEYS.networkAccess, t.networkAccessEnabled]);
+  const webSearch = webSearchMode(t);
+  if (webSearch !== undefined) out.push([CONFIG_KEYS.webSearch, webSearch]);
+  if (t.approvalPolicy) out.push([CONFIG_KEYS.approvalPolicy, t.approvalPolicy]);
+  return out;
+}
+
+/** `web_search`: `webSearchMode`, else `webSearchEnabled` as `"live"` / `"disabled"`. */
+export function webSearchMode(t: ThreadOptions): string | undefined {
+  if (t.webSearchMode) return t.webSearchMode;
+  if (t.webSearchEnabled === true) return "live";
+  if (t.webSearchEnabled === false) return "disabled";
+  return undefined;
 }
 
 /** Why `id` cannot be resumed (a Codex thread id is a UUID), or `undefined` when it can. */
@@ -84,54 +97,5 @@ export function threadOptionIssues(options: ThreadOptions): string[] {
   ];
   return values
     .filter(([, value]) => typeof value === "string" && looksLikeFlag(value))
-    .map(
-      ([path]) =>
-        `${path}: must not start with '-': the CLI would read it as an option (write a relative path as ./-name)`,
-    );
-}
-
-/** `{ a: { b: 1 } }` → `["a.b=1"]`: nested tables become dotted keys, values TOML literals. */
-export function flattenConfig(config: CodexConfigObject | undefined): string[] {
-  if (config === undefined) return [];
-  if (!isPlainObject(config)) throw new InvalidOptionsError(["config: must be a plain object"]);
-  const out: string[] = [];
-  const walk = (value: CodexConfigObject, prefix: string) => {
-    const entries = Object.entries(value).filter(([, child]) => child !== undefined);
-    if (prefix && entries.length === 0) out.push(`${prefix}={}`);
-    for (const [key, child] of entries) {
-      if (!key) throw new InvalidOptionsError(["config: keys must be non-empty strings"]);
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (isPlainObject(child)) walk(child, path);
-      else out.push(`${path}=${tomlValue(child, path)}`);
-    }
-  };
-  walk(config, "");
-  return out;
-}
-
-/** A TOML literal for a config value; a JSON string is a valid TOML basic string. */
-export function tomlValue(value: CodexConfigValue, path: string): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new InvalidOptionsError([`config.${path}: must be a finite number`]);
-    return String(value);
-  }
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (Array.isArray(value)) return `[${value.map((item, i) => tomlValue(item, `${path}[${i}]`)).join(", ")}]`;
-  if (isPlainObject(value)) {
-    const parts = Object.entries(value)
-      .filter(([, child]) => child !== undefined)
-      .map(
-        ([key, child]) =>
-          `${/^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key)} = ${tomlValue(child, `${path}.${key}`)}`,
-      );
-    return `{${parts.join(", ")}}`;
-  }
-  throw new InvalidOptionsError([
-    `config.${path}: ${value === null ? "cannot be null" : `unsupported ${typeof value}`}`,
-  ]);
-}
-
-function isPlainObject(value: unknown): value is CodexConfigObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+    .map(([path]) => `${path}: ${NOT_A_FLAG}`);
 }

@@ -10,7 +10,7 @@ import { AgentSdkError, InvalidOptionsError } from "../../errors.js";
 import { checkSignalOption, combineSignals } from "../../signals/abort.js";
 import { runAppServerTurn } from "./app-server-turn.js";
 import type { ThreadEvent, ThreadItem, Usage } from "./events.js";
-import { execTurnArgs, threadIdIssue, threadOptionIssues } from "./exec-args.js";
+import { execTurnArgs, threadIdIssue, threadOptionIssues } from "./exec-spec.js";
 import { runExecTurn } from "./exec-turn.js";
 import type { CodexOptions, Input, ThreadOptions, TurnOptions } from "./options.js";
 

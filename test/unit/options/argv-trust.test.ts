@@ -25,7 +25,7 @@ import { buildAppServerArgs, buildExecArgs, threadParams } from "../../../src/ba
 import { validateCodexOptions } from "../../../src/backends/codex/validate.js";
 import { buildCursorArgs } from "../../../src/backends/cursor/command.js";
 import { validateCursorOptions } from "../../../src/backends/cursor/validate.js";
-import { execTurnArgs } from "../../../src/compat/codex-sdk/exec-args.js";
+import { execTurnArgs } from "../../../src/compat/codex-sdk/exec-spec.js";
 import { Codex } from "../../../src/compat/codex-sdk/index.js";
 import { CliConnectionError, InvalidOptionsError, UnsupportedFeatureError } from "../../../src/errors.js";
 import { type Message, query } from "../../../src/index.js";
