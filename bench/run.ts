@@ -10,6 +10,9 @@
  * Environment: BENCH_QUICK=1 (one repetition each: smoke run), BENCH_ONLY=<id prefixes, comma
  * separated> (a subset of scenarios), BENCH_SKIP_BUILD=1 (measure dist/ as it is), BENCH_DIST=<path
  * to an index.js> (measure another build, e.g. a candidate optimisation), CC (compiler).
+ *
+ * `--node 20,22,24`: every selected scenario on each of those Node lines (lib/node-versions.ts), one
+ * table per line, then the targets of all lines side by side.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,8 +20,9 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { reapLeftovers } from "./lib/leftovers.js";
 import { IMPLS, type Impl, Outcome, type Scenario } from "./lib/model.js";
+import { type NodeLine, nodeArg, nodeLines } from "./lib/node-versions.js";
 import { FAKE_CLI } from "./lib/paths.js";
-import { notes, table, writeJson } from "./lib/report.js";
+import { notes, table, targetSummary, writeJson } from "./lib/report.js";
 import { scenarios } from "./lib/scenarios.js";
 import { buildFake, buildSdk, ensureAnchors } from "./lib/setup.js";
 import { runTrial, type Trial } from "./lib/trial.js";
@@ -46,7 +50,11 @@ function short(trial: Trial): string {
 let trialCount = 0;
 let leftoverTotal = 0;
 
-async function runScenario(scenario: Scenario, unavailable: Partial<Record<Impl, string>>): Promise<Outcome> {
+async function runScenario(
+  scenario: Scenario,
+  unavailable: Partial<Record<Impl, string>>,
+  node: NodeLine,
+): Promise<Outcome> {
   const trials: Record<Impl, Trial[]> = { raw: [], ours: [], anchor: [] };
   for (let rep = 0; rep < scenario.reps; rep++) {
     const parts: string[] = [];
@@ -59,6 +67,7 @@ async function runScenario(scenario: Scenario, unavailable: Partial<Record<Impl,
         env: { ...scenario.env, FAKE_REPORT: join(SCRATCH, `fake-report-${trialCount}.json`) },
         runId: RUN_ID,
         timeoutMs: scenario.timeoutMs,
+        node: node.execPath,
       });
       const left = await reapLeftovers(RUN_ID);
       if (left > 0) {
@@ -68,7 +77,7 @@ async function runScenario(scenario: Scenario, unavailable: Partial<Record<Impl,
       trials[impl].push(trial);
       parts.push(`${impl} ${short(trial)}`);
     }
-    log(`  ${scenario.title} [${rep + 1}/${scenario.reps}] ${parts.join("  ")}`);
+    log(`  ${node.version} ${scenario.title} [${rep + 1}/${scenario.reps}] ${parts.join("  ")}`);
   }
   return new Outcome(scenario, trials, unavailable);
 }
@@ -78,6 +87,7 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0]!;
   const quick = process.env.BENCH_QUICK === "1";
   const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);
+  const lines = nodeLines(nodeArg(process.argv.slice(2)));
 
   const anchors = ensureAnchors();
   const build = buildSdk();
@@ -103,20 +113,26 @@ async function main(): Promise<void> {
   }
 
   const selected = scenarios(quick).filter((s) => !only || only.some((o) => s.id.startsWith(o)));
-  log(`${selected.length} scenarios${quick ? " (BENCH_QUICK: 1 repetition each)" : ""}; ${build.note}`);
-  const outcomes: Outcome[] = [];
-  for (const scenario of selected) {
-    const unavailable: Partial<Record<Impl, string>> = { ...scenario.unavailable };
-    if (!build.available) unavailable.ours = "n/a: dist/ could not be built or imported";
-    else if (scenario.backend === "codex" && !codexBackend) unavailable.ours = NOT_AVAILABLE;
-    outcomes.push(await runScenario(scenario, unavailable));
+  log(
+    `${selected.length} scenarios on ${lines.map((l) => l.version).join(", ")}${quick ? " (BENCH_QUICK: 1 repetition each)" : ""}; ${build.note}`,
+  );
+  const runs: { node: string; outcomes: Outcome[] }[] = [];
+  for (const line of lines) {
+    const outcomes: Outcome[] = [];
+    for (const scenario of selected) {
+      const unavailable: Partial<Record<Impl, string>> = { ...scenario.unavailable };
+      if (!build.available) unavailable.ours = "n/a: dist/ could not be built or imported";
+      else if (scenario.backend === "codex" && !codexBackend) unavailable.ours = NOT_AVAILABLE;
+      outcomes.push(await runScenario(scenario, unavailable, line));
+    }
+    runs.push({ node: line.version, outcomes });
   }
   leftoverTotal += await reapLeftovers(RUN_ID);
 
   const seconds = (performance.now() - t0) / 1000;
   const meta = {
     date: new Date().toISOString(),
-    node: process.version,
+    node: lines.map((l) => l.version).join(", "),
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? "?"}`,
     sdk: `code-agent-sdk ${sdkVersion} (${build.note})`,
     anchors,
@@ -127,7 +143,7 @@ async function main(): Promise<void> {
     // Other work on the machine inflates absolute times; paired ratios are much less affected.
     loadAverage: { start: loadAtStart, end: loadavg()[0]! },
   };
-  const file = writeJson(meta, outcomes);
+  const file = writeJson(meta, runs);
 
   const anchorList = Object.entries(anchors)
     .map(([pkg, version]) => `${pkg}@${version}`)
@@ -140,9 +156,13 @@ async function main(): Promise<void> {
       (busy > cpus().length ? " (machine busy: absolute times inflated, compare the paired ratios)" : ""),
   );
   console.log("values: medians over repetitions; ratios: medians of per-repetition (paired) ratios\n");
-  console.log(table(outcomes));
-  const why = notes(outcomes);
-  if (why.length > 0) console.log(`\n${why.join("\n")}`);
+  for (const run of runs) {
+    if (runs.length > 1) console.log(`\nNode ${run.node}\n`);
+    console.log(table(run.outcomes));
+    const why = notes(run.outcomes);
+    if (why.length > 0) console.log(`\n${why.join("\n")}`);
+  }
+  if (runs.length > 1) console.log(`\ntargets, side by side\n\n${targetSummary(runs)}`);
   console.log(`\nleftover processes after the run: ${leftoverTotal}`);
   console.log(`results: ${file}`);
 }

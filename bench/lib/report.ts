@@ -74,6 +74,27 @@ export function table(outcomes: readonly Outcome[]): string {
   return [line(HEADER), rule, ...body.map(line)].join("\n");
 }
 
+/** Every target of every scenario, one row each, with one column per Node line: got and verdict. */
+export function targetSummary(runs: readonly { node: string; outcomes: readonly Outcome[] }[]): string {
+  const header = ["scenario", "target", ...runs.map((r) => r.node)];
+  const body: string[][] = [];
+  for (const [i, first] of (runs[0]?.outcomes ?? []).entries()) {
+    for (const target of first.scenario.targets) {
+      const cells = runs.map((r) => {
+        const outcome = r.outcomes[i];
+        const t = outcome?.scenario.targets.find((x) => x.metric === target.metric && x.text === target.text);
+        const verdict = outcome && t ? t.evaluate(outcome) : undefined;
+        return verdict ? `${verdict.actual} ${verdict.pass ? "met" : "MISSED"}` : "n/a";
+      });
+      const metric = first.scenario.metrics.find((m) => m.key === target.metric)?.label ?? target.metric;
+      body.push([first.scenario.title, `${metric}: ${target.text}`, ...cells]);
+    }
+  }
+  const widths = header.map((h, c) => Math.max(h.length, ...body.map((r) => r[c]!.length)));
+  const line = (r: readonly string[]): string => `| ${r.map((v, c) => v.padEnd(widths[c]!)).join(" | ")} |`;
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
+}
+
 /** Why implementations are missing or failed, one line each, for under the table. */
 export function notes(outcomes: readonly Outcome[]): string[] {
   const out: string[] = [];
@@ -91,32 +112,38 @@ export function notes(outcomes: readonly Outcome[]): string[] {
   return out;
 }
 
-/** Writes every trial and every summary to bench/results/latest.json. */
-export function writeJson(meta: Record<string, unknown>, outcomes: readonly Outcome[]): string {
-  const scenarios = outcomes.map((o) => ({
-    id: o.scenario.id,
-    title: o.scenario.title,
-    backend: o.scenario.backend,
-    reps: o.scenario.reps,
-    env: o.scenario.env,
-    params: o.scenario.params,
-    unavailable: o.unavailable,
-    summary: Object.fromEntries(
-      o.scenario.metrics.map((m) => [
-        m.key,
-        m.text
-          ? Object.fromEntries(IMPLS.map((impl) => [impl, o.text(impl, m.key)]))
-          : {
-              ...Object.fromEntries(IMPLS.map((impl) => [impl, o.median(impl, m.key)])),
-              oursOverRaw: o.paired("ours", "raw", m.key, ratio),
-              anchorOverRaw: o.paired("anchor", "raw", m.key, ratio),
-              anchorOverOurs: o.paired("anchor", "ours", m.key, ratio),
-            },
-      ]),
-    ),
-    targets: o.scenario.targets.map((t) => ({ metric: t.metric, target: t.text, ...t.evaluate(o) })),
-    trials: o.trials,
-  }));
+/** Writes every trial and every summary to bench/results/latest.json, per Node line. */
+export function writeJson(
+  meta: Record<string, unknown>,
+  runs: readonly { node: string; outcomes: readonly Outcome[] }[],
+): string {
+  const scenarios = runs.flatMap(({ node, outcomes }) =>
+    outcomes.map((o) => ({
+      node,
+      id: o.scenario.id,
+      title: o.scenario.title,
+      backend: o.scenario.backend,
+      reps: o.scenario.reps,
+      env: o.scenario.env,
+      params: o.scenario.params,
+      unavailable: o.unavailable,
+      summary: Object.fromEntries(
+        o.scenario.metrics.map((m) => [
+          m.key,
+          m.text
+            ? Object.fromEntries(IMPLS.map((impl) => [impl, o.text(impl, m.key)]))
+            : {
+                ...Object.fromEntries(IMPLS.map((impl) => [impl, o.median(impl, m.key)])),
+                oursOverRaw: o.paired("ours", "raw", m.key, ratio),
+                anchorOverRaw: o.paired("anchor", "raw", m.key, ratio),
+                anchorOverOurs: o.paired("anchor", "ours", m.key, ratio),
+              },
+        ]),
+      ),
+      targets: o.scenario.targets.map((t) => ({ metric: t.metric, target: t.text, ...t.evaluate(o) })),
+      trials: o.trials,
+    })),
+  );
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });
   writeFileSync(RESULTS_FILE, `${JSON.stringify({ meta, scenarios }, null, 2)}\n`);
   return RESULTS_FILE;

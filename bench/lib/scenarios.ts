@@ -4,7 +4,7 @@
  * the ratios are then single samples).
  */
 import type { Backend, Metric, Scenario } from "./model.js";
-import { atMost, everyResult, overFloor, ratioToFloor, ratioToFloorAtLeast } from "./targets.js";
+import { atMost, everyResult, overAnchor, overFloor, ratioToFloor, ratioToFloorAtLeast } from "./targets.js";
 
 const MiB = 1024 * 1024;
 /** code-agent-sdk's default maxBufferSize. */
@@ -13,6 +13,15 @@ const DEFAULT_LIMIT = 64 * MiB;
 const TIME: Metric = { key: "ms", label: "time ms" };
 const CPU: Metric = { key: "cpuMs", label: "consumer CPU ms" };
 const PEAK_RSS: Metric = { key: "peakRssGrowthMB", label: "peak RSS growth MiB" };
+
+/**
+ * The per-message targets (issue 31): wall time and consumer CPU within 1.15× the callback floor,
+ * and Claude's many small messages no slower than the floor.
+ */
+function throughputTargets(backend: Backend, n: number): Scenario["targets"] {
+  if (backend === "claude" && n >= 100_000) return [ratioToFloor("ms", 1.0), ratioToFloor("cpuMs", 1.15)];
+  return [ratioToFloor("ms", 1.15), ratioToFloor("cpuMs", 1.15)];
+}
 
 function throughput(backend: Backend, n: number, size: number, label: string, reps: number): Scenario {
   return {
@@ -23,7 +32,7 @@ function throughput(backend: Backend, n: number, size: number, label: string, re
     reps,
     env: { FAKE_N: String(n), FAKE_S: String(size) },
     metrics: [TIME, CPU, PEAK_RSS],
-    targets: [ratioToFloor("ms", 1.15), ratioToFloor("cpuMs", 1.3)],
+    targets: throughputTargets(backend, n),
     timeoutMs: 120_000,
   };
 }
@@ -87,6 +96,34 @@ function realFirstMessage(backend: Backend, reps: number): Scenario {
     ],
     targets: [],
     timeoutMs: 180_000,
+  };
+}
+
+/**
+ * A fresh process that imports the implementation and, in the same tick, runs one query to its
+ * first message (a serverless function, a short script): the whole, its two parts and its CPU.
+ * With `compileCache`, each trial first runs one unmeasured process that fills a V8 code cache
+ * through `module.enableCompileCache()` (Node ≥ 22.1; the application's switch, not the library's),
+ * then measures a second one that uses it.
+ */
+function coldStart(backend: Backend, reps: number, compileCache = false): Scenario {
+  return {
+    id: compileCache ? `cold-cache-${backend}` : `cold-${backend}`,
+    title: `${backend} cold start: import + first message${compileCache ? ", compile cache on" : ""}`,
+    backend,
+    worker: "cold-start.mjs",
+    reps,
+    env: { FAKE_N: "1", FAKE_S: "200" },
+    params: { compileCache },
+    metrics: [
+      { key: "ms", label: "import + 1st message ms" },
+      { key: "importMs", label: "import() ms", noFloorRatio: true },
+      { key: "firstMs", label: "query() → 1st message ms" },
+      { key: "cpuMs", label: "CPU ms (all threads)" },
+    ],
+    // The issue's target is for Node 22 (the line users run); shown on every line.
+    targets: backend === "codex" ? [overAnchor("ms", 5, "ms"), overAnchor("cpuMs", 5, "ms")] : [],
+    timeoutMs: 30_000,
   };
 }
 
@@ -258,6 +295,8 @@ function queue(reps: number): Scenario {
     params: { jobs: 200, concurrency: 4, solo: 20 },
     metrics: [
       { key: "jobsPerSec", label: "jobs/s (200 jobs, 4 at a time)" },
+      { key: "jobP50Ms", label: "one job end to end ms (p50, 4 callers)" },
+      { key: "jobP99Ms", label: "one job end to end ms (p99, 4 callers)" },
       { key: "ms", label: "one job end to end ms (p50, idle)" },
       { key: "soloP99Ms", label: "one job end to end ms (p99, idle)" },
       { key: "msgP50Ms", label: "msg latency worker→producer p50 ms (1 run)", noFloorRatio: true },
@@ -265,8 +304,8 @@ function queue(reps: number): Scenario {
       { key: "msgLoadedP50Ms", label: "msg latency p50 ms (200 jobs, 4 at a time)", noFloorRatio: true },
       { key: "msgLoadedP99Ms", label: "msg latency p99 ms (200 jobs, 4 at a time)", noFloorRatio: true },
     ],
-    targets: [],
-    timeoutMs: 180_000,
+    targets: [ratioToFloorAtLeast("jobsPerSec", 0.8), ratioToFloor("jobP99Ms", 2)],
+    timeoutMs: 240_000,
     unavailable: { anchor: "n/a: no official SDK queues agent runs" },
   };
 }
@@ -286,6 +325,9 @@ export function scenarios(quick: boolean): Scenario[] {
     warmThroughput("claude", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
     warmThroughput("codex", 100_000, 200, "100 000 × 200 B", reps(5)),
     warmThroughput("codex", 2_000, 50_000, "2 000 × 50 KB", reps(5)),
+    coldStart("codex", reps(9)),
+    coldStart("claude", reps(5)),
+    coldStart("codex", reps(5), true),
     timeToFirstMessage("claude", reps(7)),
     timeToFirstMessage("codex", reps(7)),
     timeToFirstMessage("claude", reps(5), "preloaded"),

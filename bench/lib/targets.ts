@@ -45,6 +45,20 @@ export function overFloor(metric: string, limit: number, unit: string): Target {
   };
 }
 
+/** ours − anchor ≤ limit (same unit as `metric`): within `limit` of the official SDK. */
+export function overAnchor(metric: string, limit: number, unit: string): Target {
+  return {
+    metric,
+    text: `ours−anchor ≤ ${limit} ${unit}`,
+    evaluate: (o) => {
+      const d = o.paired("ours", "anchor", metric, difference);
+      return d === undefined
+        ? undefined
+        : { pass: d <= limit, actual: `${d >= 0 ? "+" : ""}${fmt(d)} ${unit}` };
+    },
+  };
+}
+
 /** ours ≤ limit (median). */
 export function atMost(metric: string, limit: number, unit: string): Target {
   return {

@@ -31,16 +31,22 @@ export interface TrialSpec {
   env: Record<string, string>;
   runId: string;
   timeoutMs: number;
+  /** The `node` binary of the trial (another Node line, see lib/node-versions.ts); default ours. */
+  node?: string;
 }
 
 export function runTrial(spec: TrialSpec): Promise<Trial> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(WORKERS_DIR, spec.worker), JSON.stringify(spec.params)], {
-    env: { ...process.env, ...spec.env, BENCH_RUN_ID: spec.runId, BENCH_DIST: DIST_ENTRY },
-    stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group, so a timeout can take down the worker and anything it started.
-    detached: true,
-  });
+  const child = spawn(
+    spec.node ?? process.execPath,
+    [join(WORKERS_DIR, spec.worker), JSON.stringify(spec.params)],
+    {
+      env: { ...process.env, ...spec.env, BENCH_RUN_ID: spec.runId, BENCH_DIST: DIST_ENTRY },
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so a timeout can take down the worker and anything it started.
+      detached: true,
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => {
