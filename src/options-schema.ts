@@ -15,6 +15,7 @@ import english from "zod/v4/locales/en.js";
 import type { SessionStore } from "./backends/claude/sessions/store-types.js";
 import { claudeSettingsSchema } from "./backends/claude/settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
+import { durationProblem, MAX_TIMER_MS } from "./signals/duration.js";
 
 /** A value built on first use, then reused: schemas cost nothing until an option needs them. */
 function lazy<T>(build: () => T): () => T {
@@ -56,11 +57,7 @@ const bufferBytes = lazy(() =>
 );
 const port = lazy(() => z.int().check(z.minimum(1), z.maximum(65535)));
 
-/**
- * The longest delay a Node.js timer takes: 2^31−1 ms (about 24.8 days). A longer one is not an
- * error in Node, it fires after 1 ms, so every duration option is checked against it.
- */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+export { durationIssue, MAX_TIMER_MS } from "./signals/duration.js";
 
 /**
  * A duration in milliseconds: greater than 0 and at most {@link MAX_TIMER_MS}; with
@@ -77,39 +74,6 @@ const durationMs = (infinity: "no limit" | "rejected") =>
         if (message) ctx.addIssue({ code: "custom", message, input: value });
       }),
     );
-
-/** Why `value` is not an acceptable duration, or `undefined` when it is. */
-function durationProblem(
-  value: number,
-  infinity: "no limit" | "rejected",
-  unit: string,
-  max: number,
-): string | undefined {
-  if (value <= 0) return "must be greater than 0";
-  if (value === Number.POSITIVE_INFINITY) {
-    return infinity === "no limit" ? undefined : "must be finite (Infinity would let close() wait forever)";
-  }
-  if (value > max) {
-    const instead = infinity === "no limit" ? "; use Infinity for no limit" : "";
-    return `must be at most ${max} ${unit} (the longest delay a Node.js timer supports)${instead}`;
-  }
-  return undefined;
-}
-
-/**
- * The problem with a duration option outside the options object (e.g. `SubprocessTransport`'s),
- * as `"name: problem"`, or `undefined` when `value` is acceptable. Same rules as the schema's.
- */
-export function durationIssue(
-  name: string,
-  value: unknown,
-  infinity: "no limit" | "rejected",
-): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || Number.isNaN(value)) return `${name}: expected a number of milliseconds`;
-  const problem = durationProblem(value, infinity, "ms", MAX_TIMER_MS);
-  return problem === undefined ? undefined : `${name}: ${problem}`;
-}
 
 /** A hook timeout, in seconds as the CLI takes it (it turns them into a timer of its own). */
 const hookTimeoutSeconds = lazy(() =>

@@ -1,13 +1,19 @@
 /**
  * The base environment of every CLI process, shared by all backends.
  */
-import type { AgentOptions } from "../options.js";
+/** The options that shape a child's environment (`AgentOptions`' fields of the same names). */
+export interface ChildEnvOptions {
+  /** Variables set on top of the inherited ones; an `undefined` value removes one. */
+  env?: Record<string, string | undefined> | undefined;
+  /** `false`: start from an empty environment instead of `process.env`. */
+  inheritEnv?: boolean | undefined;
+}
 
 /**
  * `process.env` (unless `inheritEnv: false`), then `options.env` on top; an `undefined` value
  * removes a variable.
  */
-export function buildChildEnv(options: Pick<AgentOptions, "env" | "inheritEnv">): Record<string, string> {
+export function buildChildEnv(options: ChildEnvOptions): Record<string, string> {
   const env: Record<string, string> = options.inheritEnv !== false ? definedOnly(process.env) : {};
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];

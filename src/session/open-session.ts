@@ -2,8 +2,6 @@
  * What every backend's `openSession` does alike: which initial prompt can go out at open time, how
  * the CLI process is configured from the options, and closing a session whose opening failed.
  */
-import type { OpenSessionParams, Session } from "../backends/backend.js";
-import type { AgentOptions } from "../options.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../prompt.js";
 import { DEFAULT_MAX_BUFFER_SIZE, SubprocessTransport } from "../transport/subprocess.js";
 
@@ -11,9 +9,9 @@ import { DEFAULT_MAX_BUFFER_SIZE, SubprocessTransport } from "../transport/subpr
  * The initial prompt when it is one turn (a string or content blocks). An `AsyncIterable` prompt
  * gives `undefined`: it is streamed by the caller once the session is open.
  */
-export function singleInitialPrompt(
-  params: OpenSessionParams,
-): Exclude<Prompt, AsyncIterable<StreamedUserInput>> | undefined {
+export function singleInitialPrompt(params: {
+  initialPrompt?: Prompt | undefined;
+}): Exclude<Prompt, AsyncIterable<StreamedUserInput>> | undefined {
   const prompt = params.initialPrompt;
   return prompt !== undefined && !isStreamedPrompt(prompt) ? prompt : undefined;
 }
@@ -23,7 +21,10 @@ export function singleInitialPrompt(
  * `setUp` fails, the session is closed before the error propagates, so a failed open leaves no
  * process running.
  */
-export async function openOrClose<S extends Session>(session: S, setUp: () => Promise<void>): Promise<S> {
+export async function openOrClose<S extends { close(): Promise<void> }>(
+  session: S,
+  setUp: () => Promise<void>,
+): Promise<S> {
   try {
     await setUp();
   } catch (error) {
@@ -47,11 +48,19 @@ export interface CliProcessSpec {
   argvTooLongHint?: string;
 }
 
+/** The options {@link cliTransport} reads (`AgentOptions`' fields of the same names). */
+export interface CliTransportOptions {
+  cwd?: string | undefined;
+  stderr?: ((line: string) => void) | undefined;
+  maxBufferSize?: number | undefined;
+  closeGraceMs?: number | undefined;
+}
+
 /**
  * A not yet connected transport for one CLI process: `spec`, in `options.cwd` (default: the current
  * directory), with the `stderr` callback, `maxBufferSize` and `closeGraceMs` of `options`.
  */
-export function cliTransport(options: AgentOptions, spec: CliProcessSpec): SubprocessTransport {
+export function cliTransport(options: CliTransportOptions, spec: CliProcessSpec): SubprocessTransport {
   return new SubprocessTransport({
     ...spec,
     cwd: options.cwd ?? process.cwd(),

@@ -7,8 +7,6 @@
  * turn produces leaves this module.
  */
 import { PassThrough } from "node:stream";
-import type { Backend } from "../backends/backend.js";
-import type { AgentOptions } from "../options.js";
 import { ReaderThrew, readJsonLines, readJsonLinesInto } from "../process/jsonl.js";
 import type { ReadFlow } from "../transport/read-flow.js";
 import { READ_INTO } from "../transport/read-transport.js";
@@ -80,19 +78,36 @@ class WarmUpTransport implements Transport {
 }
 
 /**
+ * What a warm-up needs of a backend (a `Backend` is one): validating options like a query's, and
+ * opening a one-shot session over a given transport.
+ */
+export interface WarmUpTarget<O> {
+  readonly name: string;
+  validateOptions(options: O): void;
+  openSession(params: {
+    options: { backend: never; transport: Transport };
+    oneShot: true;
+    initialPrompt: string;
+  }): Promise<{
+    subscribe(options: { untilResult: true }): AsyncIterable<{ type: string }>;
+    close(): Promise<void>;
+  }>;
+}
+
+/**
  * Runs one one-shot turn of `backend` over a stand-in answering from `script`, after validating
  * `sampleOptions` (options shaped like a query's: the option checks compile on first use too).
  * Resolves when the session is closed; rejects if the turn did not reach its result, which would
  * be a bug of this SDK.
  */
-export async function runWarmUpTurn(
-  backend: Backend,
+export async function runWarmUpTurn<O>(
+  backend: WarmUpTarget<O>,
   script: WarmUpScript,
-  sampleOptions: AgentOptions,
+  sampleOptions: O,
 ): Promise<void> {
   backend.validateOptions(sampleOptions);
   const session = await backend.openSession({
-    options: { backend: backend.name, transport: new WarmUpTransport(script) },
+    options: { backend: backend.name as never, transport: new WarmUpTransport(script) },
     oneShot: true,
     initialPrompt: "warm-up",
   });

@@ -10,7 +10,6 @@ import {
   OutputClosedError,
   ProcessError,
 } from "../errors.js";
-import { durationIssue } from "../options-schema.js";
 import {
   type ChildHandle,
   type ChildSpec,
@@ -20,6 +19,7 @@ import {
   spawnChild,
 } from "../process/child.js";
 import { ReaderThrew, readJsonLineBatches, readJsonLinesInto } from "../process/jsonl.js";
+import { durationIssue } from "../signals/duration.js";
 import type { ReadFlow } from "./read-flow.js";
 import { READ_INTO } from "./read-transport.js";
 import type { Transport, TransportItem } from "./transport.js";

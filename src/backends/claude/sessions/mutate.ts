@@ -11,13 +11,13 @@ import { open, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidOptionsError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
+import { CHAIN_TYPES } from "./conversation.js";
 import { firstPromptOf } from "./first-prompt.js";
 import { titleSidecarPath } from "./info.js";
 import { assertSessionId, findSession, readEntries } from "./store.js";
 import { callStore } from "./store-calls.js";
 import { appendToStore, deleteInStore, loadOrThrow } from "./store-helpers.js";
 import type { SessionStore, SessionStoreEntry } from "./store-types.js";
-import { CHAIN_TYPES } from "./transcript.js";
 import type { ForkSessionOptions, ForkSessionResult, SessionLocationOptions } from "./types.js";
 
 /**

@@ -9,7 +9,8 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
-import { describe } from "./info.js";
+import { messagesOf } from "./conversation.js";
+import { describe } from "./describe.js";
 import { describeInBatches, HEAD_TAIL_BYTES, isProgrammaticEntrypoint, parseEntries } from "./store.js";
 import {
   callStore,
@@ -23,7 +24,6 @@ import {
 import { projectKeyOf } from "./store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
 import { infoOfSummary } from "./summary.js";
-import { messagesOf } from "./transcript.js";
 import type {
   GetSessionMessagesOptions,
   ListSessionsOptions,
