@@ -5,8 +5,8 @@
  * not depend on (or disturb) the working tree's dist/.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliEnv, plain, ROOT } from "./support/harness.js";
@@ -48,6 +48,29 @@ describe("the code-agent executable", () => {
     expect(execFileSync(process.execPath, [main, "--help"], { encoding: "utf8" })).toContain(
       "Usage: code-agent",
     );
+  });
+
+  it("import() of the package loads one chunk besides its entry, and a backend one more (Node pays per module)", () => {
+    const staticImports = (file: string): string[] =>
+      [
+        ...readFileSync(file, "utf8").matchAll(
+          /^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm,
+        ),
+      ].map((m) => join(dirname(file), (m[1] ?? m[2])!));
+    const closure = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      for (const next of staticImports(file)) closure(next, seen);
+      return seen;
+    };
+    const root = closure(join(outDir, "index.js"));
+    expect(root.size).toBe(2);
+    const backends = readdirSync(join(outDir, "chunks")).filter((f) => /^backend-.*\.js$/.test(f));
+    expect(backends.length).toBeGreaterThanOrEqual(4);
+    for (const backend of backends) {
+      const extra = [...closure(join(outDir, "chunks", backend))].filter((f) => !root.has(f));
+      expect(extra.map((f) => basename(f))).toEqual([backend]);
+    }
   });
 
   it("the bundle exports exactly what the sources export, with error classes keeping their names", async () => {
