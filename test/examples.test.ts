@@ -107,10 +107,22 @@ function localize(code: string, file: string): string {
     const path = relative(dirname(file), join(root, target)).replaceAll("\\", "/");
     return path.startsWith(".") ? path : `./${path}`;
   };
-  // "code-agent-sdk/<entry>" is src/<entry>/index.ts (testing, compat/codex-sdk, …).
+  // "code-agent-sdk/<entry>" is what package.json exports as "./<entry>": dist/<path>.js, built from
+  // src/<path>.ts.
   return code
-    .replace(/"code-agent-sdk\/([a-z/-]+)"/g, (_, entry: string) => `"${rel(`src/${entry}/index.js`)}"`)
-    .replaceAll('"code-agent-sdk"', `"${rel("src/index.js")}"`);
+    .replace(/"code-agent-sdk\/([a-z/-]+)"/g, (_, entry: string) => `"${rel(sourceOf(`./${entry}`))}"`)
+    .replaceAll('"code-agent-sdk"', `"${rel(sourceOf("."))}"`);
+}
+
+/** The source file of a package.json export ("." or "./testing"), as a `.js` specifier tsx and tsc resolve. */
+function sourceOf(subpath: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    exports: Record<string, { import?: string } | string>;
+  };
+  const target = pkg.exports[subpath];
+  const built = typeof target === "string" ? target : target?.import;
+  if (!built?.startsWith("./dist/")) throw new Error(`package.json exports no "${subpath}" built into dist/`);
+  return `src/${built.slice("./dist/".length)}`;
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root) {
