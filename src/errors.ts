@@ -223,6 +223,22 @@ export class AbortError extends AgentSdkError {
 }
 
 /**
+ * A time limit of the options ran out: the turn (or the query) was ended and its CLI's process
+ * group terminated. `limit` names the option (`timeoutMs`); `timeoutMs` is its value.
+ */
+export class TimeoutError extends AgentSdkError {
+  /** The option whose limit was reached, e.g. `"timeoutMs"`. */
+  readonly limit: string;
+  /** The limit in milliseconds. */
+  readonly timeoutMs: number;
+  constructor(limit: string, timeoutMs: number, what = "The turn") {
+    super(`${what} did not finish within ${limit}: ${timeoutMs} ms; it was ended and its process stopped`);
+    this.limit = limit;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
  * A process started ahead of time (`startup()`, `WarmPool`, `prewarm()`) cannot serve this query
  * or client: the query asks for options the process was not started with, the warm session was
  * already used or closed, or its process exited while it waited; for a spare (`prewarm()`), the

@@ -55,6 +55,31 @@ export interface UnknownBlock {
 /** Any content block of an assistant or user message. */
 export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | UnknownBlock;
 
+/**
+ * Why a turn failed, the same classes on every backend (`ResultMessage.errorKind`,
+ * `TurnResult.errorKind`), read from what the CLI reported (HTTP status, error type, error text):
+ * - `rate_limit`: transient, retry later (`retryAfterMs` when the CLI tells how long);
+ * - `usage_limit`: a quota or plan limit is used up (`resetsAt` when the CLI tells when it resets);
+ *   retrying soon does not help;
+ * - `overloaded`: the provider is overloaded (HTTP 529, 503);
+ * - `authentication_failed`, `billing_error`, `invalid_request`, `context_too_long`,
+ *   `max_output_tokens`: fix something before retrying;
+ * - `server_error`: the provider failed (HTTP 5xx); `network`: it could not be reached;
+ * - `unknown`: the turn failed for a reason none of these names.
+ */
+export type ErrorKind =
+  | "rate_limit"
+  | "usage_limit"
+  | "overloaded"
+  | "authentication_failed"
+  | "billing_error"
+  | "invalid_request"
+  | "context_too_long"
+  | "server_error"
+  | "network"
+  | "max_output_tokens"
+  | "unknown";
+
 /** API-level error classes Claude Code reports on an assistant message. */
 export type AssistantMessageError =
   | "authentication_failed"
@@ -161,7 +186,8 @@ export interface ResultMessage extends MessageBase {
   tokenUsage: TokenUsage | null;
   /** The CLI's own usage object, as it sent it. */
   usage?: RawObject | undefined;
-  modelUsage?: RawObject | undefined;
+  /** Usage per model (Claude Code's `modelUsage`); `null` where the CLI reports none. */
+  modelUsage?: RawObject | null | undefined;
   /** The final text (or the error text when `isError`). */
   result?: string | undefined;
   /** Parsed structured output when `outputFormat` asked for a JSON schema. */
@@ -170,10 +196,20 @@ export interface ResultMessage extends MessageBase {
   errors?: string[] | undefined;
   stopReason?: string | null | undefined;
   /** Why the turn ended, e.g. `aborted_streaming` after an interrupt. */
-  terminalReason?: string | undefined;
-  permissionDenials?: unknown[] | undefined;
+  terminalReason?: string | null | undefined;
+  /** Tool calls refused in the turn, as the CLI listed them (Claude Code); `null` where it lists none. */
+  permissionDenials?: unknown[] | null | undefined;
   /** HTTP status of the API failure behind an error result, when known. */
   apiErrorStatus?: number | null | undefined;
+  /**
+   * Why the turn failed ({@link ErrorKind}), `null` when it did not fail at the API level (success,
+   * an interrupt, a limit of the options: see `subtype`). Set by the SDK on every backend's result.
+   */
+  errorKind?: ErrorKind | null | undefined;
+  /** For `errorKind: "rate_limit"`: how long to wait before retrying, when the CLI said; else `null`. */
+  retryAfterMs?: number | null | undefined;
+  /** For `errorKind: "usage_limit"`: when the limit resets (ISO 8601), when the CLI said; else `null`. */
+  resetsAt?: string | null | undefined;
 }
 
 /** A raw streaming event (partial message), emitted when `includePartialMessages` is on. */

@@ -2,7 +2,7 @@
  * Collected turns: a whole answer as one value, for callers that do not need the message stream.
  */
 import { CliConnectionError } from "./errors.js";
-import type { AssistantMessageError, Message, RawObject, ResultMessage } from "./messages.js";
+import type { ErrorKind, Message, RawObject, ResultMessage } from "./messages.js";
 import { textOf } from "./messages.js";
 
 /**
@@ -26,10 +26,15 @@ export interface TurnResult {
   /** Why the turn failed (the CLI's error text), or `undefined` when it succeeded. */
   error: string | undefined;
   /**
-   * The API-level error class an assistant message carried, e.g. `authentication_failed` when the
-   * CLI is not logged in and no API key is set.
+   * Why the turn failed, the same classes on every backend ({@link ErrorKind}: `rate_limit`,
+   * `usage_limit`, `authentication_failed`, …), or `undefined` when it did not fail at the API
+   * level (a success, an interrupt, a limit of the options: see `result.subtype`).
    */
-  errorKind: AssistantMessageError | undefined;
+  errorKind: ErrorKind | undefined;
+  /** For a `rate_limit`: how long to wait before retrying, when the CLI said (else `undefined`). */
+  retryAfterMs: number | undefined;
+  /** For a `usage_limit`: when it resets (ISO 8601), when the CLI said (else `undefined`). */
+  resetsAt: string | undefined;
   /** Parsed structured output when `outputFormat` asked for a JSON schema. */
   structuredOutput: unknown;
   /** Token usage of the turn as the CLI reported it. */
@@ -60,8 +65,12 @@ export async function collectTurn(messages: AsyncIterable<Message>): Promise<Tur
     );
   }
   const turn = collected.slice(turnStart);
-  let errorKind: AssistantMessageError | undefined;
-  for (const m of turn) if (m.type === "assistant" && m.error !== undefined) errorKind = m.error;
+  let errorKind: ErrorKind | undefined = result.errorKind ?? undefined;
+  if (result.errorKind === undefined && result.isError) {
+    // A result that did not pass through a session (a hand-made stream): the assistant's class.
+    for (const m of turn)
+      if (m.type === "assistant" && m.error !== undefined) errorKind = m.error as ErrorKind;
+  }
   const error = result.isError ? failureText(result) : undefined;
   return {
     messages: collected,
@@ -69,6 +78,8 @@ export async function collectTurn(messages: AsyncIterable<Message>): Promise<Tur
     text: error !== undefined ? "" : (result.result ?? finalAssistantText(turn)),
     error,
     errorKind,
+    retryAfterMs: result.retryAfterMs ?? undefined,
+    resetsAt: result.resetsAt ?? undefined,
     structuredOutput: result.structuredOutput,
     usage: result.usage,
   };

@@ -8,6 +8,7 @@ import { abortErrorFor } from "../signals/abort.js";
 import { type FlowLimits, flowLimits, ReadFlow } from "../transport/read-flow.js";
 import { approximateSize as approximateValueSize } from "../wire/approximate-size.js";
 import { DEFAULT_TURN_RETENTION, MessageHub, type Subscription } from "./message-hub.js";
+import { type NativeLimits, TurnGuard, type TurnLimitOptions } from "./turn-guard.js";
 
 /**
  * Owned by each session. The session counts what it sends ({@link turnSent}) and the results it
@@ -26,6 +27,8 @@ export class SessionLifecycle {
   /** Waiters of {@link runningTurnSettled}: each wakes once `resultsSeen` reaches its target. */
   private resultWaiters: { target: number; wake: () => void }[] = [];
   private readonly abortListener: (() => void) | undefined;
+  /** Shapes every result alike and enforces the portable limits (see {@link enforceLimits}). */
+  private readonly guard = new TurnGuard();
   /**
    * The backpressure between the message log and the CLI's output: pass it to the read loop
    * (`readTransport`, `PeerChannel`) of every transport the session reads.
@@ -74,9 +77,43 @@ export class SessionLifecycle {
     return this.resultsSeen < this.turnsSent;
   }
 
-  /** Delivers a message to subscribers. Ignored once the stream has ended. */
+  /**
+   * Delivers a message to subscribers (a `result` completed to the one shape of every backend, see
+   * {@link TurnGuard}). Ignored once the stream has ended.
+   */
   push(message: Message): void {
-    this.hub.push(message);
+    if (this.hub.isEnded) return;
+    this.hub.push(this.guard.observe(message));
+  }
+
+  /**
+   * Enforces the portable limits of `options` on this session: `timeoutMs` (the turn ends with a
+   * `TimeoutError` and the session closes), and unless the CLI enforces them itself (`native`),
+   * `maxTurns` and `maxBudgetTokens` (the turn is interrupted through `interrupt` and its result
+   * becomes `error_max_turns` / `error_max_budget_tokens`). Call once, before the first turn is sent.
+   *
+   * @param inputIncludesCache Whether the CLI's input token count includes cached tokens (Codex).
+   */
+  enforceLimits(
+    options: TurnLimitOptions,
+    interrupt: () => Promise<void>,
+    native: NativeLimits = {},
+    inputIncludesCache = false,
+  ): void {
+    this.guard.enforce(
+      options,
+      {
+        interrupt,
+        close: (reason) => this.close(reason),
+        deliver: (message) => {
+          if (this.hub.isEnded) return;
+          this.push(message);
+          if (message.type === "result") this.resultSeen();
+        },
+      },
+      native,
+      inputIncludesCache,
+    );
   }
 
   /** `Session.subscribe`: with `untilResult`, the current turn from its start through its `result`. */
@@ -97,6 +134,7 @@ export class SessionLifecycle {
   /** `Session.close`: runs the shutdown once; every call returns the same promise. */
   close(reason?: unknown): Promise<void> {
     if (!this.closing) {
+      this.guard.dispose();
       if (this.abortListener) this.signal?.removeEventListener("abort", this.abortListener);
       this.closing = this.shutdown(reason);
     }
@@ -133,18 +171,22 @@ export class SessionLifecycle {
 
   /** A user turn was sent: `idle()` now waits for one more `result`. */
   turnSent(): void {
+    if (!this.hasPendingTurn) this.guard.turnStarted();
     this.turnsSent += 1;
   }
 
   /** A turn counted by {@link turnSent} never started, so no `result` will come for it. */
   turnWithdrawn(): void {
     this.turnsSent -= 1;
+    if (!this.hasPendingTurn) this.guard.turnEnded();
     this.wakeIdleIfDone();
   }
 
   /** A turn's `result` was delivered. */
   resultSeen(): void {
     this.resultsSeen += 1;
+    this.guard.turnEnded();
+    if (this.hasPendingTurn) this.guard.turnStarted();
     this.wakeResultWaiters(false);
     this.wakeIdleIfDone();
   }
@@ -178,6 +220,7 @@ export class SessionLifecycle {
 
   /** {@link end}'s first half, for a session that has more to release before `idle()` wakes. */
   endStream(error?: unknown): void {
+    this.guard.dispose();
     this.hub.end(this.failureOf(error));
     this.flow.dispose();
   }

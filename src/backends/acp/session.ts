@@ -164,6 +164,8 @@ export class AcpSession implements Session {
       (error) => this.shutdown(error),
       flowLimits(params.options),
     );
+    // ACP has no turn, token or time limit: the SDK enforces them.
+    this.life.enforceLimits(params.options, () => this.interrupt());
   }
 
   /**

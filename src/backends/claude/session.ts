@@ -106,6 +106,8 @@ export class ClaudeSession implements Session {
       flowLimits(params.options),
       params.options.backgroundTaskTimeoutMs,
     );
+    // timeoutMs and maxBudgetTokens by the SDK; --max-turns is the CLI's own.
+    this.life.enforceLimits(params.options, () => this.interrupt(), { maxTurns: true });
     // With `canUseTool`, a PreToolUse hook of ours puts every call to it (see tool-policy.ts).
     this.hooks = new HookRegistry(hooksWithToolPolicy(params.options));
     const canUseTool = params.options.canUseTool;

@@ -95,6 +95,8 @@ export class CodexAppServerSession implements Session {
       (error) => this.shutdown(error),
       flowLimits(params.options),
     );
+    // Codex has no turn or token limit of its own: the SDK enforces them (its input counts cached tokens).
+    this.life.enforceLimits(params.options, () => this.interrupt(), {}, true);
     this.rpc = new JsonRpcConnection(
       this.transport,
       {

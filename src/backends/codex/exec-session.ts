@@ -48,6 +48,8 @@ export class CodexExecSession implements Session {
       (error) => this.shutdown(error),
       flowLimits(params.options),
     );
+    // Codex has no turn or token limit of its own: the SDK enforces them (its input counts cached tokens).
+    this.life.enforceLimits(params.options, () => this.interrupt(), {}, true);
     // The one turn of a run: its prompt goes in at start().
     this.life.turnSent();
   }

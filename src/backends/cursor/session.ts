@@ -75,6 +75,8 @@ export class CursorSession implements Session {
       (error) => this.shutdown(error),
       flowLimits(params.options),
     );
+    // Cursor has no turn, token or time limit: the SDK enforces them.
+    this.life.enforceLimits(params.options, () => this.interrupt());
   }
 
   /** The chat id the next turn resumes (`undefined` until the first `system/init`, unless resuming). */

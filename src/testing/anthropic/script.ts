@@ -35,7 +35,8 @@ export type ScriptedBlock =
  *   401, 408, 409, 429, 5xx and 529 with backoff (≈0.5 s for the first retry, up to 10 retries), so a
  *   test that wants a fast API error should use 400 or 403 — not 401, which the CLI retries for ≈3
  *   minutes. 4xx errors other than 408/409/429 are "sticky" (the CLI's re-send of the same request
- *   gets the same error without consuming a turn); see `startFakeAnthropic`.
+ *   gets the same error without consuming a turn); see `startFakeAnthropic`. `retryAfter` (seconds)
+ *   adds a `retry-after` header (a 429 with and without one).
  * - `{ stall: true, text? }` — sends `message_start` (and a text delta of `text` if given) and then keeps
  *   the stream open until the client disconnects or the server closes. For interrupt tests.
  * - `{ brokenStream: true, text? }` — sends a partial stream, then destroys the socket.
@@ -48,7 +49,7 @@ export type ScriptedTurn =
   | { thinking: string; text?: string }
   | { toolUse: { name: string; input: Record<string, unknown>; id?: string }; text?: string }
   | { blocks: ScriptedBlock[]; stopReason?: string; delayMs?: number }
-  | { error: { status: number; type?: string; message?: string } }
+  | { error: { status: number; type?: string; message?: string; retryAfter?: number } }
   | { stall: true; text?: string }
   | { brokenStream: true; text?: string }
   | ((request: RecordedRequest) => ScriptedTurn | Promise<ScriptedTurn>);
@@ -71,7 +72,7 @@ export type StaticScriptedTurn = Exclude<ScriptedTurn, (request: RecordedRequest
 /** A scripted turn reduced to what the server has to do. */
 export type ResolvedTurn =
   | { kind: "message"; blocks: ScriptedBlock[]; stopReason?: string; delayMs: number }
-  | { kind: "error"; status: number; errorType: string; message: string }
+  | { kind: "error"; status: number; errorType: string; message: string; retryAfter?: number }
   | { kind: "stall"; text?: string }
   | { kind: "broken"; text?: string };
 
@@ -162,12 +163,13 @@ export function normalizeTurn(turn: StaticScriptedTurn): ResolvedTurn {
     throw new TypeError(`fake-anthropic: invalid scripted turn: ${String(turn)}`);
   }
   if ("error" in turn) {
-    const { status, type, message } = turn.error;
+    const { status, type, message, retryAfter } = turn.error;
     return {
       kind: "error",
       status,
       errorType: type ?? defaultErrorType(status),
       message: message ?? `fake-anthropic scripted error ${status}`,
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
     };
   }
   if ("stall" in turn) return { kind: "stall", ...(turn.text !== undefined ? { text: turn.text } : {}) };

@@ -264,6 +264,7 @@ async function answerTurn(
 ): Promise<void> {
   switch (turn.kind) {
     case "error":
+      if (turn.retryAfter !== undefined) res.setHeader("retry-after", String(turn.retryAfter));
       sendError(res, turn.status, turn.errorType, turn.message);
       return;
     case "message": {

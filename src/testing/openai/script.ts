@@ -94,7 +94,9 @@ export type ResponsesOutputItem =
  * - `{ mcpCall, text? }` — an optional message, then a `function_call` with `namespace: "mcp__<server>"`
  *   and `name: <tool>` (see {@link McpCallSpec.search} for the two-request discovery variant).
  * - `{ items, delayMs? }` — the general form.
- * - `{ error }` — an HTTP error with the OpenAI error body `{"error":{message,type,param,code}}`.
+ * - `{ error }` — an HTTP error with the OpenAI error body `{"error":{message,type,param,code}}`;
+ *   `retryAfter` (seconds) adds a `retry-after` header. A quota error: status 429, code
+ *   `insufficient_quota`.
  * - `{ failed }` — a stream that ends with `response.failed` (`error.code` defaults to `server_error`).
  * - `{ brokenStream: true, text? }` — a partial stream, then the socket is destroyed.
  * - `{ stall: true, text? }` — `response.created` (and a text delta of `text` if given), then the stream
@@ -122,7 +124,7 @@ export type ResponsesTurn =
   | { applyPatch: string; text?: string; delayMs?: number }
   | { mcpCall: McpCallSpec; text?: string; delayMs?: number }
   | { items: ResponsesOutputItem[]; delayMs?: number }
-  | { error: { status: number; message?: string; type?: string; code?: string | null } }
+  | { error: { status: number; message?: string; type?: string; code?: string | null; retryAfter?: number } }
   | { failed: { message: string; code?: string } }
   | { brokenStream: true; text?: string }
   | { stall: true; text?: string }
@@ -161,7 +163,14 @@ export type StaticResponsesTurn = Exclude<ResponsesTurn, (request: RecordedRespo
 /** A scripted turn reduced to what the server has to do. */
 export type ResolvedResponsesTurn =
   | { kind: "response"; items: ResponsesOutputItem[]; delayMs: number; mcpSearch?: PendingMcpCall }
-  | { kind: "error"; status: number; errorType: string; code: string | null; message: string }
+  | {
+      kind: "error";
+      status: number;
+      errorType: string;
+      code: string | null;
+      message: string;
+      retryAfter?: number;
+    }
   | { kind: "failed"; code: string; message: string }
   | { kind: "stall"; text?: string }
   | { kind: "broken"; text?: string };
@@ -247,13 +256,14 @@ export function normalizeResponsesTurn(
     throw new TypeError(`fake-openai: invalid scripted turn: ${String(turn)}`);
   }
   if ("error" in turn) {
-    const { status, message, type, code } = turn.error;
+    const { status, message, type, code, retryAfter } = turn.error;
     return {
       kind: "error",
       status,
       errorType: type ?? defaultOpenAIErrorType(status),
       code: code ?? null,
       message: message ?? `fake-openai scripted error ${status}`,
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
     };
   }
   if ("failed" in turn) {

@@ -278,6 +278,7 @@ async function answerTurn(
     });
   switch (turn.kind) {
     case "error":
+      if (turn.retryAfter !== undefined) res.setHeader("retry-after", String(turn.retryAfter));
       sendError(res, turn.status, turn.message, turn.errorType, turn.code);
       return;
     case "response": {
