@@ -18,3 +18,22 @@ export class AgentTurnError extends AgentSdkError {
     this.sessionId = sessionId;
   }
 }
+
+/**
+ * A call answered tool approvals (`tool-approval-response`) that no turn of this provider is waiting
+ * for: answered already, lapsed (the backend's `callbackTimeoutMs`), ended because the conversation
+ * went on, or held by another process (a parked turn lives in the process that asked). The tool
+ * call did not run; send a new message to go on.
+ */
+export class ApprovalNotPendingError extends AgentSdkError {
+  /** The approval ids the call answered. */
+  readonly approvalIds: string[];
+  constructor(approvalIds: string[]) {
+    // The ids come from the caller's messages: shown shortened.
+    const shown = approvalIds.slice(0, 5).map((id) => JSON.stringify(id.slice(0, 80)));
+    super(
+      `No turn is waiting for approval ${shown.join(", ")}${approvalIds.length > 5 ? ", …" : ""}: it was answered already, lapsed, ended when the conversation went on, or belongs to another process; the tool call did not run`,
+    );
+    this.approvalIds = approvalIds;
+  }
+}

@@ -8,7 +8,7 @@
  * const { text, providerMetadata } = await generateText({ model: codeAgent("claude"), prompt: "Hi" });
  * @packageDocumentation
  */
-export { AgentTurnError } from "./errors.js";
+export { AgentTurnError, ApprovalNotPendingError } from "./errors.js";
 export { CodeAgentLanguageModel } from "./language-model.js";
 export { type CodeAgentPartMetadata, METADATA_KEY } from "./metadata.js";
 export { ACP_PRESETS, type CodeAgentModelId, type ParsedModelId, parseModelId } from "./model-id.js";

@@ -13,9 +13,12 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
   SharedV3ProviderMetadata,
+  SharedV3Warning,
 } from "@ai-sdk/provider";
-import { query } from "../query.js";
-import { combineSignals } from "../signals/abort.js";
+import type { Message } from "../messages.js";
+import type { CanUseTool } from "../permissions.js";
+import { type Query, query } from "../query.js";
+import { ApprovalBridge, type ParkableRun, ParkedRuns } from "./approvals.js";
 import type { ParsedModelId } from "./model-id.js";
 import { PartMapper } from "./parts.js";
 import { convertPrompt } from "./prompt.js";
@@ -40,6 +43,8 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
     modelId: string,
     private readonly id: ParsedModelId,
     private readonly settings: CodeAgentSettings,
+    /** Turns waiting for an approval (shared by the models of one provider). */
+    private readonly parked: ParkedRuns<Turn> = new ParkedRuns(),
   ) {
     this.modelId = modelId;
     this.provider = `code-agent.${id.backend}`;
@@ -47,73 +52,42 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
 
   /**
    * Runs one agent turn and streams it. The CLI starts when the stream is first read; cancelling the
-   * stream, or the call's `abortSignal`, ends the CLI's process group.
+   * stream, or the call's `abortSignal`, ends the CLI's process group. With `toolApproval: "ai-sdk"`
+   * a permission request ends the stream with a `tool-approval-request` while the turn waits, and a
+   * call whose last message answers it streams the rest of that turn.
    */
   async doStream(call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const parked = this.parked.take(call.prompt);
+    if (parked) {
+      const repeated = parked.toolCallIds.flatMap((id) => parked.run.mapper.repeatToolCall(id));
+      return { stream: streamTurn(parked.run, call, [], this.parked, repeated) };
+    }
     const converted = convertPrompt(call.prompt, {
       backend: this.id.backend,
       allowResume: resumeTest(this.settings, this.id.backend),
     });
-    const cancel = new AbortController();
-    const signal = combineSignals(call.abortSignal, cancel.signal);
-    const prepared = prepareCall(this.id, this.settings, call, converted, signal);
+    // A turn of this session still waiting for an answer the conversation skipped: end it first.
+    if (converted.resume !== undefined) this.parked.expireSession(converted.resume);
+    const abort = new AbortController();
+    const prepared = prepareCall(this.id, this.settings, call, converted, abort.signal);
+    const bridge = this.settings.toolApproval === "ai-sdk" ? new ApprovalBridge() : undefined;
+    if (bridge) (prepared.options as { canUseTool?: CanUseTool }).canUseTool = bridge.canUseTool;
     const sdkTools = this.settings.sdkTools;
     const mapper = new PartMapper({
       backend: this.id.backend,
       nativeJson: prepared.nativeJson,
       toolName: (name) => callerToolName(name, sdkTools),
     });
-    const includeRaw = call.includeRawChunks === true;
     // A warm process runs with its pool's options; only the abort signal is the call's own.
-    const q = prepared.warmPool
-      ? prepared.warmPool.query(prepared.prompt, { signal })
-      : query({ prompt: prepared.prompt, options: prepared.options });
-    let finished = false;
-    const stream = new ReadableStream<LanguageModelV3StreamPart>({
-      start(controller) {
-        controller.enqueue({ type: "stream-start", warnings: prepared.warnings });
-      },
-      async pull(controller) {
-        try {
-          // Read until this message gives at least one part, so each pull makes progress.
-          for (;;) {
-            const next = await q.next();
-            if (next.done) {
-              finished = true;
-              for (const part of mapper.finish()) controller.enqueue(part);
-              controller.close();
-              return;
-            }
-            if (includeRaw) controller.enqueue({ type: "raw", rawValue: next.value.raw });
-            const parts = mapper.map(next.value);
-            for (const part of parts) controller.enqueue(part);
-            if (parts.length > 0 || includeRaw) return;
-          }
-        } catch (error) {
-          finished = true;
-          // Closing after a failure: the failure is what the caller needs to hear about.
-          await q.close().catch(() => undefined);
-          if (signal.aborted) {
-            // The AI SDK reports its own abort from the errored stream.
-            controller.error(error);
-            return;
-          }
-          // A failure (options the backend refuses, a CLI that cannot start or dies) is an error
-          // part, as a provider reports an API failure, then the finish: streamText's onError and
-          // the UI message stream show it; generateText throws it.
-          controller.enqueue({ type: "error", error });
-          for (const part of mapper.finish(true)) controller.enqueue(part);
-          controller.close();
-        }
-      },
-      async cancel() {
-        if (finished) return;
-        finished = true;
-        cancel.abort();
-        await q.close();
-      },
-    });
-    return { stream, request: { body: { prompt: prepared.prompt, resume: prepared.options.resume } } };
+    const q =
+      prepared.warmPool && !bridge
+        ? prepared.warmPool.query(prepared.prompt, { signal: abort.signal })
+        : query({ prompt: prepared.prompt, options: prepared.options });
+    const turn = new Turn(q, mapper, abort, bridge);
+    return {
+      stream: streamTurn(turn, call, prepared.warnings, this.parked),
+      request: { body: { prompt: prepared.prompt, resume: prepared.options.resume } },
+    };
   }
 
   /** Runs one agent turn to its end. A failed turn throws its `AgentTurnError`. */
@@ -192,4 +166,127 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
       warnings,
     };
   }
+}
+
+/** One agent turn, across the calls it spans (more than one when it waits for approvals). */
+export class Turn implements ParkableRun {
+  /** The `next()` in flight, kept while the turn is parked. */
+  pending: Promise<IteratorResult<Message, void>> | undefined;
+
+  constructor(
+    readonly q: Query,
+    readonly mapper: PartMapper,
+    /** Ends the turn's CLI; each call's own `abortSignal` is linked to it while that call streams. */
+    readonly abort: AbortController,
+    readonly bridge: ApprovalBridge | undefined,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.mapper.session;
+  }
+
+  /** The next message (read once, even across a parked stretch). */
+  next(): Promise<IteratorResult<Message, void>> {
+    if (!this.pending) {
+      this.pending = this.q.next();
+      // A turn parked when its CLI fails must not leave an unhandled rejection: it is read later.
+      this.pending.catch(() => undefined);
+    }
+    return this.pending;
+  }
+
+  end(reason: string): void {
+    this.bridge?.denyAll(`The turn ended: ${reason}`);
+    this.abort.abort(new Error(reason));
+    this.q.close().catch(() => undefined);
+  }
+}
+
+/** Streams `turn` for one call, until its end or until it waits for the caller's approval. */
+function streamTurn(
+  turn: Turn,
+  call: LanguageModelV3CallOptions,
+  warnings: SharedV3Warning[],
+  parked: ParkedRuns<Turn>,
+  /** Parts to send first (the answered tool calls, when the turn goes on after approvals). */
+  first: LanguageModelV3StreamPart[] = [],
+): ReadableStream<LanguageModelV3StreamPart> {
+  const includeRaw = call.includeRawChunks === true;
+  const callSignal = call.abortSignal;
+  const onAbort = () => turn.abort.abort(callSignal?.reason);
+  if (callSignal?.aborted) onAbort();
+  else callSignal?.addEventListener("abort", onAbort, { once: true });
+  let finished = false;
+  const done = () => {
+    finished = true;
+    callSignal?.removeEventListener("abort", onAbort);
+  };
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    start(controller) {
+      controller.enqueue({ type: "stream-start", warnings });
+      for (const part of first) controller.enqueue(part);
+    },
+    async pull(controller) {
+      const { mapper, bridge } = turn;
+      try {
+        // Read until this message gives at least one part, so each pull makes progress.
+        for (;;) {
+          const asked = bridge?.takeNew() ?? [];
+          if (asked.length > 0) {
+            // The turn waits for the caller: show the requests, end this call, park the turn.
+            const out: LanguageModelV3StreamPart[] = [];
+            for (const r of asked) {
+              mapper.ensureToolCall(r.toolCallId, r.toolName, r.input, out);
+              out.push({ type: "tool-approval-request", approvalId: r.approvalId, toolCallId: r.toolCallId });
+            }
+            out.push(...mapper.pause());
+            for (const part of out) controller.enqueue(part);
+            done();
+            parked.park(turn);
+            controller.close();
+            return;
+          }
+          const next = bridge
+            ? await Promise.race([turn.next(), bridge.whenRequested().then(() => undefined)])
+            : await turn.next();
+          if (next === undefined) continue;
+          turn.pending = undefined;
+          if (next.done) {
+            done();
+            for (const part of mapper.finish()) controller.enqueue(part);
+            controller.close();
+            return;
+          }
+          if (includeRaw) controller.enqueue({ type: "raw", rawValue: next.value.raw });
+          const parts = mapper.map(next.value);
+          for (const part of parts) controller.enqueue(part);
+          if (parts.length > 0 || includeRaw) return;
+        }
+      } catch (error) {
+        done();
+        turn.pending = undefined;
+        bridge?.denyAll("The turn failed");
+        // Closing after a failure: the failure is what the caller needs to hear about.
+        await turn.q.close().catch(() => undefined);
+        if (turn.abort.signal.aborted) {
+          // The AI SDK reports its own abort from the errored stream.
+          controller.error(error);
+          return;
+        }
+        // A failure (options the backend refuses, a CLI that cannot start or dies) is an error
+        // part, as a provider reports an API failure, then the finish: streamText's onError and
+        // the UI message stream show it; generateText throws it.
+        controller.enqueue({ type: "error", error });
+        for (const part of mapper.finish(true)) controller.enqueue(part);
+        controller.close();
+      }
+    },
+    async cancel() {
+      if (finished) return;
+      done();
+      turn.bridge?.denyAll("The call was cancelled");
+      turn.abort.abort();
+      await turn.q.close();
+    },
+  });
 }

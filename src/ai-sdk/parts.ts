@@ -61,6 +61,8 @@ export class PartMapper {
   private failed = false;
   /** Tool calls whose input arrived as stream events. */
   private readonly inputStreamed = new Set<string>();
+  /** Tool calls shown already (by {@link PartMapper.ensureToolCall} before the agent's message), with their input. */
+  private readonly shownCalls = new Map<string, string>();
 
   constructor(private readonly options: PartMapperOptions) {}
 
@@ -142,6 +144,60 @@ export class PartMapper {
       type: "finish",
       finishReason: this.finishReason(),
       usage: usageOf(result, this.options.backend, jsonSafe(result?.usage)),
+      providerMetadata: this.finishMetadata(),
+    });
+    return out;
+  }
+
+  /**
+   * The tool call `toolCallId`, unless it was shown already: a permission request can arrive before
+   * the message carrying its call has been read (or, from some backends, without one).
+   */
+  ensureToolCall(
+    toolCallId: string,
+    wireName: string,
+    input: Record<string, unknown>,
+    out: LanguageModelV3StreamPart[],
+  ): void {
+    if (this.shownCalls.has(toolCallId)) return;
+    this.toolCall(toolCallId, wireName, input, out);
+  }
+
+  /**
+   * The tool call `toolCallId` again, as shown before: a call that goes on with an approved (or
+   * denied) tool shows its call ahead of its result, as the AI SDK wants a result's call in the
+   * same response.
+   */
+  repeatToolCall(toolCallId: string): LanguageModelV3StreamPart[] {
+    const toolName = this.toolNames.get(toolCallId);
+    const input = this.shownCalls.get(toolCallId);
+    if (toolName === undefined || input === undefined) return [];
+    const providerMetadata = this.partMetadata();
+    return [
+      {
+        type: "tool-call",
+        toolCallId,
+        toolName,
+        input,
+        providerExecuted: true,
+        dynamic: true,
+        ...(providerMetadata ? { providerMetadata } : {}),
+      },
+    ];
+  }
+
+  /**
+   * The parts that end a call whose turn waits for the caller's approval: open blocks closed, a
+   * finish with reason `tool-calls` (raw `tool-approval-request`) and no usage yet.
+   */
+  pause(): LanguageModelV3StreamPart[] {
+    const out: LanguageModelV3StreamPart[] = [];
+    for (const [, block] of this.open) this.close(block, out);
+    this.open.clear();
+    out.push({
+      type: "finish",
+      finishReason: { unified: "tool-calls", raw: "tool-approval-request" },
+      usage: usageOf(undefined, this.options.backend, undefined),
       providerMetadata: this.finishMetadata(),
     });
     return out;
@@ -246,7 +302,8 @@ export class PartMapper {
         } else if (
           block?.type === "tool_use" &&
           typeof block.id === "string" &&
-          typeof block.name === "string"
+          typeof block.name === "string" &&
+          !this.shownCalls.has(block.id)
         ) {
           if (this.options.nativeJson && block.name === STRUCTURED_OUTPUT_TOOL) break;
           this.open.set(index, { kind: "tool", id: block.id });
@@ -317,45 +374,45 @@ export class PartMapper {
           this.hidden.add(block.id);
           continue;
         }
-        const toolName = this.toolName(block.name);
-        this.toolNames.set(block.id, toolName);
-        // Claude Code sends the whole block before its content_block_stop: end the input first.
-        for (const [index, open] of this.open) {
-          if (open.kind === "tool" && open.id === block.id) {
-            this.close(open, out);
-            this.open.delete(index);
-          }
-        }
-        const input = trySerialise(block.input);
-        const providerMetadata = this.partMetadata();
-        const meta = providerMetadata ? { providerMetadata } : {};
-        if (!this.inputStreamed.has(block.id)) {
-          // The backend gives the call whole: its input as one delta, so every backend shows a
-          // call the same way (input-streaming, then input-available) in the AI SDK's UI.
-          out.push(
-            {
-              type: "tool-input-start",
-              id: block.id,
-              toolName,
-              providerExecuted: true,
-              dynamic: true,
-              ...meta,
-            },
-            { type: "tool-input-delta", id: block.id, delta: input.ok ? input.line : "{}" },
-            { type: "tool-input-end", id: block.id },
-          );
-        }
-        out.push({
-          type: "tool-call",
-          toolCallId: block.id,
-          toolName,
-          input: input.ok ? input.line : "{}",
-          providerExecuted: true,
-          dynamic: true,
-          ...(providerMetadata ? { providerMetadata } : {}),
-        });
+        if (this.shownCalls.has(block.id)) continue;
+        this.toolCall(block.id, block.name, block.input, out);
       }
     }
+  }
+
+  /** A tool call's parts (input start, delta and end unless streamed, then the call). */
+  private toolCall(id: string, wireName: string, rawInput: unknown, out: LanguageModelV3StreamPart[]): void {
+    const toolName = this.toolName(wireName);
+    this.toolNames.set(id, toolName);
+    // Claude Code sends the whole block before its content_block_stop: end the input first.
+    for (const [index, open] of this.open) {
+      if (open.kind === "tool" && open.id === id) {
+        this.close(open, out);
+        this.open.delete(index);
+      }
+    }
+    const input = trySerialise(rawInput);
+    this.shownCalls.set(id, input.ok ? input.line : "{}");
+    const providerMetadata = this.partMetadata();
+    const meta = providerMetadata ? { providerMetadata } : {};
+    if (!this.inputStreamed.has(id)) {
+      // The backend gives the call whole: its input as one delta, so every backend shows a
+      // call the same way (input-streaming, then input-available) in the AI SDK's UI.
+      out.push(
+        { type: "tool-input-start", id, toolName, providerExecuted: true, dynamic: true, ...meta },
+        { type: "tool-input-delta", id, delta: input.ok ? input.line : "{}" },
+        { type: "tool-input-end", id },
+      );
+    }
+    out.push({
+      type: "tool-call",
+      toolCallId: id,
+      toolName,
+      input: input.ok ? input.line : "{}",
+      providerExecuted: true,
+      dynamic: true,
+      ...(providerMetadata ? { providerMetadata } : {}),
+    });
   }
 
   private toolResults(blocks: ContentBlock[], out: LanguageModelV3StreamPart[]): void {

@@ -3,7 +3,8 @@
  */
 import type { ProviderV3 } from "@ai-sdk/provider";
 import { UnsupportedFeatureError } from "../errors.js";
-import { CodeAgentLanguageModel } from "./language-model.js";
+import { ParkedRuns } from "./approvals.js";
+import { CodeAgentLanguageModel, type Turn } from "./language-model.js";
 import { type CodeAgentModelId, parseModelId } from "./model-id.js";
 import type { CodeAgentSettings } from "./settings.js";
 
@@ -28,13 +29,20 @@ export interface CodeAgentProvider extends ProviderV3 {
  * const { text } = await generateText({ model: agent("claude/opus"), prompt: "Fix the failing test" });
  */
 export function createCodeAgent(defaults: CodeAgentSettings = {}): CodeAgentProvider {
+  // Turns waiting for an approval (`toolApproval: "ai-sdk"`), found again by any model of this provider.
+  const parked = new ParkedRuns<Turn>();
   const languageModel = (
     modelId: CodeAgentModelId,
     settings: CodeAgentSettings = {},
   ): CodeAgentLanguageModel => {
     const id = parseModelId(modelId);
     const env = defaults.env || settings.env ? { ...defaults.env, ...settings.env } : undefined;
-    return new CodeAgentLanguageModel(modelId, id, { ...defaults, ...settings, ...(env ? { env } : {}) });
+    return new CodeAgentLanguageModel(
+      modelId,
+      id,
+      { ...defaults, ...settings, ...(env ? { env } : {}) },
+      parked,
+    );
   };
   const unsupported = (kind: string) => () => {
     throw new UnsupportedFeatureError(kind, "code-agent");

@@ -2,10 +2,11 @@
  * The provider's settings, and one call's AI SDK options → this SDK's `query()` options.
  */
 import type { LanguageModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
-import { UnsupportedOptionsError } from "../errors.js";
+import { InvalidOptionsError, UnsupportedOptionsError } from "../errors.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Prompt, UserContentBlock } from "../prompt.js";
 import type { WarmPool } from "../warm/warm-pool.js";
+import { describeValue } from "../wire/safe-json.js";
 import type { ParsedModelId } from "./model-id.js";
 import type { ConvertedPrompt } from "./prompt.js";
 import { type CodeAgentTool, TOOLS_SERVER, toolsServer } from "./tools.js";
@@ -40,6 +41,17 @@ export interface CodeAgentSettings extends Omit<AgentOptions, "backend" | "signa
    * Start the pool with `includePartialMessages: true` for Claude's live deltas.
    */
   warmPool?: Pick<WarmPool, "query">;
+  /**
+   * Where the agent's permission requests go. `"canUseTool"` (default): to `canUseTool` in these
+   * settings (without one, the backend's own policy decides). `"ai-sdk"`: through the AI SDK's
+   * tool-approval flow — each request is a `tool-approval-request` for the provider-executed tool
+   * call and the call ends (finish reason `tool-calls`) while the CLI waits in this process; the
+   * next call whose last message is a tool message answering it (`tool-approval-response`, as
+   * `useChat`'s `addToolApprovalResponse` sends) runs the rest of the turn. Not with `canUseTool`,
+   * nor on backends without permission requests (cursor). A request not answered within
+   * `callbackTimeoutMs` (default 10 minutes) is denied and the waiting turn ended.
+   */
+  toolApproval?: "canUseTool" | "ai-sdk";
 }
 
 /** What one call runs: the prompt and options for `query()`, and what the mapping needs to know. */
@@ -86,7 +98,15 @@ export function prepareCall(
   converted: ConvertedPrompt,
   signal: AbortSignal,
 ): PreparedCall {
-  const { sdkTools, resumeFromHistory: _resume, warmPool, ...rest } = settings;
+  const { sdkTools, resumeFromHistory: _resume, warmPool, toolApproval, ...rest } = settings;
+  if (toolApproval !== undefined && toolApproval !== "canUseTool" && toolApproval !== "ai-sdk")
+    throw new InvalidOptionsError([
+      `toolApproval: must be "canUseTool" or "ai-sdk", got ${describeValue(toolApproval)}`,
+    ]);
+  if (toolApproval === "ai-sdk" && settings.canUseTool !== undefined)
+    throw new InvalidOptionsError([
+      'toolApproval: "ai-sdk" sends permission requests to the AI SDK caller; it cannot be combined with canUseTool',
+    ]);
   const options: AgentOptions = { ...rest, backend: id.backend, signal };
   const warnings: SharedV3Warning[] = [...converted.warnings];
   let prompt = converted.prompt;
@@ -159,6 +179,7 @@ export function prepareCall(
     }
   }
   const needsMore =
+    toolApproval === "ai-sdk" ||
     converted.resume !== undefined ||
     converted.system !== undefined ||
     call.responseFormat?.type === "json" ||
