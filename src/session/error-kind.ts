@@ -64,6 +64,9 @@ const TEXTS: ReadonlyArray<[RegExp, ErrorKind]> = [
   [/internal server error|server_error|api_error|bad gateway|gateway timeout|high demand/i, "server_error"],
 ];
 
+/** Classes a CLI gives to several statuses at once: the status, when known, says more. */
+const BROAD: ReadonlySet<ErrorKind> = new Set(["server_error", "invalid_request", "rate_limit", "unknown"]);
+
 /** The kind an HTTP status means by itself. */
 function kindOfStatus(status: number): ErrorKind | undefined {
   if (status === 429) return "rate_limit";
@@ -87,10 +90,14 @@ export function classifyFailure(facts: FailureFacts, now = Date.now()): FailureC
   const texts = facts.texts.filter((t) => typeof t === "string" && t !== "");
   const text = texts.join("\n").slice(0, 20_000);
   const status = facts.status ?? statusInText(text);
+  const named = facts.cliKind !== undefined ? firstMatch(NAMED, facts.cliKind) : undefined;
+  const byStatus = status !== null ? kindOfStatus(status) : undefined;
+  // A CLI's broad class (Claude names a 529 `server_error`) yields to what the status says.
   const errorKind =
     firstMatch(TEXTS, text) ??
-    (facts.cliKind !== undefined ? firstMatch(NAMED, facts.cliKind) : undefined) ??
-    (status !== null ? kindOfStatus(status) : undefined) ??
+    (named !== undefined && !BROAD.has(named) ? named : undefined) ??
+    byStatus ??
+    named ??
     (facts.stopReason === "max_tokens" ? "max_output_tokens" : undefined) ??
     "unknown";
   return {
