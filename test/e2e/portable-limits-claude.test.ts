@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { query, TimeoutError } from "../../src/index.js";
-import { createClaudeTestEnv, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
+import { createClaudeTestEnv, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
 import { CLAUDE_CLI_VERSION, testBed } from "./support.js";
 
 describe(`failure classes on claude ${CLAUDE_CLI_VERSION}`, () => {
