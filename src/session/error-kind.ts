@@ -79,9 +79,12 @@ function kindOfStatus(status: number): ErrorKind | undefined {
   return undefined;
 }
 
-/** An HTTP status written in an error text (`API Error: 429 …`, `last status: 503 Service …`). */
+/**
+ * An HTTP status written in an error text (`API Error: 429 …`, `last status: 503 Service …`, an ACP
+ * agent's `Internal error: 400 …`).
+ */
 export function statusInText(text: string): number | null {
-  const match = /(?:api error:?|status(?: code)?:?|http)\s*\(?([45]\d\d)\b/i.exec(text);
+  const match = /(?:error|status(?: code)?|http)\W{0,3}([45]\d\d)\b/i.exec(text);
   return match ? Number(match[1]) : null;
 }
 
