@@ -1,28 +1,24 @@
 /**
- * `AgentSdkClient`: a multi-turn conversation with any backend, with capability-gated controls.
+ * `AgentSdkClient`: a multi-turn conversation with any backend. A view on the session engine
+ * (`api/engine.ts`), which opens, checks, controls and closes the session; what is the client's
+ * own is here: turns sent and answers read.
  */
+import type { QueryControls, WithControlsOf } from "./api/controls.js";
+import { installClaudeControls, SessionEngine, type SessionSource } from "./api/engine.js";
 import type {
-  Backend,
   Capabilities,
   McpServerStatusEntry,
   RewindFilesOptions,
   ServerInfo,
-  Session,
 } from "./backends/backend.js";
 import type { InterruptResult } from "./backends/claude/control-results.js";
 import type { RewindFilesResult } from "./backends/claude/control-types.js";
-import { ClaudeControls } from "./backends/claude/controls.js";
-import { backendFor, getBackend } from "./backends/registry.js";
-import { AbortError, NotConnectedError, UnreadResponseError, UnsupportedFeatureError } from "./errors.js";
+import { UnreadResponseError } from "./errors.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput, type UserContentBlock } from "./prompt.js";
-import { QUERY_CONTROL_METHODS, type QueryControls, type SessionSource } from "./query.js";
-import { abortErrorFor, checkSignalOption, combineSignals, throwIfAborted } from "./signals/abort.js";
 import { settleWithin } from "./signals/deadline.js";
-import type { RunTelemetry } from "./telemetry/run.js";
-import { prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
 /** The `process.emitWarning` code of the unread-answer warning (see {@link AgentSdkClient.query}). */
@@ -34,21 +30,17 @@ export const UNREAD_RESPONSE_WARNING = "CODE_AGENT_SDK_UNREAD_RESPONSE";
  */
 export const INTERRUPT_SETTLE_TIMEOUT_MS = 10_000;
 
-/** Clients whose session comes from a process started ahead of time (see {@link clientOn}). */
-const sources = new WeakMap<AgentSdkClient, SessionSource>();
-
 /** An {@link AgentSdkClient} whose `connect()` takes its session from `source`. @internal */
-export function clientOn(source: SessionSource, options: AgentOptions): AgentSdkClient {
-  const client = new AgentSdkClient(options);
-  sources.set(client, source);
-  return client;
+export function clientOn(source: SessionSource, options: AgentOptions): FullAgentSdkClient {
+  return new FullAgentSdkClient(options, source);
 }
 
-/** The {@link QueryControls} methods are installed on the prototype (see the end of this module). */
-export interface AgentSdkClient extends QueryControls {}
+/** The {@link QueryControls} methods are installed on the prototype (see the class's static block). */
+export interface FullAgentSdkClient extends QueryControls {}
 
 /**
- * A conversation that stays open across turns.
+ * A conversation that stays open across turns, with every control: the type of a Claude client and
+ * of one whose backend is not known statically (see {@link AgentSdkClient}).
  *
  * @example
  * await using client = new AgentSdkClient({ model: "claude-sonnet-4-5" });
@@ -60,16 +52,15 @@ export interface AgentSdkClient extends QueryControls {}
  * for await (const message of client.receiveResponse()) console.log(message);
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
-export class AgentSdkClient implements AsyncDisposable {
-  /** The Claude control methods (`supportedModels()`, `getContextUsage()`, …), gated on `controlProtocol`. */
-  readonly controls = new ClaudeControls(async (feature) => this.gated("controlProtocol", feature));
-  private readonly options: AgentOptions;
-  private readonly backend: Backend;
-  private session: Session | undefined;
+export class FullAgentSdkClient implements AsyncDisposable {
+  static {
+    installClaudeControls(FullAgentSdkClient.prototype, (client) => client.engine);
+  }
+
+  /** Opens, gates, controls and closes the session. */
+  private readonly engine: SessionEngine;
+  /** The `connect()` in progress (its work after the open included). */
   private connecting: Promise<void> | undefined;
-  /** Aborts the connect() in progress; disconnect() must not wait for a handshake that never ends. */
-  private connectAbort: AbortController | undefined;
-  private closing: Promise<void> | undefined;
   /**
    * Turns sent whose `result` no reader of this client has received yet; `undefined` once a streamed
    * prompt made the count of turns unknowable.
@@ -84,94 +75,66 @@ export class AgentSdkClient implements AsyncDisposable {
   private interrupted: { settled: Promise<void>; unreadAtInterrupt: number | undefined } | undefined;
   /** That wait, shared by the `query()` / `run()` calls made meanwhile. */
   private interruptSettling: Promise<void> | undefined;
-  /** The connection's spans and metrics, when it is instrumented (see `AgentOptions.telemetry`). */
-  private telemetry: RunTelemetry | undefined;
 
-  /** @throws InvalidOptionsError when `options.signal` is not an `AbortSignal` (the rest is checked at `connect()`). */
-  constructor(options: AgentOptions = {}) {
-    checkSignalOption(options.signal);
-    this.options = options;
-    this.backend = getBackend(options.backend);
+  /**
+   * @throws InvalidOptionsError when `options.signal` is not an `AbortSignal` or `options.backend`
+   *   is unknown (the rest is checked at `connect()`).
+   */
+  constructor(options: AgentOptions = {}, source?: SessionSource) {
+    this.engine = new SessionEngine(options, source);
+    this.engine.backend();
   }
 
   /** The backend this client drives. */
   get backendName(): BackendKind {
-    return this.backend.name;
+    return this.engine.backend().name;
   }
 
   /** What the backend supports; gated methods throw `UnsupportedFeatureError` otherwise. */
   get capabilities(): Capabilities {
-    return this.backend.capabilities;
+    return this.engine.backend().capabilities;
   }
 
   /** The pid of the CLI process currently running (undefined before connect and for custom transports). */
   get pid(): number | undefined {
-    return this.session?.pid?.();
+    return this.engine.pid;
   }
 
   /** True between a successful `connect()` and `disconnect()`. */
   get isConnected(): boolean {
-    return this.session !== undefined;
+    return this.engine.isOpen;
   }
 
   /**
    * Starts the agent. Options are validated first; nothing is spawned if they are invalid.
    * A string or content prompt is sent as the first turn; an `AsyncIterable` prompt is streamed in
-   * the background, turn by turn.
+   * the background, turn by turn. Calls made while it connects share it; after `disconnect()` it
+   * connects anew.
    */
   async connect(prompt?: Prompt): Promise<void> {
-    if (this.session) return;
+    if (this.engine.isOpen) return;
     if (this.connecting) return this.connecting;
-    this.connecting = (async () => {
-      throwIfAborted(this.options.signal);
-      const abort = new AbortController();
-      this.connectAbort = abort;
-      const signal = combineSignals(this.options.signal, abort.signal);
-      let session: Session;
-      const initial = prompt !== undefined && !isStreamedPrompt(prompt) ? { initialPrompt: prompt } : {};
-      try {
-        const source = sources.get(this);
-        const prepared = telemetryWanted(this.options)
-          ? await prepareTelemetry(this.options, {
-              backend: this.backend.name,
-              initialPrompt: prompt,
-              spawns: !source,
-            })
-          : undefined;
-        this.telemetry = prepared?.run;
-        const options = prepared?.options ?? this.options;
-        if (source) {
-          session = await source({ options, signal, ...initial });
-        } else {
-          // Loading the backend is the one wait before validation; disconnect() may come meanwhile.
-          const backend = await backendFor(options);
-          if (signal.aborted) throw abortErrorFor(signal.reason);
-          session = await backend.openSession({
-            options: { ...options, signal },
-            oneShot: false,
-            ...initial,
-          });
-        }
-      } catch (error) {
-        this.telemetry?.end(error);
-        throw error;
-      } finally {
-        if (this.connectAbort === abort) this.connectAbort = undefined;
-      }
+    const connecting = (async () => {
+      const streamed = prompt !== undefined && isStreamedPrompt(prompt);
+      const session = await this.engine.open({
+        oneShot: false,
+        ...(prompt !== undefined && !streamed ? { initialPrompt: prompt } : {}),
+        telemetry: { initialPrompt: prompt },
+      });
       // receiveMessages() and receiveResponse() may read side by side: a response view started late
       // must still see its turn from the start.
       session.retainTurns?.();
-      this.session = session;
-      this.unreadTurns = prompt === undefined ? 0 : isStreamedPrompt(prompt) ? undefined : 1;
-      if (prompt !== undefined && isStreamedPrompt(prompt)) {
+      this.unreadTurns = prompt === undefined ? 0 : streamed ? undefined : 1;
+      if (prompt !== undefined && streamed) {
         // A failing prompt stream ends the session; readers get its error.
         session.send(prompt).catch((error: unknown) => void session.close(error));
       }
     })();
+    this.connecting = connecting;
     try {
-      await this.connecting;
+      await connecting;
     } finally {
-      this.connecting = undefined;
+      if (this.connecting === connecting) this.connecting = undefined;
     }
   }
 
@@ -192,11 +155,11 @@ export class AgentSdkClient implements AsyncDisposable {
    * session tracks its running turn: Claude, Codex app-server.)
    */
   async query(prompt: Prompt, sessionId = "default"): Promise<void> {
-    this.requireSession();
+    await this.engine.session(undefined, "query");
     await this.afterInterrupt();
-    const session = this.requireSession();
+    const session = await this.engine.session(undefined, "query");
     if (this.unreadTurns !== undefined && this.unreadTurns > 0 && this.activeReaders === 0) this.warnUnread();
-    if (!isStreamedPrompt(prompt)) this.telemetry?.beginTurn(prompt);
+    if (!isStreamedPrompt(prompt)) this.engine.telemetry?.beginTurn(prompt);
     await session.send(prompt, sessionId);
     if (isStreamedPrompt(prompt)) this.unreadTurns = undefined;
     else if (this.unreadTurns !== undefined) this.unreadTurns++;
@@ -207,20 +170,26 @@ export class AgentSdkClient implements AsyncDisposable {
    * structuredOutput, usage }`. A failed turn (e.g. not logged in) resolves with `error` set; it
    * rejects only when the session ends before the turn's `result`.
    *
-   * Rejects with `UnreadResponseError` (sending nothing) when an earlier turn's answer has not been
-   * read yet, since the answer collected would be that earlier one.
+   * Rejects with `TurnInProgressError` while another `run()` is collecting, and with
+   * `UnreadResponseError` (sending nothing) when an earlier turn's answer has not been read yet,
+   * since the answer collected would be that earlier one.
    *
    * @example
    * const turn = await client.run("What changed in the last commit?");
    * console.log(turn.error ?? turn.text);
    */
   async run(prompt: string | UserContentBlock[], sessionId = "default"): Promise<TurnResult> {
-    this.requireSession();
-    await this.afterInterrupt();
-    if (this.unreadTurns === undefined || this.unreadTurns > 0)
-      throw new UnreadResponseError(this.unreadTurns);
-    await this.query(prompt, sessionId);
-    return collectTurn(this.receiveResponse());
+    const done = this.engine.beginTurn("run()");
+    try {
+      await this.engine.session(undefined, "run");
+      await this.afterInterrupt();
+      if (this.unreadTurns === undefined || this.unreadTurns > 0)
+        throw new UnreadResponseError(this.unreadTurns);
+      await this.query(prompt, sessionId);
+      return await collectTurn(this.receiveResponse());
+    } finally {
+      done();
+    }
   }
 
   /** Every message of the session until it ends. May run alongside {@link receiveResponse}. */
@@ -234,11 +203,11 @@ export class AgentSdkClient implements AsyncDisposable {
   }
 
   private async *subscribe(untilResult: boolean): AsyncGenerator<Message, void, undefined> {
-    const messages = this.requireSession().subscribe({ untilResult });
+    const messages = this.engine.require().subscribe({ untilResult });
     this.activeReaders++;
     try {
       for await (const message of messages) {
-        this.telemetry?.observe(message);
+        this.engine.telemetry?.observe(message);
         if (message.type === "result") this.noteRead(message);
         yield message;
       }
@@ -269,14 +238,13 @@ export class AgentSdkClient implements AsyncDisposable {
    * drops that input with `cancelQueued`.
    */
   async interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined> {
-    const session = this.gated("interrupt", "interrupt");
-    // Taken before the interrupt goes out: the turn it ends is the one running now.
-    const settled = session.runningTurnSettled?.();
-    const unreadAtInterrupt = this.unreadTurns;
-    let answer: InterruptResult | undefined;
-    if (this.backend.capabilities.controlProtocol) answer = await this.controls.interrupt(options);
-    else await session.interrupt();
-    if (settled !== undefined) this.interrupted = { settled, unreadAtInterrupt };
+    let interrupted: typeof this.interrupted;
+    const answer = await this.engine.interrupt(options, (session) => {
+      // Taken before the interrupt goes out: the turn it ends is the one running now.
+      const settled = session.runningTurnSettled?.();
+      if (settled !== undefined) interrupted = { settled, unreadAtInterrupt: this.unreadTurns };
+    });
+    if (interrupted !== undefined) this.interrupted = interrupted;
     return answer;
   }
 
@@ -302,7 +270,7 @@ export class AgentSdkClient implements AsyncDisposable {
       { timeoutMs: INTERRUPT_SETTLE_TIMEOUT_MS, onTimeout: () => true },
     ).catch((timeout: unknown) => timeout === true);
     // Past the bound the turn is sent anyway, and the interrupted answer stays for a reader.
-    if (timedOut || !this.session) return;
+    if (timedOut || !this.engine.isOpen) return;
     // The interrupted answer, unread and nobody reading: dropped, so the next response is the new turn's.
     if (interrupted.unreadAtInterrupt === 1 && this.unreadTurns === 1 && this.activeReaders === 0) {
       for await (const _ of this.receiveResponse()) {
@@ -313,50 +281,45 @@ export class AgentSdkClient implements AsyncDisposable {
 
   /** Sends user input turn by turn from `stream` (same as `query()` with an iterable). */
   async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
-    await this.requireSession().send(stream);
+    await (await this.engine.session(undefined, "streamInput")).send(stream);
   }
 
-  /** Changes the permission mode for the rest of the session. */
-  async setPermissionMode(mode: PermissionMode): Promise<void> {
-    await this.gated("runtimeConfigChanges", "setPermissionMode").setPermissionMode(mode);
+  /** Changes the permission mode for the rest of the session (`runtimeConfigChanges`). */
+  setPermissionMode(mode: PermissionMode): Promise<void> {
+    return this.engine.setPermissionMode(mode);
   }
 
-  /** Switches the model; `undefined` restores the default. */
-  async setModel(model?: string): Promise<void> {
-    await this.gated("modelSwitching", "setModel").setModel(model);
+  /** Switches the model; `undefined` restores the default (`modelSwitching`). */
+  setModel(model?: string): Promise<void> {
+    return this.engine.setModel(model);
   }
 
-  /** Changes the thinking budget; `null` clears it. */
-  async setMaxThinkingTokens(
+  /** Changes the thinking budget; `null` clears it. Claude also takes how thinking is shown. */
+  setMaxThinkingTokens(
     tokens: number | null,
     display?: ThinkingDisplay | "highlights" | null,
   ): Promise<void> {
-    const session = this.gated("runtimeConfigChanges", "setMaxThinkingTokens");
-    if (display === undefined) await session.setMaxThinkingTokens(tokens);
-    else await this.controls.setMaxThinkingTokens(tokens, display);
+    return this.engine.setMaxThinkingTokens(tokens, display);
   }
 
-  /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
-  async rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
-    return this.gated("controlProtocol", "rewindFiles").rewindFiles(userMessageId, options);
+  /** Restores files to their state at a user message (needs `enableFileCheckpointing`; Claude). */
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
+    return this.engine.rewindFiles(userMessageId, options);
   }
 
-  /** Connection status of the session's MCP servers. */
-  async getMcpStatus(): Promise<McpServerStatusEntry[]> {
-    return this.gated("mcpStatus", "getMcpStatus").mcpServerStatus();
+  /** Connection status of the session's MCP servers (`mcpStatus`). */
+  getMcpStatus(): Promise<McpServerStatusEntry[]> {
+    return this.engine.mcpServerStatus("getMcpStatus");
   }
 
   /** The backend's handshake answer (Claude: commands, models, account, version, …). */
-  async getServerInfo(): Promise<ServerInfo | undefined> {
-    return this.requireSession().serverInfo();
+  getServerInfo(): Promise<ServerInfo | undefined> {
+    return this.engine.serverInfo();
   }
 
   /** Sends a raw control request (Claude only) — for subtypes this SDK does not wrap yet. */
-  async controlRequest(request: {
-    subtype: string;
-    [key: string]: unknown;
-  }): Promise<Record<string, unknown>> {
-    return this.gated("controlProtocol", "controlRequest").controlRequest(request);
+  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
+    return this.engine.controlRequest(request);
   }
 
   /**
@@ -365,38 +328,36 @@ export class AgentSdkClient implements AsyncDisposable {
    * aborted (it rejects with `AbortError`).
    */
   async disconnect(): Promise<void> {
-    this.connectAbort?.abort(new AbortError("disconnect() was called while connecting"));
-    await this.connecting?.catch(() => undefined);
-    const session = this.session;
-    this.session = undefined;
-    // Never connected: a process started ahead of time for this client is released now.
-    if (!session) sources.get(this)?.discard?.();
-    if (session) this.closing = session.close();
-    await this.closing;
-    this.telemetry?.end();
+    await this.engine.close();
+    this.engine.telemetry?.end();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.disconnect();
   }
-
-  private requireSession(): Session {
-    if (!this.session) throw new NotConnectedError();
-    return this.session;
-  }
-
-  private gated(capability: keyof Capabilities, feature: string): Session {
-    if (!this.backend.capabilities[capability]) throw new UnsupportedFeatureError(feature, this.backend.name);
-    return this.requireSession();
-  }
 }
 
-for (const name of QUERY_CONTROL_METHODS) {
-  Object.defineProperty(AgentSdkClient.prototype, name, {
-    value(this: AgentSdkClient, ...args: unknown[]) {
-      return (this.controls[name] as (...a: unknown[]) => unknown)(...args);
-    },
-    writable: true,
-    configurable: true,
-  });
+/**
+ * A client on backend `B`: where the backend is known statically (`new AgentSdkClient({ backend:
+ * "codex" })`), a control it lacks is not there (a compile-time error); for a union of backends
+ * every control some of them has is there, and throws `UnsupportedFeatureError` on one that lacks it.
+ */
+export type AgentSdkClient<B extends BackendKind = BackendKind> = WithControlsOf<FullAgentSdkClient, B>;
+
+/** The constructor of {@link AgentSdkClient}: its backend `B` is inferred from `options.backend` (omitted: Claude). */
+export interface AgentSdkClientConstructor {
+  /** @throws InvalidOptionsError when `options.signal` is not an `AbortSignal` or the backend is unknown. */
+  new <B extends BackendKind = "claude">(options?: AgentOptions & { backend?: B }): AgentSdkClient<B>;
+  readonly prototype: FullAgentSdkClient;
 }
+
+/**
+ * A conversation that stays open across turns (see {@link FullAgentSdkClient} for its methods).
+ *
+ * @example
+ * await using client = new AgentSdkClient({ model: "claude-sonnet-4-5" });
+ * await client.connect();
+ * const turn = await client.run("Summarize README.md");
+ * console.log(turn.error ?? turn.text);
+ */
+export const AgentSdkClient: AgentSdkClientConstructor = FullAgentSdkClient as AgentSdkClientConstructor;

@@ -158,6 +158,21 @@ export class NotConnectedError extends AgentSdkError {
 }
 
 /**
+ * A turn was started (`AgentSdkClient.run()`, `Query.collect()`) while another one is still being
+ * collected on the same query or client: wait for it first.
+ */
+export class TurnInProgressError extends AgentSdkError {
+  /** The call that was refused, e.g. `run()`. */
+  readonly operation: string;
+  constructor(operation: string) {
+    super(
+      `${operation} was called while another turn is still being collected on this session; await it first`,
+    );
+    this.operation = operation;
+  }
+}
+
+/**
  * `AgentSdkClient.run()` was called while the answer to an earlier turn is still unread: the answer
  * it would collect is that earlier one. Read the pending answers with `receiveResponse()` first.
  */

@@ -1,84 +1,53 @@
 /**
  * `query()`: one prompt in, a stream of messages out, with the session's control methods attached.
+ * A view on the session engine (`api/engine.ts`), which opens, checks, controls and closes the
+ * session; what is the query's own is here: iteration, and when its input ends.
  */
-import type {
-  Backend,
-  Capabilities,
-  McpServerStatusEntry,
-  RewindFilesOptions,
-  ServerInfo,
-  Session,
-} from "./backends/backend.js";
-import type {
-  AccountInfo,
-  AgentInfo,
-  ContextUsage,
-  InterruptResult,
-  McpResourceContents,
-  McpSetServersResult,
-  ModelInfo,
-  ReadFileResult,
-  ReloadPluginsResult,
-  SettingsFileSource,
-  SlashCommand,
-  UsageReport,
-} from "./backends/claude/control-results.js";
+import { CONTROL_CAPABILITY, type QueryControls, type WithControlsOf } from "./api/controls.js";
+import { installClaudeControls, SessionEngine, type SessionSource } from "./api/engine.js";
+import type { McpServerStatusEntry, RewindFilesOptions, ServerInfo, Session } from "./backends/backend.js";
+import type { InterruptResult } from "./backends/claude/control-results.js";
 import type { RewindFilesResult } from "./backends/claude/control-types.js";
-import {
-  ClaudeControls,
-  type ReadFileOptions,
-  type ReloadPluginsOptions,
-} from "./backends/claude/controls.js";
-import { backendFor, startLoading } from "./backends/registry.js";
-import { AbortError, NotConnectedError, UnsupportedFeatureError } from "./errors.js";
-import type { McpServerConfig } from "./mcp/config.js";
+import { startLoading } from "./backends/registry.js";
 import type { Message } from "./messages.js";
-import type { AgentOptions, ClaudeSettings, ThinkingDisplay } from "./options.js";
+import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
 import { Subscription, type SubscriptionHooks } from "./session/message-hub.js";
-import { checkSignalOption, combineSignals, throwIfAborted } from "./signals/abort.js";
-import type { RunTelemetry } from "./telemetry/run.js";
-import { activeContextSnapshot, prepareTelemetry, telemetryWanted } from "./telemetry/start.js";
+import { checkSignalOption } from "./signals/abort.js";
+import { activeContextSnapshot, telemetryWanted } from "./telemetry/start.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
-/** Arguments of {@link query}. */
-export interface QueryParams {
-  prompt: Prompt;
-  options?: AgentOptions;
-}
+export { QUERY_CONTROL_METHODS, type QueryControls } from "./api/controls.js";
 
 /**
- * Where a query or client gets its session instead of opening a new one: a process started ahead
- * of time (`startup()`, `WarmPool`). Given the query's options, its combined abort signal, and the
- * initial prompt when it is one turn; resolves with a session that has sent that prompt.
- * @internal
+ * Arguments of {@link query}. `B` is the backend `options.backend` names (inferred; omitted: Claude).
  */
-export type SessionSource = ((params: {
-  options: AgentOptions;
-  signal: AbortSignal;
-  initialPrompt?: Prompt;
-}) => Promise<Session>) & {
-  /**
-   * The query or client this source was given to ends without ever calling it (closed, aborted,
-   * or failed before its start): the process it holds is released at once, not at its idle timeout.
-   */
-  discard?: () => void;
-};
+export interface QueryParams<B extends BackendKind = BackendKind> {
+  prompt: Prompt;
+  options?: AgentOptions & { backend?: B };
+}
 
 /**
  * A running query: consume it with `for await`; call the control methods while it runs.
  * Breaking out of the loop, `close()`, or `await using` ends the CLI process.
+ *
+ * `B` is its backend: where it is known statically (`query({ options: { backend: "codex" } })`),
+ * a control that backend lacks is not there (a compile-time error); for a union of backends every
+ * control some of them has is there, and throws `UnsupportedFeatureError` on one that lacks it.
  */
-export interface Query extends AsyncGenerator<Message, void, undefined>, QueryControls {
+export type Query<B extends BackendKind = BackendKind> = WithControlsOf<FullQuery, B>;
+
+/** A query with every control: the type of a Claude query, and of one whose backend is not known statically. */
+export interface FullQuery extends AsyncGenerator<Message, void, undefined>, QueryControls {
   /**
    * Interrupts the current turn (its `result` reports the interruption). Claude reports input still
    * queued behind the turn (`still_queued`), and drops it with `cancelQueued`.
    */
   interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined>;
-  /** Changes the permission mode for the rest of the session. */
+  /** Changes the permission mode for the rest of the session (`runtimeConfigChanges`). */
   setPermissionMode(mode: PermissionMode): Promise<void>;
-  /** Switches the model; `undefined` restores the default. */
+  /** Switches the model; `undefined` restores the default (`modelSwitching`). */
   setModel(model?: string): Promise<void>;
   /** Changes the thinking budget; `null` clears it. Claude also takes how thinking is shown. */
   setMaxThinkingTokens(tokens: number | null, display?: ThinkingDisplay | "highlights" | null): Promise<void>;
@@ -89,9 +58,9 @@ export interface Query extends AsyncGenerator<Message, void, undefined>, QueryCo
   streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void>;
   /** Sends a raw control request and returns the CLI's answer (Claude) — for subtypes not wrapped here. */
   controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
-  /** Restores files to their state at a user message (needs `enableFileCheckpointing`). */
+  /** Restores files to their state at a user message (needs `enableFileCheckpointing`; Claude). */
   rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult>;
-  /** Connection status of the session's MCP servers. */
+  /** Connection status of the session's MCP servers (`mcpStatus`). */
   mcpServerStatus(): Promise<McpServerStatusEntry[]>;
   /** The CLI's initialize response (commands, models, account, version, …). */
   serverInfo(): Promise<ServerInfo | undefined>;
@@ -99,7 +68,8 @@ export interface Query extends AsyncGenerator<Message, void, undefined>, QueryCo
    * Runs the query to its end and resolves with the answer collected: `{ messages, result, text,
    * error, errorKind, structuredOutput, usage }` (for a streamed prompt, `result` and `text` are
    * the last turn's). A failed turn resolves with `error` set; start-up and process failures reject
-   * as they would end iteration. Use it instead of iterating, not alongside.
+   * as they would end iteration. Use it instead of iterating, not alongside; a second `collect()`
+   * while one runs rejects with `TurnInProgressError`.
    *
    * @example
    * const turn = await query({ prompt: "What is 2 + 2?" }).collect();
@@ -112,106 +82,6 @@ export interface Query extends AsyncGenerator<Message, void, undefined>, QueryCo
   readonly pid: number | undefined;
   [Symbol.asyncDispose](): Promise<void>;
 }
-
-/**
- * The Claude control methods of the official SDK's `Query`, on `Query` and `AgentSdkClient`
- * alike. Each needs the backend's `controlProtocol` capability; others throw
- * `UnsupportedFeatureError`. Each sends one control request (or reads the `initialize` answer) as
- * the official SDK 0.3.330 does.
- */
-export interface QueryControls {
-  /** Sets (or with `null` clears) the permission mode override of one MCP server's tools. */
-  setMcpPermissionModeOverride(
-    serverName: string,
-    mode: "default" | "auto" | null,
-  ): Promise<{ warning?: string }>;
-  /** Applies settings to the session's flag-settings layer (`null` removes a key). */
-  applyFlagSettings(settings: ClaudeSettings): Promise<void>;
-  /** Writes settings to the local or user settings file. */
-  updateSettings(source: SettingsFileSource, settings: Record<string, unknown>): Promise<void>;
-  /** The CLI's initialize answer. */
-  initializationResult(): Promise<Record<string, unknown>>;
-  /** Sends the initialize request again and returns the new answer. */
-  reinitialize(): Promise<Record<string, unknown>>;
-  /** The slash commands (updated by `commands_changed`). */
-  supportedCommands(): Promise<SlashCommand[]>;
-  /** The models the session can switch to. */
-  supportedModels(): Promise<ModelInfo[]>;
-  /** The subagents available. */
-  supportedAgents(): Promise<AgentInfo[]>;
-  /** The account the CLI runs as. */
-  accountInfo(): Promise<AccountInfo>;
-  /** How the context window is used. */
-  getContextUsage(options?: { detail?: "summary" | "full" }): Promise<ContextUsage>;
-  /** Cost and rate limits (the official SDK's `usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET`). */
-  getUsage(options?: { skipBehaviors?: boolean }): Promise<UsageReport>;
-  /** A file as the CLI sees it, or `null` when it cannot be read. */
-  readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult | null>;
-  /** Reloads plugins (and their commands, agents, MCP servers). */
-  reloadPlugins(options?: ReloadPluginsOptions): Promise<ReloadPluginsResult>;
-  /** Reloads skills. */
-  reloadSkills(): Promise<{ skills: SlashCommand[] }>;
-  /** Reloads output styles. */
-  reloadOutputStyles(): Promise<{ available_output_styles: string[] }>;
-  /** Marks `path` as read at `mtime` (ms since the epoch). */
-  seedReadState(path: string, mtime: number): Promise<void>;
-  /**
-   * Reconnects an MCP server: a stdio server is started again as a new process. Refused for an
-   * unknown or disabled server (enable it with `toggleMcpServer` first) and for in-process servers.
-   */
-  reconnectMcpServer(serverName: string): Promise<void>;
-  /**
-   * Enables or disables an MCP server; `mcpServerStatus()` then reports it `disabled` (a stdio
-   * server's process is stopped) or, enabled again, `connected` (started anew).
-   */
-  toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
-  /**
-   * Reads an MCP Apps UI resource (`ui://…`, typically a tool's `_meta.ui.resourceUri`) from an
-   * MCP server the CLI connected to, without a model turn. Claude Code 2.1.330 refuses any other URI
-   * scheme, in-process (SDK) servers (read those yourself), and unknown, disabled or unconnected
-   * servers; its reason is the `ControlRequestError`'s message. The contents are third-party HTML:
-   * render them sandboxed.
-   */
-  readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>;
-  /** Replaces the session's MCP servers (in-process ones included). */
-  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
-  /** Stops one background task by its `task_id`. */
-  stopTask(taskId: string): Promise<void>;
-  /**
-   * Moves running foreground work (or only the tool call `toolUseId`) to the background, as Ctrl-B
-   * does; the tool call returns at once and the turn goes on. With `toolUseId`: whether that task was
-   * found and moved; without: `true` once the CLI acknowledged. Claude Code registers a foreground
-   * Bash command as a task (`task_started` with `is_backgrounded: false`) only after it has run
-   * for 2 s; before that there is nothing to move.
-   */
-  backgroundTasks(toolUseId?: string): Promise<boolean>;
-}
-
-/** The {@link QueryControls} methods, for objects that forward them. */
-export const QUERY_CONTROL_METHODS = [
-  "setMcpPermissionModeOverride",
-  "applyFlagSettings",
-  "updateSettings",
-  "initializationResult",
-  "reinitialize",
-  "supportedCommands",
-  "supportedModels",
-  "supportedAgents",
-  "accountInfo",
-  "getContextUsage",
-  "getUsage",
-  "readFile",
-  "reloadPlugins",
-  "reloadSkills",
-  "reloadOutputStyles",
-  "seedReadState",
-  "reconnectMcpServer",
-  "toggleMcpServer",
-  "readMcpResource",
-  "setMcpServers",
-  "stopTask",
-  "backgroundTasks",
-] as const satisfies readonly (keyof QueryControls)[];
 
 /**
  * Runs an agent on a prompt and streams its messages.
@@ -229,11 +99,11 @@ export const QUERY_CONTROL_METHODS = [
  *   if (message.type === "result") console.log(message.result);
  * }
  */
-export function query(params: QueryParams): Query {
+export function query<B extends BackendKind = "claude">(params: QueryParams<B>): Query<B> {
   const options = params.options ?? {};
   checkSignalOption(options.signal);
   preload(options);
-  return new QueryRun(params.prompt, options);
+  return new QueryRun(params.prompt, new SessionEngine(options)) as unknown as Query<B>;
 }
 
 /**
@@ -246,9 +116,8 @@ function preload(options: AgentOptions): void {
 }
 
 /** {@link query} on a session from `source` instead of a new process. @internal */
-export function queryOn(source: SessionSource, params: QueryParams): Query {
-  checkSignalOption(params.options?.signal);
-  return new QueryRun(params.prompt, params.options ?? {}, source);
+export function queryOn(source: SessionSource, params: QueryParams): FullQuery {
+  return new QueryRun(params.prompt, new SessionEngine(params.options ?? {}, source));
 }
 
 const DONE: IteratorResult<Message, void> = Object.freeze({ done: true, value: undefined });
@@ -257,10 +126,11 @@ const DONE: IteratorResult<Message, void> = Object.freeze({ done: true, value: u
 interface QueryRun extends QueryControls {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
-class QueryRun implements Query {
-  /** The Claude control methods, gated on the backend's `controlProtocol` capability. */
-  readonly controls = new ClaudeControls((feature) => this.gatedSession("controlProtocol", feature));
-  private backend: Backend | undefined;
+class QueryRun implements FullQuery {
+  static {
+    installClaudeControls(QueryRun.prototype, (run) => run.engine);
+  }
+
   /** `streamInput()` calls still writing: input stays open until they are done. */
   private inputHolds = 0;
   private holdWaiters: (() => void)[] = [];
@@ -275,31 +145,22 @@ class QueryRun implements Query {
   private ended = false;
   /** A failed start is reported to one `next()`; later calls get done, as from a generator. */
   private startErrorReported = false;
-  private sessionPromise: Promise<Session> | undefined;
-  private resolveSession!: (session: Session) => void;
-  private rejectSession!: (error: unknown) => void;
-  private closed = false;
   private closing: Promise<void> | undefined;
-  private session: Session | undefined;
   /** Watches the CLI's exit once its input has ended; stopped when the query is closed. */
   private exitWatch: ExitWatch | undefined;
-  /** Aborts a start-up still in progress when the query is closed: the CLI may never answer it. */
-  private readonly startAbort = new AbortController();
-  /** The run's spans and metrics, when it is instrumented (see `AgentOptions.telemetry`). */
-  private telemetry: RunTelemetry | undefined;
   /** The OpenTelemetry context `query()` was called in: its spans' parent. */
   private readonly createdIn: unknown;
 
   constructor(
     private readonly prompt: Prompt,
-    private readonly options: AgentOptions,
-    private readonly source?: SessionSource,
+    /** Opens, gates, controls and closes the session. */
+    private readonly engine: SessionEngine,
   ) {
-    this.createdIn = telemetryWanted(options) ? activeContextSnapshot() : undefined;
+    this.createdIn = telemetryWanted(engine.options) ? activeContextSnapshot() : undefined;
   }
 
   get pid(): number | undefined {
-    return this.session?.pid?.();
+    return this.engine.pid;
   }
 
   [Symbol.asyncIterator](): this {
@@ -341,8 +202,13 @@ class QueryRun implements Query {
     await this.close();
   }
 
-  collect(): Promise<TurnResult> {
-    return collectTurn(this);
+  async collect(): Promise<TurnResult> {
+    const done = this.engine.beginTurn("collect()");
+    try {
+      return await collectTurn(this);
+    } finally {
+      done();
+    }
   }
 
   /** Every call (also concurrent ones) resolves once the process is gone. */
@@ -352,42 +218,42 @@ class QueryRun implements Query {
   }
 
   private async shutdown(): Promise<void> {
-    this.closed = true;
     this.exitWatch?.stop();
-    if (!this.sessionPromise) {
-      // Never started: make sure a later next() does not spawn anything, and release a process
-      // started ahead of time for it.
-      this.ended = true;
-      this.source?.discard?.();
-      return;
-    }
-    if (!this.session) this.startAbort.abort(new AbortError("The query was closed while starting"));
-    const session = await this.sessionPromise.catch(() => undefined);
-    await session?.close();
+    // Never started: a later next() must not spawn anything.
+    if (!this.opening) this.ended = true;
+    await this.engine.close();
   }
 
-  async interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined> {
-    const session = await this.gatedSession("interrupt", "interrupt");
-    if (this.backend?.capabilities.controlProtocol) return this.controls.interrupt(options);
-    await session.interrupt();
-    return undefined;
+  interrupt(options?: { cancelQueued?: boolean }): Promise<InterruptResult | undefined> {
+    return this.engine.interrupt(options);
   }
   setPermissionMode(mode: PermissionMode): Promise<void> {
-    return this.withSession((s) => s.setPermissionMode(mode));
+    return this.engine.setPermissionMode(mode);
   }
   setModel(model?: string): Promise<void> {
-    return this.withSession((s) => s.setModel(model));
+    return this.engine.setModel(model);
   }
-  async setMaxThinkingTokens(
+  setMaxThinkingTokens(
     tokens: number | null,
     display?: ThinkingDisplay | "highlights" | null,
   ): Promise<void> {
-    if (display === undefined) return this.withSession((s) => s.setMaxThinkingTokens(tokens));
-    return this.controls.setMaxThinkingTokens(tokens, display);
+    return this.engine.setMaxThinkingTokens(tokens, display);
+  }
+  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
+    return this.engine.rewindFiles(userMessageId, options);
+  }
+  mcpServerStatus(): Promise<McpServerStatusEntry[]> {
+    return this.engine.mcpServerStatus("mcpServerStatus");
+  }
+  serverInfo(): Promise<ServerInfo | undefined> {
+    return this.engine.serverInfo();
+  }
+  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
+    return this.engine.controlRequest(request);
   }
 
   async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
-    const session = await this.gatedSession("persistentSession", "streamInput");
+    const session = await this.engine.session(CONTROL_CAPABILITY.streamInput, "streamInput");
     this.inputHolds += 1;
     try {
       await session.send(stream);
@@ -395,10 +261,6 @@ class QueryRun implements Query {
       this.inputHolds -= 1;
       if (this.inputHolds === 0) for (const wake of this.holdWaiters.splice(0)) wake();
     }
-  }
-
-  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>> {
-    return this.gatedSession("controlProtocol", "controlRequest").then((s) => s.controlRequest(request));
   }
 
   /**
@@ -415,103 +277,34 @@ class QueryRun implements Query {
     await session.endInput();
   }
 
-  /** The session, once `capability` is known to be there (else `UnsupportedFeatureError`). */
-  private async gatedSession(capability: keyof Capabilities, feature: string): Promise<Session> {
-    const session = await this.withSession(async (s) => s);
-    if (this.backend && !this.backend.capabilities[capability]) {
-      throw new UnsupportedFeatureError(feature, this.backend.name);
-    }
-    return session;
-  }
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
-    return this.withSession((s) => s.rewindFiles(userMessageId, options));
-  }
-  mcpServerStatus(): Promise<McpServerStatusEntry[]> {
-    return this.withSession((s) => s.mcpServerStatus());
-  }
-  serverInfo(): Promise<ServerInfo | undefined> {
-    return this.withSession(async (s) => s.serverInfo());
-  }
-
-  private async withSession<T>(action: (session: Session) => Promise<T>): Promise<T> {
-    if (!this.sessionPromise) {
-      throw new NotConnectedError(
-        "The query has not started: begin iterating it before calling control methods",
-      );
-    }
-    return action(await this.sessionPromise);
-  }
-
   /** Starts the session, once. Rejects with the start error, unless the query was closed meanwhile. */
   private start(): Promise<void> {
-    if (!this.opening) {
-      this.sessionPromise = new Promise<Session>((resolve, reject) => {
-        this.resolveSession = resolve;
-        this.rejectSession = reject;
-      });
-      // Control methods awaiting a session that failed to open get the same error as the iterator.
-      this.sessionPromise.catch(() => undefined);
-      this.opening = this.open();
-    }
+    this.opening ??= this.open();
     return this.opening;
   }
 
   private async open(): Promise<void> {
+    const streamed = isStreamedPrompt(this.prompt);
     let session: Session;
-    let sourceCalled = false;
     try {
-      throwIfAborted(this.options.signal);
-      const backend = await backendFor(this.options);
-      this.backend = backend;
-      throwIfAborted(this.options.signal);
-      const streamed = isStreamedPrompt(this.prompt);
-      const signal = combineSignals(this.options.signal, this.startAbort.signal);
-      const prepared = telemetryWanted(this.options)
-        ? await prepareTelemetry(this.options, {
-            backend: backend.name,
-            initialPrompt: this.prompt,
-            spawns: !this.source,
-            oneTurn: !streamed,
-            createdIn: this.createdIn,
-          })
-        : undefined;
-      this.telemetry = prepared?.run;
-      const options = prepared?.options ?? this.options;
-      if (this.source) {
-        sourceCalled = true;
-        session = await this.source({
-          options,
-          signal,
-          ...(streamed ? {} : { initialPrompt: this.prompt }),
-        });
-      } else {
-        session = await backend.openSession({
-          options: { ...options, signal },
-          oneShot: !streamed,
-          ...(streamed ? {} : { initialPrompt: this.prompt }),
-        });
-      }
+      session = await this.engine.open({
+        oneShot: !streamed,
+        ...(streamed ? {} : { initialPrompt: this.prompt }),
+        telemetry: { initialPrompt: this.prompt, oneTurn: !streamed, createdIn: this.createdIn },
+      });
     } catch (error) {
       this.ended = true;
-      this.telemetry?.end(error);
-      // Failed before taking its process (aborted, bad options): the process is released now.
-      if (!sourceCalled) this.source?.discard?.();
-      this.rejectSession(error);
       // Closed by the caller while starting: iteration just ends, as after `break`.
-      if (this.closed) return;
+      if (this.engine.isClosed) return;
       throw error;
     }
-    this.session = session;
-    this.resolveSession(session);
-    if (this.closed) {
+    if (this.engine.isClosed) {
       this.ended = true;
-      this.telemetry?.end();
-      await session.close();
+      this.engine.telemetry?.end();
       return;
     }
 
-    const streamed = isStreamedPrompt(this.prompt);
-    const exitWatch = new ExitWatch(session, this.options.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS);
+    const exitWatch = new ExitWatch(session, this.engine.options.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS);
     this.exitWatch = exitWatch;
     let pumpError: unknown;
     if (streamed) {
@@ -527,7 +320,7 @@ class QueryRun implements Query {
     const hooks: Required<SubscriptionHooks<Message>> = {
       observe: (message) => {
         exitWatch.activity();
-        this.telemetry?.observe(message);
+        this.engine.telemetry?.observe(message);
         if (!streamed && !inputEnding && message.type === "result") {
           // One turn: input ends after its result, once the consumer asks for more (it may still
           // use the session's controls while handling the result), and once the background tasks
@@ -549,7 +342,7 @@ class QueryRun implements Query {
       finish: async (error) => {
         exitWatch.stop();
         await session.close();
-        this.telemetry?.end(error ?? pumpError);
+        this.engine.telemetry?.end(error ?? pumpError);
         return error ?? pumpError;
       },
     };
@@ -557,16 +350,6 @@ class QueryRun implements Query {
     this.subscription =
       subscription instanceof Subscription ? subscription.intercept(hooks) : withHooks(subscription, hooks);
   }
-}
-
-for (const name of QUERY_CONTROL_METHODS) {
-  Object.defineProperty(QueryRun.prototype, name, {
-    value(this: QueryRun, ...args: unknown[]) {
-      return (this.controls[name] as (...a: unknown[]) => unknown)(...args);
-    },
-    writable: true,
-    configurable: true,
-  });
 }
 
 /** {@link SubscriptionHooks} around a subscription that cannot take them itself. */

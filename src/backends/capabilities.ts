@@ -4,7 +4,7 @@
 import type { Capabilities } from "./backend.js";
 
 /** Claude Code: the full control protocol; `canUseTool` sees every tool call (a `PreToolUse` hook asks). */
-export const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
+export const CLAUDE_CAPABILITIES = Object.freeze({
   controlProtocol: true,
   toolApproval: true,
   hooks: true,
@@ -16,7 +16,7 @@ export const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
   modelSwitching: true,
   mcpStatus: true,
   toolPolicy: "every-call",
-});
+} as const satisfies Capabilities);
 
 /**
  * Codex: approvals and interrupts over the app-server; no hooks, no in-process MCP servers. With
@@ -24,7 +24,7 @@ export const CLAUDE_CAPABILITIES: Capabilities = Object.freeze({
  * asked (0.169 asks even `ls` and `cat`), but an MCP tool call runs without asking unless its
  * server's `default_tools_approval_mode` is `"prompt"` (`codex.config`): `toolPolicy` is `"asked-calls"`.
  */
-export const CODEX_CAPABILITIES: Capabilities = Object.freeze({
+export const CODEX_CAPABILITIES = Object.freeze({
   controlProtocol: false,
   toolApproval: true,
   hooks: false,
@@ -36,14 +36,14 @@ export const CODEX_CAPABILITIES: Capabilities = Object.freeze({
   modelSwitching: true,
   mcpStatus: true,
   toolPolicy: "asked-calls",
-});
+} as const satisfies Capabilities);
 
 /**
  * What Cursor's print mode offers: no control protocol, so no permission callback, hooks, SDK MCP
  * routing or runtime changes (`toolPolicy` `"none"`); one process per turn. Interrupting works, by
  * ending the turn's process.
  */
-export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
+export const CURSOR_CAPABILITIES = Object.freeze({
   controlProtocol: false,
   toolApproval: false,
   hooks: false,
@@ -55,7 +55,7 @@ export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
   modelSwitching: false,
   mcpStatus: false,
   toolPolicy: "none",
-});
+} as const satisfies Capabilities);
 
 /**
  * An Agent Client Protocol agent: one long-lived process and session, permission requests answered
@@ -66,7 +66,7 @@ export const CURSOR_CAPABILITIES: Capabilities = Object.freeze({
  * (`session/load`, image prompts, HTTP MCP servers) comes from its `initialize` answer; asking for
  * what it did not declare throws `UnsupportedFeatureError`.
  */
-export const ACP_CAPABILITIES: Capabilities = Object.freeze({
+export const ACP_CAPABILITIES = Object.freeze({
   controlProtocol: false,
   toolApproval: true,
   hooks: false,
@@ -78,4 +78,4 @@ export const ACP_CAPABILITIES: Capabilities = Object.freeze({
   modelSwitching: false,
   mcpStatus: false,
   toolPolicy: "asked-calls",
-});
+} as const satisfies Capabilities);

@@ -6,6 +6,7 @@
  * settings sources, MCP servers, hooks, `canUseTool`, …): one spare serves any folder.
  */
 import { rmSync } from "node:fs";
+import type { SessionSource } from "../api/engine.js";
 import type { Session } from "../backends/backend.js";
 import { type AgentSdkClient, clientOn } from "../client.js";
 import {
@@ -19,7 +20,7 @@ import type { AgentOptions } from "../options.js";
 import { describeExit } from "../process/child.js";
 import { atHostExit } from "../process/group-registry.js";
 import type { Prompt } from "../prompt.js";
-import { type Query, queryOn, type SessionSource } from "../query.js";
+import { type Query, queryOn } from "../query.js";
 import { checkSignalOption, combineSignals } from "../signals/abort.js";
 import {
   type ClaimInfo,

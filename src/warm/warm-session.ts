@@ -11,13 +11,15 @@
  * cannot pin a script: it ends at the idle timeout, on `close()` / `await using`, or with the host
  * (the SDK kills its process groups on exit).
  */
+
+import type { SessionSource } from "../api/engine.js";
 import type { Session } from "../backends/backend.js";
 import { backendFor } from "../backends/registry.js";
 import { type AgentSdkClient, clientOn } from "../client.js";
 import { AbortError, InvalidOptionsError, UnsupportedFeatureError, WarmStartError } from "../errors.js";
 import type { AgentOptions, BackendKind } from "../options.js";
 import type { Prompt } from "../prompt.js";
-import { type Query, queryOn, type SessionSource } from "../query.js";
+import { type Query, queryOn } from "../query.js";
 import { abortErrorFor, checkSignalOption, combineSignals } from "../signals/abort.js";
 import { conflictingOptions } from "./option-conflicts.js";
 

@@ -186,7 +186,9 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
     expect(client.pid).toBe(pid);
     const second = bed.model.requests.find((r) => r.lastUserText === "two");
     expect(JSON.stringify(second?.body?.messages)).toContain("first answer");
-    await expect(client.setModel("x")).rejects.toBeInstanceOf(UnsupportedFeatureError);
+    // setModel is a compile-time error on an ACP client; a caller whose backend is not known
+    // statically (or JavaScript) is refused at run time.
+    await expect((client as AgentSdkClient).setModel("x")).rejects.toBeInstanceOf(UnsupportedFeatureError);
   });
 
   it("resume is session/load: a new process continues the session with its history", async () => {

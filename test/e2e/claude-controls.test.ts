@@ -164,7 +164,9 @@ describe("control methods against claude 2.1.330", () => {
   });
 
   it("other backends refuse the Claude controls with UnsupportedFeatureError, before connecting", async () => {
-    const client = new AgentSdkClient({ backend: "cursor" });
+    // Compile-time errors on a client known to be Cursor's; refused at run time where the backend
+    // is not known statically (or from JavaScript).
+    const client: AgentSdkClient = new AgentSdkClient({ backend: "cursor" });
     await expect(client.supportedModels()).rejects.toThrow(UnsupportedFeatureError);
     await expect(client.getContextUsage()).rejects.toThrow(UnsupportedFeatureError);
   });

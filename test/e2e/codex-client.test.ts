@@ -341,7 +341,9 @@ describe(`AgentSdkClient against codex ${CODEX_CLI_VERSION} (codex app-server)`,
 
   it("refuses what Codex cannot do with UnsupportedFeatureError", async () => {
     await using bed = await codexBed();
-    await using client = new AgentSdkClient(bed.options());
+    // Compile-time errors on a client known to be Codex's; refused at run time where the backend
+    // is not known statically (or from JavaScript).
+    await using client: AgentSdkClient = new AgentSdkClient(bed.options());
     await client.connect();
     await expect(client.setPermissionMode("plan")).rejects.toBeInstanceOf(UnsupportedFeatureError);
     await expect(client.setMaxThinkingTokens(10)).rejects.toBeInstanceOf(UnsupportedFeatureError);

@@ -159,7 +159,9 @@ describe("AgentSdkClient on cursor", () => {
 
   it("gated controls throw UnsupportedFeatureError", async () => {
     await using bed = cursorBed();
-    await using client = new AgentSdkClient(bed.options());
+    // Compile-time errors on a client known to be Cursor's; refused at run time where the backend
+    // is not known statically (or from JavaScript).
+    await using client: AgentSdkClient = new AgentSdkClient(bed.options());
     await client.connect();
     const attempts: [string, () => Promise<unknown>][] = [
       ["setModel", () => client.setModel("other")],

@@ -11,6 +11,7 @@ import {
   InvalidOptionsError,
   type Message,
   ProcessError,
+  type Query,
   query,
   type ResultMessage,
   type StreamEventMessage,
@@ -348,7 +349,9 @@ describe("query() on cursor: refused before anything is spawned", () => {
 describe("query() on cursor: controls", () => {
   it("every control Cursor lacks throws UnsupportedFeatureError, on the query and on the session", async () => {
     await using bed = cursorBed();
-    const q = query({ prompt: "hi", options: bed.options() });
+    // Compile-time errors on a query known to be Cursor's; refused at run time where the backend
+    // is not known statically (or from JavaScript).
+    const q: Query = query({ prompt: "hi", options: bed.options() });
     await q.next();
     const attempts: [string, () => Promise<unknown>][] = [
       ["setModel", () => q.setModel("other")],

@@ -237,7 +237,8 @@ describe("validation of the official options", () => {
   });
 
   it("Claude-only controls are refused on other backends", async () => {
-    await expect(new AgentSdkClient({ backend: "codex" }).setMcpServers({})).rejects.toThrow(
+    const client: AgentSdkClient = new AgentSdkClient({ backend: "codex" });
+    await expect(client.setMcpServers({})).rejects.toThrow(
       UnsupportedFeatureError,
     );
   });
