@@ -7,17 +7,20 @@ import type { AnyHookInput, HookEventName, HookInputByEvent, HookSpecificOutput 
 
 export type * from "./hook-events.js";
 
-/** Every hook event Claude Code 2.1.330 lists in its hook catalog (`get_hooks_listing`). */
+/**
+ * Every hook event Claude Code 2.1.330 lists in its hook catalog (`get_hooks_listing`), in the
+ * official SDK 0.3.330's order (its `HOOK_EVENTS`, which the compat entry re-exports).
+ */
 export const HOOK_EVENTS = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
   "PostToolBatch",
-  "PermissionDenied",
   "Notification",
   "UserPromptSubmit",
   "UserPromptExpansion",
   "SessionStart",
+  "SessionEnd",
   "Stop",
   "StopFailure",
   "SubagentStart",
@@ -26,8 +29,8 @@ export const HOOK_EVENTS = [
   "PostCompact",
   "PreModelSwitch",
   "PostModelSwitch",
-  "SessionEnd",
   "PermissionRequest",
+  "PermissionDenied",
   "Setup",
   "TeammateIdle",
   "TaskCreated",
@@ -35,9 +38,9 @@ export const HOOK_EVENTS = [
   "Elicitation",
   "ElicitationResult",
   "ConfigChange",
-  "InstructionsLoaded",
   "WorktreeCreate",
   "WorktreeRemove",
+  "InstructionsLoaded",
   "CwdChanged",
   "FileChanged",
   "DirectoryAdded",

@@ -6,43 +6,31 @@
  * not need that package).
  */
 
+import type { SettingSource } from "../../options.js";
+import type {
+  PermissionMode,
+  PermissionRuleValue,
+  PermissionUpdate,
+  PermissionUpdateDestination,
+} from "../../permissions.js";
+
 /** A UUID string. */
 export type UUID = `${string}-${string}-${string}-${string}-${string}`;
 
-/** Claude Code permission modes. */
-export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto";
-
-/** Which on-disk settings the CLI loads. */
-export type SettingSource = "user" | "project" | "local";
+/** The same types as the core's (test/compat/type-shapes.test.ts checks them against the official ones). */
+export type {
+  PermissionMode,
+  PermissionRuleValue,
+  PermissionUpdate,
+  PermissionUpdateDestination,
+  SettingSource,
+};
 
 /** Reasoning effort. */
 export type EffortLevel = "low" | "medium" | "high" | "xhigh" | "max";
 
-/** A permission rule. */
-export type PermissionRuleValue = { toolName: string; ruleContent?: string };
 /** Allow, deny or ask. */
 export type PermissionBehavior = "allow" | "deny" | "ask";
-/** Where a permission update is stored. */
-export type PermissionUpdateDestination =
-  | "userSettings"
-  | "projectSettings"
-  | "localSettings"
-  | "session"
-  | "cliArg";
-/** A change to the permission state. */
-export type PermissionUpdate =
-  | {
-      type: "addRules" | "replaceRules" | "removeRules";
-      rules: PermissionRuleValue[];
-      behavior: PermissionBehavior;
-      destination: PermissionUpdateDestination;
-    }
-  | { type: "setMode"; mode: PermissionMode; destination: PermissionUpdateDestination }
-  | {
-      type: "addDirectories" | "removeDirectories";
-      directories: string[];
-      destination: PermissionUpdateDestination;
-    };
 
 /** Token usage as the API reports it. */
 export type NonNullableUsage = {

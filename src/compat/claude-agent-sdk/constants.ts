@@ -2,6 +2,7 @@
  * Data exports of `@anthropic-ai/claude-agent-sdk` 0.3.330, re-created value for value (tables of
  * names and message prefixes Claude Code 2.1.330 uses; no behaviour).
  */
+import { HOOK_EVENTS as CORE_HOOK_EVENTS } from "../../backends/claude/hooks.js";
 
 /** The names of Claude Code's built-in tools (as 0.3.330 lists them). */
 export const BUILTIN_TOOL_NAMES = Object.freeze([
@@ -125,39 +126,5 @@ export const USAGE_TRANSITION_PREFIXES = Object.freeze([
 /** Prefixes of the text that warns of an approaching usage limit. */
 export const USAGE_WARNING_PREFIXES = Object.freeze(["You've used", "You're close to"] as const);
 
-/** Every hook event, in the official SDK's order. */
-export const HOOK_EVENTS = Object.freeze([
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "PostToolBatch",
-  "Notification",
-  "UserPromptSubmit",
-  "UserPromptExpansion",
-  "SessionStart",
-  "SessionEnd",
-  "Stop",
-  "StopFailure",
-  "SubagentStart",
-  "SubagentStop",
-  "PreCompact",
-  "PostCompact",
-  "PreModelSwitch",
-  "PostModelSwitch",
-  "PermissionRequest",
-  "PermissionDenied",
-  "Setup",
-  "TeammateIdle",
-  "TaskCreated",
-  "TaskCompleted",
-  "Elicitation",
-  "ElicitationResult",
-  "ConfigChange",
-  "WorktreeCreate",
-  "WorktreeRemove",
-  "InstructionsLoaded",
-  "CwdChanged",
-  "FileChanged",
-  "DirectoryAdded",
-  "MessageDisplay",
-] as const);
+/** Every hook event, in the official SDK's order (the Claude backend's list). */
+export const HOOK_EVENTS = Object.freeze([...CORE_HOOK_EVENTS] as const);

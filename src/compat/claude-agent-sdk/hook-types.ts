@@ -2,46 +2,28 @@
  * Hook inputs and hook-specific outputs of `@anthropic-ai/claude-agent-sdk` 0.3.330, one per hook
  * event, with the wire field names Claude Code sends and reads.
  */
-import type { PermissionUpdate } from "./base-types.js";
 
-/** Every hook event. */
-export type HookEvent =
-  | "PreToolUse"
-  | "PostToolUse"
-  | "PostToolUseFailure"
-  | "PostToolBatch"
-  | "Notification"
-  | "UserPromptSubmit"
-  | "UserPromptExpansion"
-  | "SessionStart"
-  | "SessionEnd"
-  | "Stop"
-  | "StopFailure"
-  | "SubagentStart"
-  | "SubagentStop"
-  | "PreCompact"
-  | "PostCompact"
-  | "PreModelSwitch"
-  | "PostModelSwitch"
-  | "PermissionRequest"
-  | "PermissionDenied"
-  | "Setup"
-  | "TeammateIdle"
-  | "TaskCreated"
-  | "TaskCompleted"
-  | "Elicitation"
-  | "ElicitationResult"
-  | "ConfigChange"
-  | "WorktreeCreate"
-  | "WorktreeRemove"
-  | "InstructionsLoaded"
-  | "CwdChanged"
-  | "FileChanged"
-  | "DirectoryAdded"
-  | "MessageDisplay";
+import type {
+  HookEventName,
+  MessageDisplayHookSpecificOutput,
+  PermissionDeniedHookSpecificOutput,
+  PostToolUseHookSpecificOutput,
+  PreModelSwitchHookSpecificOutput,
+  PreToolUseHookSpecificOutput,
+  SessionStartHookSpecificOutput,
+  UserPromptExpansionHookSpecificOutput,
+  UserPromptSubmitHookSpecificOutput,
+  WorktreeCreateHookSpecificOutput,
+} from "../../backends/claude/hook-events.js";
+import type { AsyncHookJSONOutput } from "../../backends/claude/hooks.js";
+import type { PermissionUpdate } from "./base-types.js";
+import type { EXIT_REASONS } from "./constants.js";
+
+/** Every hook event (the Claude backend's hook event names). */
+export type HookEvent = HookEventName;
 
 /** Why a session ended. */
-export type ExitReason = "clear" | "resume" | "logout" | "prompt_input_exit" | "other";
+export type ExitReason = (typeof EXIT_REASONS)[number];
 
 /** The error kinds of an assistant message (also `StopFailure`'s `error`). */
 export type SDKAssistantMessageError =
@@ -379,44 +361,21 @@ export type OtherHookInput = Exclude<HookInput, PreToolUseHookInput | PostToolUs
 /** A `PreToolUse` hook's permission decision. */
 export type HookPermissionDecision = "allow" | "deny" | "ask" | "defer";
 
-/** `PreToolUse` output. */
-export type PreToolUseHookSpecificOutput = {
-  hookEventName: "PreToolUse";
-  permissionDecision?: HookPermissionDecision;
-  permissionDecisionReason?: string;
-  updatedInput?: Record<string, unknown>;
-  additionalContext?: string;
-};
-/** `UserPromptSubmit` output. */
-export type UserPromptSubmitHookSpecificOutput = {
-  hookEventName: "UserPromptSubmit";
-  additionalContext?: string;
-  sessionTitle?: string;
-  suppressOriginalPrompt?: boolean;
-};
-/** `UserPromptExpansion` output. */
-export type UserPromptExpansionHookSpecificOutput = {
-  hookEventName: "UserPromptExpansion";
-  additionalContext?: string;
-  suppressOriginalPrompt?: boolean;
-};
-/** `SessionStart` output. */
-export type SessionStartHookSpecificOutput = {
-  hookEventName: "SessionStart";
-  additionalContext?: string;
-  initialUserMessage?: string;
-  sessionTitle?: string;
-  watchPaths?: string[];
-  reloadSkills?: boolean;
+/** The same types as the core's (test/compat/type-shapes.test.ts checks them against the official ones). */
+export type {
+  AsyncHookJSONOutput,
+  MessageDisplayHookSpecificOutput,
+  PermissionDeniedHookSpecificOutput,
+  PostToolUseHookSpecificOutput,
+  PreModelSwitchHookSpecificOutput,
+  PreToolUseHookSpecificOutput,
+  SessionStartHookSpecificOutput,
+  UserPromptExpansionHookSpecificOutput,
+  UserPromptSubmitHookSpecificOutput,
+  WorktreeCreateHookSpecificOutput,
 };
 /** `Setup` output. */
 export type SetupHookSpecificOutput = { hookEventName: "Setup"; additionalContext?: string };
-/** `PreModelSwitch` output. */
-export type PreModelSwitchHookSpecificOutput = {
-  hookEventName: "PreModelSwitch";
-  permissionDecision?: "allow" | "deny" | "ask";
-  permissionDecisionReason?: string;
-};
 /** `PostModelSwitch` output. */
 export type PostModelSwitchHookSpecificOutput = {
   hookEventName: "PostModelSwitch";
@@ -424,14 +383,6 @@ export type PostModelSwitchHookSpecificOutput = {
 };
 /** `SubagentStart` output. */
 export type SubagentStartHookSpecificOutput = { hookEventName: "SubagentStart"; additionalContext?: string };
-/** `PostToolUse` output. */
-export type PostToolUseHookSpecificOutput = {
-  hookEventName: "PostToolUse";
-  additionalContext?: string;
-  classifierContext?: string;
-  updatedToolOutput?: unknown;
-  updatedMCPToolOutput?: unknown;
-};
 /** `PostToolUseFailure` output. */
 export type PostToolUseFailureHookSpecificOutput = {
   hookEventName: "PostToolUseFailure";
@@ -443,8 +394,6 @@ export type PostToolBatchHookSpecificOutput = { hookEventName: "PostToolBatch"; 
 export type StopHookSpecificOutput = { hookEventName: "Stop"; additionalContext?: string };
 /** `SubagentStop` output. */
 export type SubagentStopHookSpecificOutput = { hookEventName: "SubagentStop"; additionalContext?: string };
-/** `PermissionDenied` output. */
-export type PermissionDeniedHookSpecificOutput = { hookEventName: "PermissionDenied"; retry?: boolean };
 /** `Notification` output. */
 export type NotificationHookSpecificOutput = { hookEventName: "Notification"; additionalContext?: string };
 /** `PermissionRequest` output: the decision made for the request. */
@@ -470,13 +419,7 @@ export type ElicitationResultHookSpecificOutput = {
 export type CwdChangedHookSpecificOutput = { hookEventName: "CwdChanged"; watchPaths?: string[] };
 /** `FileChanged` output. */
 export type FileChangedHookSpecificOutput = { hookEventName: "FileChanged"; watchPaths?: string[] };
-/** `WorktreeCreate` output. */
-export type WorktreeCreateHookSpecificOutput = { hookEventName: "WorktreeCreate"; worktreePath: string };
-/** `MessageDisplay` output. */
-export type MessageDisplayHookSpecificOutput = { hookEventName: "MessageDisplay"; displayContent?: string };
 
-/** Hook work continues in the background. */
-export type AsyncHookJSONOutput = { async: true; asyncTimeout?: number };
 /** A hook's decision. */
 export type SyncHookJSONOutput = {
   continue?: boolean;

@@ -2,14 +2,24 @@
  * The `system` and other wire messages `query()` yields besides assistant / user / result / init,
  * typed by subtype as `@anthropic-ai/claude-agent-sdk` 0.3.330 types them (wire field names).
  */
-import type { PermissionMode, SlashCommand, UUID } from "./base-types.js";
+import type {
+  ClaudeEventBase,
+  ClaudeSystemMessageData,
+  ClaudeSystemSubtype,
+  TaskUsage,
+} from "../../backends/claude/events.js";
+import type { PermissionMode, UUID } from "./base-types.js";
 import type { SDKAssistantMessageError } from "./hook-types.js";
 
 type Tagged = { uuid: UUID; session_id: string };
 type System<S extends string> = { type: "system"; subtype: S } & Tagged;
-
-/** Token counts of a task. */
-type TaskUsage = { total_tokens: number; tool_uses: number; duration_ms: number };
+/**
+ * A `system` message whose payload the backend types the same way the official SDK does: its
+ * fields are the backend's (`ClaudeSystemMessageData`), the tags the official SDK's.
+ * test/compat/type-shapes.test.ts checks each against the official type.
+ */
+type Wire<S extends ClaudeSystemSubtype> = System<S> &
+  Omit<ClaudeSystemMessageData[S], keyof ClaudeEventBase>;
 
 /** The CLI is compacting or requesting; `null` when idle. */
 export type SDKStatus = "compacting" | "requesting" | null;
@@ -42,56 +52,21 @@ export type SDKAPIRetryMessage = System<"api_retry"> & {
   no_response?: { waited_ms: number; retry_wait_ms: number };
 };
 /** Progress of a control request. */
-export type SDKControlRequestProgressMessage = System<"control_request_progress"> & {
-  request_id: string;
-  status: "started" | "api_retry";
-  attempt?: number;
-  max_retries?: number;
-  retry_delay_ms?: number;
-  error_status?: number | null;
-};
-type RefusalFields = {
-  original_model: string;
-  request_id: string | null;
-  api_refusal_category?: string | null;
-  api_refusal_explanation?: string | null;
-  refused_user_message_uuid?: string | null;
-  content: string;
-};
+export type SDKControlRequestProgressMessage = Wire<"control_request_progress">;
 /** The model refused and another model answers. */
-export type SDKModelRefusalFallbackMessage = System<"model_refusal_fallback"> &
-  RefusalFields & {
-    trigger: "refusal";
-    direction: "retry" | "revert" | "sticky";
-    scope?: "session" | "local";
-    fallback_model: string;
-    retracted_message_uuids?: string[];
-  };
+export type SDKModelRefusalFallbackMessage = Wire<"model_refusal_fallback">;
 /** The model refused and no fallback is configured. */
-export type SDKModelRefusalNoFallbackMessage = System<"model_refusal_no_fallback"> & RefusalFields;
+export type SDKModelRefusalNoFallbackMessage = Wire<"model_refusal_no_fallback">;
 /** Output of a local slash command. */
-export type SDKLocalCommandOutputMessage = System<"local_command_output"> & { content: string };
-type HookFields = { hook_id: string; hook_name: string; hook_event: string };
+export type SDKLocalCommandOutputMessage = Wire<"local_command_output">;
 /** A hook started (`includeHookEvents`). */
-export type SDKHookStartedMessage = System<"hook_started"> & HookFields;
+export type SDKHookStartedMessage = Wire<"hook_started">;
 /** A hook's output so far. */
-export type SDKHookProgressMessage = System<"hook_progress"> &
-  HookFields & { stdout: string; stderr: string; output: string };
+export type SDKHookProgressMessage = Wire<"hook_progress">;
 /** A hook finished. */
-export type SDKHookResponseMessage = System<"hook_response"> &
-  HookFields & {
-    output: string;
-    stdout: string;
-    stderr: string;
-    exit_code?: number;
-    outcome: "success" | "error" | "cancelled";
-  };
+export type SDKHookResponseMessage = Wire<"hook_response">;
 /** A plugin installation step. */
-export type SDKPluginInstallMessage = System<"plugin_install"> & {
-  status: "started" | "installed" | "failed" | "completed";
-  name?: string;
-  error?: string;
-};
+export type SDKPluginInstallMessage = Wire<"plugin_install">;
 /** A running tool's heartbeat. */
 export type SDKToolProgressMessage = {
   type: "tool_progress";
@@ -159,69 +134,23 @@ export type SDKTaskStartedMessage = System<"task_started"> & {
   ambient?: boolean;
 };
 /** A task's state changed. */
-export type SDKTaskUpdatedMessage = System<"task_updated"> & {
-  task_id: string;
-  run_id?: string;
-  patch: {
-    status?: "pending" | "running" | "completed" | "failed" | "killed" | "paused";
-    description?: string;
-    end_time?: number;
-    total_paused_ms?: number;
-    error?: string;
-    is_backgrounded?: boolean;
-  };
-};
+export type SDKTaskUpdatedMessage = Wire<"task_updated">;
 /** A task's progress. */
-export type SDKTaskProgressMessage = System<"task_progress"> & {
-  task_id: string;
-  run_id?: string;
-  tool_use_id?: string;
-  description: string;
-  subagent_type?: string;
-  usage: TaskUsage;
-  last_tool_name?: string;
-  summary?: string;
-};
+export type SDKTaskProgressMessage = Wire<"task_progress">;
 /** The set of background tasks changed. */
-export type SDKBackgroundTasksChangedMessage = System<"background_tasks_changed"> & {
-  tasks: {
-    task_id: string;
-    run_id?: string;
-    task_type: string;
-    subagent_type?: string;
-    description: string;
-    parent_task_id?: string;
-    ambient?: boolean;
-  }[];
-};
+export type SDKBackgroundTasksChangedMessage = Wire<"background_tasks_changed">;
 /** An estimate of the thinking tokens so far. */
-export type SDKThinkingTokensMessage = System<"thinking_tokens"> & {
-  estimated_tokens: number;
-  estimated_tokens_delta: number;
-  user_message_uuid?: string;
-};
+export type SDKThinkingTokensMessage = Wire<"thinking_tokens">;
 /** The session went idle, busy, or waits for the host. */
-export type SDKSessionStateChangedMessage = System<"session_state_changed"> & {
-  state: "idle" | "running" | "requires_action";
-};
+export type SDKSessionStateChangedMessage = Wire<"session_state_changed">;
 /** The worker is shutting down. */
-export type SDKWorkerShuttingDownMessage = System<"worker_shutting_down"> & { reason: string };
+export type SDKWorkerShuttingDownMessage = Wire<"worker_shutting_down">;
 /** The slash commands changed. */
-export type SDKCommandsChangedMessage = System<"commands_changed"> & { commands: SlashCommand[] };
+export type SDKCommandsChangedMessage = Wire<"commands_changed">;
 /** A notification for the user. */
-export type SDKNotificationMessage = System<"notification"> & {
-  key: string;
-  text: string;
-  priority: "low" | "medium" | "high" | "immediate";
-  color?: string;
-  timeout_ms?: number;
-};
+export type SDKNotificationMessage = Wire<"notification">;
 /** Files uploaded by the CLI. */
-export type SDKFilesPersistedEvent = System<"files_persisted"> & {
-  files: { filename: string; file_id: string }[];
-  failed: { filename: string; error: string }[];
-  processed_at: string;
-};
+export type SDKFilesPersistedEvent = Wire<"files_persisted">;
 /** A summary of tool calls. */
 export type SDKToolUseSummaryMessage = {
   type: "tool_use_summary";
@@ -229,10 +158,7 @@ export type SDKToolUseSummaryMessage = {
   preceding_tool_use_ids: string[];
 } & Tagged;
 /** Memories recalled for the turn. */
-export type SDKMemoryRecallMessage = System<"memory_recall"> & {
-  mode: "select" | "synthesize";
-  memories: { path: string; scope: "personal" | "team" | "organization"; content?: string }[];
-};
+export type SDKMemoryRecallMessage = Wire<"memory_recall">;
 /** Whether the account may make requests now. */
 export type SDKRateLimitInfo = {
   status: "allowed" | "allowed_warning" | "rejected";
@@ -273,34 +199,15 @@ export type SDKRateLimitInfo = {
 /** The rate-limit state changed. */
 export type SDKRateLimitEvent = { type: "rate_limit_event"; rate_limit_info: SDKRateLimitInfo } & Tagged;
 /** An MCP elicitation finished. */
-export type SDKElicitationCompleteMessage = System<"elicitation_complete"> & {
-  mcp_server_name: string;
-  elicitation_id: string;
-};
+export type SDKElicitationCompleteMessage = Wire<"elicitation_complete">;
 /** A tool call was denied. */
-export type SDKPermissionDeniedMessage = System<"permission_denied"> & {
-  tool_name: string;
-  tool_use_id: string;
-  agent_id?: string;
-  decision_reason_type?: string;
-  decision_reason?: string;
-  message: string;
-};
+export type SDKPermissionDeniedMessage = Wire<"permission_denied">;
 /** A suggested next prompt. */
 export type SDKPromptSuggestionMessage = { type: "prompt_suggestion"; suggestion: string } & Tagged;
 /** A session-store write failed. */
-export type SDKMirrorErrorMessage = System<"mirror_error"> & {
-  error: string;
-  key: { projectKey: string; sessionId: string; subpath?: string };
-};
+export type SDKMirrorErrorMessage = Wire<"mirror_error">;
 /** Information for the user. */
-export type SDKInformationalMessage = System<"informational"> & {
-  content: string;
-  level: "info" | "notice" | "suggestion" | "warning";
-  tool_use_id?: string;
-  prevent_continuation?: boolean;
-  tag?: string;
-};
+export type SDKInformationalMessage = Wire<"informational">;
 /** The conversation was reset (e.g. `/clear`). */
 export type SDKConversationResetMessage = {
   type: "conversation_reset";

@@ -35,64 +35,26 @@ export const REJECTED_OPTIONS: Readonly<Record<string, string>> = CLAUDE_REJECTE
 /** Official option names (all of 0.3.330's); anything else is rejected as unknown. */
 const KNOWN = new Set<string>(Object.keys(OFFICIAL_CLAUDE_OPTIONS));
 
-/** Official options with the same name and meaning in `AgentOptions`: copied unchanged. */
-const SAME = [
-  "agent",
-  "agents",
-  "allowedTools",
-  "disallowedTools",
-  "tools",
-  "fallbackModel",
-  "enableFileCheckpointing",
-  "forkSession",
-  "betas",
-  "persistSession",
-  "includeHookEvents",
-  "includePartialMessages",
-  "thinking",
-  "effort",
-  "maxThinkingTokens",
-  "maxBudgetUsd",
-  "model",
-  "outputFormat",
-  "permissionMode",
-  "allowDangerouslySkipPermissions",
-  "permissionPromptToolName",
-  "plugins",
-  "resume",
-  "sessionId",
-  "resumeSessionAt",
-  "sandbox",
-  "settings",
-  "settingSources",
-  "debug",
-  "debugFile",
-  "strictMcpConfig",
-  "systemPrompt",
-  "supportedDialogKinds",
-  "toolConfig",
-  "toolAliases",
-  "planModeInstructions",
-  "promptSuggestions",
-  "agentProgressSummaries",
-  "forwardSubagentText",
-  "perTaskStopAffordance",
-  "title",
-  "skills",
-  "managedSettings",
-  "mcpServersDelivery",
-  "pluginDelivery",
-  "verbatimPrompts",
-  "taskBudget",
-  "resumeDropsTurn",
-  "permissionPrompts",
-  "projectConfigRoot",
-  "spawnClaudeCodeProcess",
-  "extraArgs",
-  "sessionStore",
-  "sessionStoreFlush",
-  "loadTimeoutMs",
-] as const satisfies readonly (keyof Options & keyof AgentOptions)[];
+/** Official options {@link toAgentOptions} maps itself: their meaning or shape differs here. */
+const MAPPED = new Set([
+  "canUseTool",
+  "cwd",
+  "env",
+  "hooks",
+  "maxTurns",
+  "mcpServers",
+  "onElicitation",
+  "onUserDialog",
+  "stderr",
+]);
+
+/**
+ * Official options with the same name and meaning in `AgentOptions` (`ours` is the official name
+ * in the core's table), copied unchanged.
+ */
+const SAME = Object.entries(OFFICIAL_CLAUDE_OPTIONS)
+  .filter(([key, entry]) => "ours" in entry && entry.ours === key && !MAPPED.has(key))
+  .map(([key]) => key as keyof Options & keyof AgentOptions);
 
 /** Official hook-matcher fields (0.3.330's `HookCallbackMatcher`). */
 const HOOK_MATCHER_FIELDS = ["matcher", "hooks", "timeout", "onFailure"];

@@ -3,12 +3,22 @@
  * supports, under the official names. Wire messages are typed by their common fields and stay
  * open (`[key: string]: unknown`) for the many optional fields the CLI adds.
  */
+
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ZodRawShape as ZodRawShapeV3 } from "zod/v3";
+import type { McpSetServersResult } from "../../backends/claude/control-results.js";
 import type { SessionStore, SessionStoreFlush } from "../../backends/claude/sessions/store-types.js";
-import type { ClaudeSettings, ToolConfig as CoreToolConfig, SystemPromptConfig } from "../../options.js";
+import type { McpServerToolPolicy } from "../../mcp/config.js";
+import type {
+  ClaudeSettings,
+  OutputFormat,
+  SystemPromptConfig,
+  ThinkingConfig,
+  ToolConfig,
+  UserDialogResult,
+} from "../../options.js";
 import type {
   SpawnedProcess as CoreSpawnedProcess,
   SpawnOptions as CoreSpawnOptions,
@@ -160,11 +170,14 @@ export type McpServerConfigForProcessTransport =
   | McpSdkServerConfig;
 /** An MCP server's configuration as `mcpServerStatus()` reports it. */
 export type McpServerStatusConfig = McpServerConfigForProcessTransport | McpClaudeAIProxyServerConfig;
-/** The permission policy of an MCP server's tool. */
-export type McpServerToolPolicy = {
-  name: string;
-  permission_policy?: "always_allow" | "always_ask" | "always_deny";
-  org_max_permission?: "allow" | "ask" | "blocked";
+/** The same types as the core's (test/compat/type-shapes.test.ts checks them against the official ones). */
+export type {
+  McpServerToolPolicy,
+  McpSetServersResult,
+  OutputFormat,
+  ThinkingConfig,
+  ToolConfig,
+  UserDialogResult,
 };
 /** A subagent's MCP server: a configured server's name, or its own configurations. */
 export type AgentMcpServerSpec = string | Record<string, McpServerConfigForProcessTransport>;
@@ -206,14 +219,9 @@ export type AgentDefinition = {
   [key: string]: unknown;
 };
 
-/** What `setMcpServers()` changed. */
-export type McpSetServersResult = { added: string[]; removed: string[]; errors: Record<string, string> };
-
 /** A local plugin; `skipMcpDiscovery` loads it without its MCP servers. */
 export type SdkPluginConfig = { type: "local"; path: string; skipMcpDiscovery?: boolean };
 
-/** Per-tool configuration of built-in tools. */
-export type ToolConfig = CoreToolConfig;
 /** Claude Code settings (as in a settings file). */
 export type Settings = ClaudeSettings;
 /** How `spawnClaudeCodeProcess` is asked to start the CLI. */
@@ -246,8 +254,6 @@ export type OnElicitation = (
 ) => Promise<ElicitationResult | null>;
 /** A blocking dialog the CLI asks the host to render. */
 export type UserDialogRequest = { dialogKind: string; payload: Record<string, unknown>; toolUseID?: string };
-/** The answer to a dialog. */
-export type UserDialogResult = { behavior: "completed"; result: unknown } | { behavior: "cancelled" };
 /** Renders the dialogs of `supportedDialogKinds`. */
 export type OnUserDialog = (
   request: UserDialogRequest,
@@ -256,8 +262,6 @@ export type OnUserDialog = (
 
 /** Structured output. */
 export type JsonSchemaOutputFormat = { type: "json_schema"; schema: Record<string, unknown> };
-/** Structured output formats. */
-export type OutputFormat = JsonSchemaOutputFormat;
 
 /** Claude decides when and how much to think. */
 export type ThinkingAdaptive = { type: "adaptive"; display?: "summarized" | "omitted" };
@@ -265,8 +269,6 @@ export type ThinkingAdaptive = { type: "adaptive"; display?: "summarized" | "omi
 export type ThinkingEnabled = { type: "enabled"; budgetTokens?: number; display?: "summarized" | "omitted" };
 /** No extended thinking. */
 export type ThinkingDisabled = { type: "disabled" };
-/** Thinking behaviour. */
-export type ThinkingConfig = ThinkingAdaptive | ThinkingEnabled | ThinkingDisabled;
 
 /** Network rules of the sandbox. */
 export type SandboxNetworkConfig = {

@@ -1,0 +1,97 @@
+/**
+ * The compat entry's types have the official shapes: every type `@anthropic-ai/claude-agent-sdk`
+ * 0.3.330's `sdk.d.ts` exports (but the generic ones) is checked, with the TypeScript compiler,
+ * to be mutually assignable with ours of the same name. Many of ours are derived from the core's
+ * types (the backend's event, hook and option types); this is what keeps a change there from
+ * changing the compat entry's public shapes unnoticed.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..", "..");
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const officialDts = join(root, "node_modules/@anthropic-ai/claude-agent-sdk/sdk.d.ts");
+
+/**
+ * Types whose shapes differ on purpose or by approximation: the messages carry
+ * `@anthropic-ai/sdk`'s Beta message types, which the compat entry types by the fields this SDK
+ * reads; the process, transport and query handles are this SDK's own (see docs/compat.md).
+ */
+const KNOWN_DIFFERENT = [
+  "CanUseTool",
+  "NonNullableUsage",
+  "Options",
+  "Query",
+  "SDKAssistantMessage",
+  "SDKControlGetContextUsageResponse",
+  "SDKControlGetUsageResponse",
+  "SDKControlRequest",
+  "SDKMessage",
+  "SDKPartialAssistantMessage",
+  "SDKResultError",
+  "SDKResultMessage",
+  "SDKResultSuccess",
+  "SDKUserMessage",
+  "SDKUserMessageReplay",
+  "SpareProcess",
+  "SpawnedProcess",
+  "Transport",
+  "WarmQuery",
+];
+
+function runTsc(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tsc, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => chunks.push(c));
+    child.stderr.on("data", (c: Buffer) => chunks.push(c));
+    child.on("error", reject);
+    child.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+describe("compat/claude-agent-sdk type shapes", () => {
+  it("every non-generic official type is mutually assignable with ours, but the known few", async () => {
+    const dts = readFileSync(officialDts, "utf8");
+    const declared = /export (?:declare )?(?:type|interface) (\w+)\s*(<)?/g;
+    const names = [
+      ...new Set([...dts.matchAll(declared)].filter((m) => !m[2]).map((m) => m[1] as string)),
+    ].sort();
+    expect(names.length).toBeGreaterThan(200);
+    const dir = mkdtempSync(join(import.meta.dirname, ".type-shapes-"));
+    try {
+      const lines = [
+        'import type * as O from "@anthropic-ai/claude-agent-sdk";',
+        'import type * as C from "compat-claude";',
+        "type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;",
+        ...names.map((name) => `export const same_${name}: Same<C.${name}, O.${name}> = true;`),
+      ];
+      writeFileSync(join(dir, "shapes.ts"), `${lines.join("\n")}\n`);
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          extends: join(root, "tsconfig.json"),
+          compilerOptions: {
+            noEmit: true,
+            rootDir: root,
+            paths: { "compat-claude": [join(root, "src/compat/claude-agent-sdk/index.ts")] },
+          },
+          include: [],
+          files: ["shapes.ts"],
+        }),
+      );
+      const output = await runTsc(["-p", join(dir, "tsconfig.json")]);
+      const errors = output.split("\n").filter((l) => l.includes("shapes.ts("));
+      const different = errors.map((l) => {
+        const line = Number(/shapes\.ts\((\d+),/.exec(l)?.[1]);
+        return lines[line - 1]?.match(/same_(\w+):/)?.[1] ?? l;
+      });
+      expect(different.sort()).toEqual(KNOWN_DIFFERENT);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
