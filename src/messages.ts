@@ -121,6 +121,8 @@ export interface AssistantMessage extends MessageBase {
   /** Set when the turn failed at the API level (rate limit, auth, …). */
   error?: AssistantMessageError | undefined;
   usage?: RawObject | undefined;
+  /** True when the agent replayed this message (an ACP `session/load` replays the history first). */
+  isReplay?: boolean | undefined;
 }
 
 /**

@@ -15,13 +15,14 @@ import type {
   SharedV3ProviderMetadata,
   SharedV3Warning,
 } from "@ai-sdk/provider";
+import { ControlRequestError, UnsupportedFeatureError } from "../errors.js";
 import type { Message } from "../messages.js";
 import type { CanUseTool } from "../permissions.js";
 import { type Query, query } from "../query.js";
 import { ApprovalBridge, type ParkableRun, ParkedRuns } from "./approvals.js";
 import type { ParsedModelId } from "./model-id.js";
 import { PartMapper } from "./parts.js";
-import { convertPrompt } from "./prompt.js";
+import { type ConvertedPrompt, convertPrompt } from "./prompt.js";
 import { type CodeAgentSettings, prepareCall, resumeTest } from "./settings.js";
 import { callerToolName } from "./tools.js";
 
@@ -69,21 +70,50 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
     // A turn of this session still waiting for an answer the conversation skipped: end it first.
     if (converted.resume !== undefined) this.parked.expireSession(converted.resume);
     const abort = new AbortController();
-    const prepared = prepareCall(this.id, this.settings, call, converted, abort.signal);
     const bridge = this.settings.toolApproval === "ai-sdk" ? new ApprovalBridge() : undefined;
-    if (bridge) (prepared.options as { canUseTool?: CanUseTool }).canUseTool = bridge.canUseTool;
-    const sdkTools = this.settings.sdkTools;
-    const mapper = new PartMapper({
-      backend: this.id.backend,
-      nativeJson: prepared.nativeJson,
-      toolName: (name) => callerToolName(name, sdkTools),
-    });
-    // A warm process runs with its pool's options; only the abort signal is the call's own.
-    const q =
-      prepared.warmPool && !bridge
-        ? prepared.warmPool.query(prepared.prompt, { signal: abort.signal })
-        : query({ prompt: prepared.prompt, options: prepared.options });
+    const open = (conv: ConvertedPrompt) => {
+      const prepared = prepareCall(this.id, this.settings, call, conv, abort.signal);
+      if (bridge) (prepared.options as { canUseTool?: CanUseTool }).canUseTool = bridge.canUseTool;
+      const sdkTools = this.settings.sdkTools;
+      const mapper = new PartMapper({
+        backend: this.id.backend,
+        nativeJson: prepared.nativeJson,
+        toolName: (name) => callerToolName(name, sdkTools),
+      });
+      // A warm process runs with its pool's options; only the abort signal is the call's own.
+      const q =
+        prepared.warmPool && !bridge
+          ? prepared.warmPool.query(prepared.prompt, { signal: abort.signal })
+          : query({ prompt: prepared.prompt, options: prepared.options });
+      return { prepared, mapper, q };
+    };
+    const { prepared, mapper, q } = open(converted);
     const turn = new Turn(q, mapper, abort, bridge);
+    if (converted.resume !== undefined && this.id.backend === "acp") {
+      // An ACP agent without session/load refuses the resume before anything runs, and one that
+      // cannot load this session answers session/load with an error: the history goes as a text
+      // transcript to a new session instead.
+      turn.fallback = () => {
+        const replayed = open(
+          convertPrompt(call.prompt, { backend: this.id.backend, allowResume: () => false }),
+        );
+        return {
+          q: replayed.q,
+          mapper: replayed.mapper,
+          warnings: [
+            ...replayed.prepared.warnings.filter(
+              (w) => w.type !== "compatibility" || w.feature !== "conversation history",
+            ),
+            {
+              type: "compatibility",
+              feature: "conversation history",
+              details:
+                "the agent could not load the session (no session/load, or it failed): earlier turns were replayed to a new session as a text transcript",
+            },
+          ],
+        };
+      };
+    }
     return {
       stream: streamTurn(turn, call, prepared.warnings, this.parked),
       request: { body: { prompt: prepared.prompt, resume: prepared.options.resume } },
@@ -172,10 +202,12 @@ export class CodeAgentLanguageModel implements LanguageModelV3 {
 export class Turn implements ParkableRun {
   /** The `next()` in flight, kept while the turn is parked. */
   pending: Promise<IteratorResult<Message, void>> | undefined;
+  /** What to run instead when the backend refuses to resume before anything ran (ACP without session/load). */
+  fallback: (() => { q: Query; mapper: PartMapper; warnings: SharedV3Warning[] }) | undefined;
 
   constructor(
-    readonly q: Query,
-    readonly mapper: PartMapper,
+    public q: Query,
+    public mapper: PartMapper,
     /** Ends the turn's CLI; each call's own `abortSignal` is linked to it while that call streams. */
     readonly abort: AbortController,
     readonly bridge: ApprovalBridge | undefined,
@@ -221,12 +253,32 @@ function streamTurn(
     finished = true;
     callSignal?.removeEventListener("abort", onAbort);
   };
+  let started = false;
   return new ReadableStream<LanguageModelV3StreamPart>({
-    start(controller) {
-      controller.enqueue({ type: "stream-start", warnings });
-      for (const part of first) controller.enqueue(part);
-    },
     async pull(controller) {
+      if (!started) {
+        started = true;
+        const fallback = turn.fallback;
+        turn.fallback = undefined;
+        if (fallback) {
+          // The stream's warnings wait for the first message: a refused resume changes them.
+          try {
+            await turn.next();
+          } catch (error) {
+            // No session/load (refused before start), or a session/load the agent answered with an error.
+            if (error instanceof UnsupportedFeatureError || error instanceof ControlRequestError) {
+              turn.pending = undefined;
+              await turn.q.close().catch(() => undefined);
+              const replayed = fallback();
+              turn.q = replayed.q;
+              turn.mapper = replayed.mapper;
+              warnings = replayed.warnings;
+            }
+          }
+        }
+        controller.enqueue({ type: "stream-start", warnings });
+        for (const part of first) controller.enqueue(part);
+      }
       const { mapper, bridge } = turn;
       try {
         // Read until this message gives at least one part, so each pull makes progress.

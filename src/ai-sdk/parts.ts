@@ -91,6 +91,8 @@ export class PartMapper {
         ...(model ? { modelId: model } : {}),
       });
     }
+    // What an ACP session/load replays is history the caller has: not this turn's answer.
+    if ((message.type === "assistant" || message.type === "user") && message.isReplay) return out;
     switch (message.type) {
       case "stream_event":
         if (message.parentToolUseId === null) this.streamEvent(message.event, out);

@@ -28,9 +28,10 @@ export interface CodeAgentSettings extends Omit<AgentOptions, "backend" | "signa
   /**
    * Whether a session id found in the conversation (the `providerMetadata.codeAgent.sessionId` of
    * the last assistant message) is resumed. A server whose clients send the history (`useChat`)
-   * should pass a function that accepts only sessions it handed to that client. Default `true`,
-   * except on ACP (`false`: a `session/load` replays the history into the answer's stream, so the
-   * earlier turns are sent as a text transcript to a new session instead).
+   * should pass a function that accepts only sessions it handed to that client. Default `true`. On
+   * ACP the resume is `session/load` (what it replays is left out of the answer); an agent without
+   * `session/load` gets the earlier turns as a text transcript in a new session instead (with a
+   * warning).
    */
   resumeFromHistory?: boolean | ((sessionId: string) => boolean);
   /**
@@ -187,17 +188,13 @@ export function prepareCall(
   return { prompt, options, nativeJson, warnings, warmPool: needsMore ? undefined : warmPool };
 }
 
-/**
- * The `allowResume` test for {@link CodeAgentSettings.resumeFromHistory}. ACP agents replay the
- * whole history on `session/load`, and nothing on the stream tells a replayed answer from the new
- * one, so on ACP the default is the text replay (an explicit `true` or function still resumes).
- */
+/** The `allowResume` test for {@link CodeAgentSettings.resumeFromHistory} (default: every session). */
 export function resumeTest(
   settings: CodeAgentSettings,
-  backend: BackendKind,
+  _backend: BackendKind,
 ): (sessionId: string) => boolean {
   const r = settings.resumeFromHistory;
   if (typeof r === "function") return r;
-  const allowed = r ?? backend !== "acp";
+  const allowed = r ?? true;
   return () => allowed;
 }

@@ -239,7 +239,13 @@ export class AcpSession implements Session {
         raw,
       ),
     );
-    for (const message of early) this.life.push(message);
+    // A session/load replays the history before its answer: those messages come first and say so.
+    for (const message of early)
+      this.life.push(
+        resume !== undefined && (message.type === "assistant" || message.type === "user")
+          ? { ...message, isReplay: true }
+          : message,
+      );
   }
 
   serverInfo(): Record<string, unknown> | undefined {
