@@ -335,7 +335,11 @@ export class RunTelemetry {
       );
     let errorType: string | undefined;
     if (result.isError) {
-      errorType = turn.errorKind ?? (result.subtype !== "success" ? String(result.subtype) : "error_result");
+      // The SDK's classification of the failure (the same on every backend) when it made one.
+      errorType =
+        (typeof result.errorKind === "string" ? result.errorKind : undefined) ??
+        turn.errorKind ??
+        (result.subtype !== "success" ? String(result.subtype) : "error_result");
       this.fail(span, errorType, result.errors?.join("; ") || result.result || errorType);
     }
     this.recordDuration(turn, errorType);
