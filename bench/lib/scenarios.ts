@@ -310,6 +310,26 @@ function queue(reps: number): Scenario {
   };
 }
 
+/**
+ * What telemetry costs (issue 30), one Claude session of 100 000 messages per trial, the columns
+ * reused: raw = telemetry off in options, ours = nothing registered (the default), anchor = an
+ * in-memory exporter and a meter provider passed in options (workers/telemetry.mjs). Nothing
+ * registered must cost nothing: ours/raw within noise.
+ */
+function telemetry(reps: number): Scenario {
+  return {
+    id: "telemetry-claude",
+    title: "claude telemetry, 100 000 × 200 B (raw: off; ours: nothing registered; anchor: in-memory exporter)",
+    backend: "claude",
+    worker: "telemetry.mjs",
+    reps,
+    env: { FAKE_N: "100000", FAKE_S: "200" },
+    metrics: [TIME, CPU, { key: "usPerMessage", label: "µs per message" }],
+    targets: [ratioToFloor("ms", 1.1), ratioToFloor("cpuMs", 1.1)],
+    timeoutMs: 120_000,
+  };
+}
+
 export function scenarios(quick: boolean): Scenario[] {
   const reps = (full: number): number => (quick ? 1 : full);
   return [
@@ -354,5 +374,6 @@ export function scenarios(quick: boolean): Scenario[] {
     slowConsumer("claude", reps(1)),
     slowConsumer("codex", reps(1)),
     queue(reps(3)),
+    telemetry(reps(5)),
   ];
 }
