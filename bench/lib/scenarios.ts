@@ -319,7 +319,8 @@ function queue(reps: number): Scenario {
 function telemetry(reps: number): Scenario {
   return {
     id: "telemetry-claude",
-    title: "claude telemetry, 100 000 × 200 B (raw: off; ours: nothing registered; anchor: in-memory exporter)",
+    title:
+      "claude telemetry, 100 000 × 200 B (raw: off; ours: nothing registered; anchor: in-memory exporter)",
     backend: "claude",
     worker: "telemetry.mjs",
     reps,
