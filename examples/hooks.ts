@@ -2,7 +2,8 @@
  * Hooks: run code at lifecycle events. This one blocks `rm -rf` and logs every tool call.
  *   npx tsx examples/hooks.ts
  */
-import { type HookCallback, type PreToolUseHookInput, query } from "../src/index.js";
+import type { HookCallback, PreToolUseHookInput } from "../src/backends/claude/index.js";
+import { query } from "../src/index.js";
 
 const guardShell: HookCallback<PreToolUseHookInput> = async (input) => {
   const command = String(input.tool_input.command ?? "");

@@ -3,7 +3,8 @@
  * Builds the published package into `dist/` (or the directory given as the first argument):
  *
  * - type declarations from `tsc` (one `.d.ts` per source module, so `exports` types resolve as before);
- * - JavaScript from esbuild: the entry points (`.`, `./testing`, `./queue`, `./ai-sdk`, the `code-agent` bin) bundled
+ * - JavaScript from esbuild: the entry points (`.`, `./claude`, `./install`, `./transport`, `./types`, `./testing`,
+ *   `./queue`, `./ai-sdk`, the compat entries, the `code-agent` bin) bundled
  *   with code splitting, so each backend stays a chunk loaded on first use.
  *
  * Why bundle: Node 20 pays for every ES module it loads (resolve, stat, read, compile), and a first
@@ -42,6 +43,10 @@ const external =
 
 const entryPoints = {
   index: "src/index.ts",
+  "backends/claude/index": "src/backends/claude/index.ts",
+  "install/index": "src/install/index.ts",
+  "transport/index": "src/transport/index.ts",
+  types: "src/types.ts",
   "testing/index": "src/testing/index.ts",
   "queue/index": "src/queue/index.ts",
   "cli/main": "src/cli/main.ts",

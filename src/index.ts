@@ -93,7 +93,7 @@ export {
   type ZodShape,
 } from "./mcp/tool.js";
 export type * from "./messages.js";
-export { isResult, isSystemMessage, textOf } from "./messages.js";
+export { isResult, isSystemMessage, textDeltaOf, textOf } from "./messages.js";
 export type * from "./options.js";
 export type * from "./permissions.js";
 export type { ExitInfo } from "./process/child.js";

@@ -214,10 +214,18 @@ export interface ResultMessage extends MessageBase {
   resetsAt?: string | null | undefined;
 }
 
-/** A raw streaming event (partial message), emitted when `includePartialMessages` is on. */
+/**
+ * A streaming event (partial message), emitted when `includePartialMessages` is on. Every backend
+ * that streams uses Anthropic's Messages API shape for the model's text and reasoning as they are
+ * written: `{ type: "content_block_delta", index, delta: { type: "text_delta", text } }` (reasoning:
+ * `delta: { type: "thinking_delta", thinking }`). Claude Code passes on every event of the API
+ * stream (`message_start`, `content_block_start`, …); Codex (app-server), ACP agents and Cursor
+ * send only the deltas, with `item_id` naming the message a delta belongs to where the CLI gives
+ * one. Read the text with {@link textDeltaOf}.
+ */
 export interface StreamEventMessage extends MessageBase {
   type: "stream_event";
-  /** The provider's streaming event, e.g. `{ type: "content_block_delta", … }`. */
+  /** The streaming event, e.g. `{ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }`. */
   event: RawObject;
   parentToolUseId: string | null;
 }
@@ -287,4 +295,25 @@ export function textOf(message: AssistantMessage | UserMessage): string {
     .filter((b): b is TextBlock => b.type === "text")
     .map((b) => b.text)
     .join("");
+}
+
+/**
+ * The piece of model text a streaming message carries: the `text` of a `content_block_delta` /
+ * `text_delta` event (see {@link StreamEventMessage}), the same on every backend that streams
+ * (`includePartialMessages: true`). `undefined` for any other message or event (reasoning deltas
+ * included). Sub-agent text comes too: check `parentToolUseId === null` for the top-level answer.
+ *
+ * @example
+ * for await (const m of query({ prompt, options: { includePartialMessages: true } })) {
+ *   const piece = textDeltaOf(m);
+ *   if (piece !== undefined) process.stdout.write(piece);
+ * }
+ */
+export function textDeltaOf(message: Message): string | undefined {
+  if (message.type !== "stream_event") return undefined;
+  const event = message.event;
+  if (typeof event !== "object" || event === null || event.type !== "content_block_delta") return undefined;
+  const delta = event.delta as { type?: unknown; text?: unknown } | null | undefined;
+  if (typeof delta !== "object" || delta === null || delta.type !== "text_delta") return undefined;
+  return typeof delta.text === "string" ? delta.text : undefined;
 }

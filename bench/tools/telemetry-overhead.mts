@@ -8,7 +8,8 @@
  */
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { type AgentOptions, query, type Transport, type TransportItem } from "../../src/index.js";
+import { type AgentOptions, query } from "../../src/index.js";
+import type { Transport, TransportItem } from "../../src/transport/index.js";
 
 const N = Number(process.argv[2] ?? 20_000);
 const REPS = Number(process.argv[3] ?? 7);

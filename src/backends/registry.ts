@@ -4,8 +4,9 @@
  * A backend is loaded on first use, not when this package is imported: each one is its own chunk
  * of the bundle, which only a query on that backend needs. `getBackend` answers at once (name,
  * capabilities); every `query()` and `AgentSdkClient.connect()` loads the implementation, and
- * `loadBackend` also warms it up (see `warmUpOnce`). A host that stays up after the import gets the
- * Claude and Codex backends loaded and warmed up while it is idle (see `preloadWhenIdle`).
+ * `loadBackend` also warms it up (see `warmUpOnce`). Importing starts nothing: no timer, no load. A
+ * host that stays up can ask for the Claude and Codex backends to be loaded and warmed up while it
+ * is idle (`preloadWhenIdle()`).
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { loadMcpServer } from "../mcp/tool.js";
@@ -61,30 +62,49 @@ const DEFAULT_PRELOAD: readonly BackendKind[] = ["claude", "codex"];
 const IDLE_PRELOAD_TURNS = 20;
 
 /**
- * Once the host's event loop comes round after importing this package, loads `kinds` (by default
- * Claude, then Codex) in the background and runs each one's warm-up (one turn over an in-memory
+/**
+ * Asks for the backends to be loaded while the host is idle. Once the host's event loop comes
+ * round, loads `kinds` in the background and runs each one's warm-up (one turn over an in-memory
  * stand-in, so V8 has compiled the code a first query runs): a first query on them then neither
  * waits for the backend's code nor pays for compiling it (together ~8 ms each in a fresh process,
- * see bench/README.md). `import` itself does no more work than before. Only for a host that stays
- * up: the timer is unref'd, and while nothing but file I/O and the standard streams are pending
- * (which is also how the end of a script that just imported this package looks) it looks again on
- * the next turn, for a few turns, so a host on its way out exits without loading anything. It stops
- * as soon as the application asks for a backend itself (that one is loading; the preload must not
- * compete with it), one backend per loop turn; a failure is left to the query that needs it.
+ * see bench/README.md). Importing the package does none of this; call it at start-up in a host
+ * that stays up (a server, a worker). Without `kinds`: the backends named in
+ * `CODE_AGENT_SDK_PRELOAD` (comma-separated, `0` for none), else Claude, then Codex.
+ *
+ * Only for a host that stays up: the timer is unref'd, and while nothing but file I/O and the
+ * standard streams are pending (how the end of a script looks) it looks again on the next turn, for
+ * a few turns, so a host on its way out exits without loading anything. It stops as soon as the
+ * application asks for a backend itself (that one is loading; the preload must not compete with
+ * it), one backend per loop turn; a failure is left to the query that needs it. To wait for a
+ * backend instead, `await loadBackend(kind)`.
+ *
+ * @throws InvalidOptionsError for an unknown backend in `kinds`.
+ * @example
+ * ```ts
+ * import { preloadWhenIdle } from "code-agent-sdk";
+ * preloadWhenIdle(["codex"]); // at start-up of a long-running host
+ * ```
  */
-function preloadWhenIdle(kinds: readonly BackendKind[], turnsLeft = IDLE_PRELOAD_TURNS): void {
+export function preloadWhenIdle(kinds?: readonly BackendKind[]): void {
+  const chosen = kinds ?? preloadSetting(process.env.CODE_AGENT_SDK_PRELOAD);
+  for (const kind of chosen) entryOf(kind);
+  scheduleIdlePreload([...new Set(chosen)]);
+}
+
+/** One step of {@link preloadWhenIdle}: the next backend, once the loop comes round idle. */
+function scheduleIdlePreload(kinds: readonly BackendKind[], turnsLeft = IDLE_PRELOAD_TURNS): void {
   const [kind, ...rest] = kinds;
   if (kind === undefined) return;
   setTimeout(() => {
     if (requested) return;
     if (!hostStaysUp()) {
-      if (turnsLeft > 1) preloadWhenIdle(kinds, turnsLeft - 1);
+      if (turnsLeft > 1) scheduleIdlePreload(kinds, turnsLeft - 1);
       return;
     }
     loadOnce(kind)
       .then((backend) => (requested ? undefined : warmUpOnce(backend)))
       .then(
-        () => preloadWhenIdle(rest),
+        () => scheduleIdlePreload(rest),
         () => undefined,
       );
   }, 0).unref();
@@ -106,10 +126,9 @@ function hostStaysUp(): boolean {
 const PASSING_RESOURCES: ReadonlySet<string> = new Set(["PipeWrap", "TTYWrap", "ConnectWrap", "CloseReq"]);
 
 /**
- * What the idle preload loads, from `CODE_AGENT_SDK_PRELOAD`: unset or empty → Claude, then Codex;
- * backend names separated by commas (`codex`, `acp,claude`, …) → those, in that order, for a host
- * that runs them; `0` → none (a host that wants no work it did not ask for: the first query then
- * loads its backend). Anything else is reported as a warning and preloads nothing.
+ * What `preloadWhenIdle()` without `kinds` loads, from `CODE_AGENT_SDK_PRELOAD`: unset or empty →
+ * Claude, then Codex; backend names separated by commas (`codex`, `acp,claude`, …) → those, in that
+ * order; `0` → none. Anything else is reported as a warning and preloads nothing.
  */
 function preloadSetting(value: string | undefined): readonly BackendKind[] {
   if (value === undefined || value.trim() === "") return DEFAULT_PRELOAD;
@@ -122,8 +141,6 @@ function preloadSetting(value: string | undefined): readonly BackendKind[] {
   );
   return [];
 }
-
-preloadWhenIdle(preloadSetting(process.env.CODE_AGENT_SDK_PRELOAD));
 
 /**
  * Returns the backend for `kind` (default `"claude"`) without waiting for it to load. Its name and

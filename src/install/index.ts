@@ -1,7 +1,15 @@
 /**
- * The opt-in CLI installer: `installCli()`, the per-user cache it fills, and `installedCliPath()`
- * for discovery.
- * @module
+ * `code-agent-sdk/install`: the opt-in CLI installer. {@link installCli} installs a backend's CLI
+ * package into a per-user cache (0700, exclusive, verified), {@link findOrInstallCli} finds one
+ * or installs it (the `autoInstall` option does the same for a query), and
+ * {@link installedCliPath} / {@link listInstalledClis} read the cache for discovery.
+ *
+ * @example
+ * ```ts
+ * import { installCli } from "code-agent-sdk/install";
+ * const { path } = await installCli({ backend: "codex" }); // the native binary, for `cliPath`
+ * ```
+ * @packageDocumentation
  */
 export { type AutoInstallOptions, findOrInstallCli } from "./auto.js";
 export {

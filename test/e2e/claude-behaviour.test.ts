@@ -17,12 +17,10 @@ import {
   AgentSdkClient,
   type Message,
   query,
-  SubprocessTransport,
-  type Transport,
-  type TransportItem,
 } from "../../src/index.js";
 import { createClaudeTestEnv, type ScriptedTurn, structuredOutputTurns } from "../../src/testing/index.js";
 import type { SpawnOptions } from "../../src/transport/spawned-process.js";
+import { SubprocessTransport, type Transport, type TransportItem } from "../../src/transport/index.js";
 import { SDK_VERSION } from "../../src/version.js";
 import { type Bed, collect, results, testBed } from "./support.js";
 

@@ -19,7 +19,6 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   AbortError,
-  BufferOverflowError,
   CliNotFoundError,
   ControlTimeoutError,
   InvalidOptionsError,
@@ -28,6 +27,7 @@ import {
   query,
   type StreamedUserInput,
 } from "../../src/index.js";
+import { BufferOverflowError } from "../../src/transport/index.js";
 import { CLAUDE_CLI_VERSION, collect, isAlive, results, testBed } from "./support.js";
 
 const FAKE_CLAUDE = fileURLToPath(new URL("../fixtures/fake-cli/fake-claude.mjs", import.meta.url));

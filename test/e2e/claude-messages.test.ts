@@ -4,15 +4,12 @@
  * hook callbacks get their event's typed input, and the control answers are typed.
  */
 import { describe, expect, it } from "vitest";
-import {
-  AgentSdkClient,
-  isSystemMessage,
-  type Message,
-  type PostToolUseHookInput,
-  type PreToolUseHookInput,
-  query,
-  type StopHookInput,
-} from "../../src/index.js";
+import type {
+  PostToolUseHookInput,
+  PreToolUseHookInput,
+  StopHookInput,
+} from "../../src/backends/claude/index.js";
+import { AgentSdkClient, isSystemMessage, type Message, query } from "../../src/index.js";
 import type { ScriptedTurn } from "../../src/testing/index.js";
 import { CLAUDE_CLI_VERSION, collect, results, testBed } from "./support.js";
 

@@ -8,18 +8,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  AgentSdkClient,
   encodeProjectDir,
-  getBackend,
   InMemorySessionStore,
-  isSystemMessage,
-  loadBackend,
-  type Message,
-  query,
   type SessionKey,
   type SessionStore,
   type SessionStoreEntry,
   SessionStoreError,
+} from "../../src/backends/claude/index.js";
+import {
+  AgentSdkClient,
+  getBackend,
+  isSystemMessage,
+  loadBackend,
+  type Message,
+  query,
   UnsupportedOptionsError,
 } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";

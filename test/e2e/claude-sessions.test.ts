@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  AgentSdkClient,
   archiveSession,
   deleteSession,
   encodeProjectDir,
@@ -17,13 +16,11 @@ import {
   getSubagentMessages,
   listSessions,
   listSubagents,
-  query,
   renameSession,
-  SessionNotFoundError,
   tagSession,
-  textOf,
   unarchiveSession,
-} from "../../src/index.js";
+} from "../../src/backends/claude/index.js";
+import { AgentSdkClient, query, SessionNotFoundError, textOf } from "../../src/index.js";
 import type { RecordedRequest } from "../../src/testing/index.js";
 import { type Bed, CLAUDE_CLI_VERSION, collect, delegatingTurn, results, testBed } from "./support.js";
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AgentOptions, AgentSdkClient, type Message, query, RecordingError } from "../../src/index.js";
+import { type AgentOptions, AgentSdkClient, type Message, query } from "../../src/index.js";
 import {
   CODEX_FAKE_API_KEY,
   FAKE_ANTHROPIC_API_KEY,
@@ -15,6 +15,7 @@ import {
   ReplayError,
   ReplayTransport,
 } from "../../src/testing/index.js";
+import { RecordingError } from "../../src/transport/index.js";
 import { CODEX_CLI_VERSION, codexBed } from "./codex-support.js";
 import { CLAUDE_CLI_VERSION, collect, testBed } from "./support.js";
 

@@ -9,13 +9,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  type AgentOptions,
-  AgentSdkClient,
-  type Message,
-  query,
-  ReaderOverflowError,
-} from "../../src/index.js";
+import { type AgentOptions, AgentSdkClient, type Message, query } from "../../src/index.js";
+import { ReaderOverflowError } from "../../src/transport/index.js";
 import { flowCli } from "./support/flow-cli.js";
 import { isAlive, survivors } from "./support/processes.js";
 import { flushReport, settled, stopwatch } from "./support/report.js";

@@ -9,15 +9,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  AgentSdkClient,
-  CliConnectionError,
-  type Message,
-  MessageParseError,
-  OutputClosedError,
-  ProcessError,
-  query,
-} from "../../src/index.js";
+import { AgentSdkClient, CliConnectionError, type Message, ProcessError, query } from "../../src/index.js";
+import { MessageParseError, OutputClosedError } from "../../src/transport/index.js";
 import { flowCli } from "./support/flow-cli.js";
 import { isAlive, survivors } from "./support/processes.js";
 import { flushReport, settled, stopwatch } from "./support/report.js";

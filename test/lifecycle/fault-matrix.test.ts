@@ -13,22 +13,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { z } from "zod";
+import type { HookCallback } from "../../src/backends/claude/index.js";
 import {
   AbortError,
   type AgentOptions,
   AgentSdkClient,
-  BufferOverflowError,
   type CanUseTool,
   CliNotFoundError,
   ControlTimeoutError,
   createSdkMcpServer,
-  type HookCallback,
   type Message,
   NotConnectedError,
   ProcessError,
   query,
   tool,
 } from "../../src/index.js";
+import { BufferOverflowError } from "../../src/transport/index.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../src/transport/subprocess.js";
 import {
   type CallbackArgs,

@@ -10,8 +10,48 @@
  * @packageDocumentation
  */
 export { Codex } from "./codex.js";
-export type * from "./events.js";
-export type * from "./options.js";
+export type {
+  AgentMessageItem,
+  CommandExecutionItem,
+  CommandExecutionStatus,
+  ErrorItem,
+  FileChangeItem,
+  FileUpdateChange,
+  ItemCompletedEvent,
+  ItemStartedEvent,
+  ItemUpdatedEvent,
+  McpToolCallItem,
+  McpToolCallStatus,
+  PatchApplyStatus,
+  PatchChangeKind,
+  ReasoningItem,
+  ThreadError,
+  ThreadErrorEvent,
+  ThreadEvent,
+  ThreadItem,
+  ThreadStartedEvent,
+  TodoItem,
+  TodoListItem,
+  TurnCompletedEvent,
+  TurnFailedEvent,
+  TurnStartedEvent,
+  Usage,
+  WebSearchItem,
+} from "./events.js";
+export type {
+  ApprovalMode,
+  CodexConfigObject,
+  CodexConfigValue,
+  CodexOptions,
+  CyberAccessProgram,
+  Input,
+  ModelReasoningEffort,
+  SandboxMode,
+  ThreadOptions,
+  TurnOptions,
+  UserInput,
+  WebSearchMode,
+} from "./options.js";
 export {
   type RunResult,
   type RunStreamedResult,

@@ -9,13 +9,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  AgentSdkClient,
-  type CanUseTool,
-  type HookCallback,
-  type Message,
-  query,
-} from "../../../src/index.js";
+import type { HookCallback } from "../../../src/backends/claude/index.js";
+import { AgentSdkClient, type CanUseTool, type Message, query } from "../../../src/index.js";
 import { startFakeAnthropic, startFakeOpenAI } from "../../../src/testing/index.js";
 
 const warnings: string[] = [];

@@ -10,17 +10,16 @@ import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { CLAUDE_EVENT_LINE_TYPES, CLAUDE_SYSTEM_SUBTYPES } from "../../../src/backends/claude/events.js";
-import { parseClaudeMessage } from "../../../src/backends/claude/message-parser.js";
 import {
   HOOK_EVENTS,
   type HookEventName,
   type HookInputByEvent,
   type HookMap,
-  isSystemMessage,
   type KnownSystemSubtype,
-  type Message,
   type SystemMessageDataMap,
-} from "../../../src/index.js";
+} from "../../../src/backends/claude/index.js";
+import { parseClaudeMessage } from "../../../src/backends/claude/message-parser.js";
+import { isSystemMessage, type Message } from "../../../src/index.js";
 
 const KINDS = JSON.parse(
   readFileSync(join(import.meta.dirname, "../../fixtures/claude/shapes/stdout_kinds.json"), "utf8"),

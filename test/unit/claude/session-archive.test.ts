@@ -12,11 +12,10 @@ import {
   archiveSession,
   encodeProjectDir,
   getSessionInfo,
-  InvalidOptionsError,
   listSessions,
-  SessionNotFoundError,
   unarchiveSession,
-} from "../../../src/index.js";
+} from "../../../src/backends/claude/index.js";
+import { InvalidOptionsError, SessionNotFoundError } from "../../../src/index.js";
 import { PROJECT, RENAMED_SESSION, SUBAGENT_SESSION, useFixtureConfigDir } from "./session-fixture.js";
 
 const SESSION = RENAMED_SESSION;

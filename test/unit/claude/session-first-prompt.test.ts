@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { encodeProjectDir, listSessions } from "../../../src/index.js";
+import { encodeProjectDir, listSessions } from "../../../src/backends/claude/index.js";
 
 const PROJECT = "/tmp/cas-first-prompt-project";
 const savedConfigDir = process.env.CLAUDE_CONFIG_DIR;

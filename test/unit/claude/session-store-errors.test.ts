@@ -8,8 +8,6 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { projectKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
-import { prepareStoreResume } from "../../../src/backends/claude/store-resume.js";
 import {
   deleteSession,
   forkSession,
@@ -23,7 +21,9 @@ import {
   type SessionStore,
   SessionStoreError,
   tagSession,
-} from "../../../src/index.js";
+} from "../../../src/backends/claude/index.js";
+import { projectKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
+import { prepareStoreResume } from "../../../src/backends/claude/store-resume.js";
 
 const SESSION = "0b0c6f4e-5a44-4e51-9a43-3f1d7f0c5a11";
 const cwd = mkdtempSync(join(tmpdir(), "cas-store-errors-"));

@@ -5,8 +5,6 @@
  */
 import * as official from "@anthropic-ai/claude-agent-sdk";
 import { beforeEach, describe, expect, it } from "vitest";
-// Our messages in the official SDK's field names, as the compat entry point returns them.
-import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
 import {
   deleteSession,
   encodeProjectDir,
@@ -16,16 +14,17 @@ import {
   getSessionMessages,
   getSubagentMessages,
   InMemorySessionStore,
-  InvalidOptionsError,
   importSessionToStore,
   listSessions,
   listSubagents,
   renameSession,
-  SessionNotFoundError,
   type SessionStore,
   type SessionStoreEntry,
   tagSession,
-} from "../../../src/index.js";
+} from "../../../src/backends/claude/index.js";
+// Our messages in the official SDK's field names, as the compat entry point returns them.
+import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
+import { InvalidOptionsError, SessionNotFoundError } from "../../../src/index.js";
 import {
   AGENT,
   ALL_SESSIONS as ALL,

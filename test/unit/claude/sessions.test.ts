@@ -19,9 +19,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
 import { beforeEach, describe, expect, it } from "vitest";
-import * as compat from "../../../src/compat/claude-agent-sdk/index.js";
-// Our messages in the official SDK's field names, as the compat entry point returns them.
-import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
 import {
   deleteSession,
   encodeProjectDir,
@@ -29,14 +26,16 @@ import {
   getSessionInfo,
   getSessionMessages,
   getSubagentMessages,
-  InvalidOptionsError,
   listSessions,
   listSubagents,
   renameSession,
   type SessionMessage,
-  SessionNotFoundError,
   tagSession,
-} from "../../../src/index.js";
+} from "../../../src/backends/claude/index.js";
+import * as compat from "../../../src/compat/claude-agent-sdk/index.js";
+// Our messages in the official SDK's field names, as the compat entry point returns them.
+import { toOfficialSessionMessage as asOfficial } from "../../../src/compat/claude-agent-sdk/sessions.js";
+import { InvalidOptionsError, SessionNotFoundError } from "../../../src/index.js";
 import {
   AGENT,
   ALL_SESSIONS as ALL,

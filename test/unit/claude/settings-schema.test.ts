@@ -6,9 +6,9 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { buildClaudeArgs } from "../../../src/backends/claude/command.js";
+import type { ClaudeSettings } from "../../../src/backends/claude/index.js";
 import { buildClaudeInitialize } from "../../../src/backends/claude/initialize.js";
 import { validateClaudeOptions } from "../../../src/backends/claude/validate.js";
-import type { ClaudeSettings } from "../../../src/index.js";
 import { agentOptionsIssues, unknownNestedFields } from "../../../src/options-schema.js";
 
 const typed: ClaudeSettings = {

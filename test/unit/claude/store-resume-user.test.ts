@@ -18,9 +18,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InMemorySessionStore } from "../../../src/backends/claude/index.js";
 import { projectKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
 import { prepareStoreResume } from "../../../src/backends/claude/store-resume.js";
-import { InMemorySessionStore } from "../../../src/index.js";
 
 const SESSION = "0b0c6f4e-5a44-4e51-9a43-3f1d7f0c5a11";
 const RUNS = 20;

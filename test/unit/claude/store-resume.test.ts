@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { InMemorySessionStore, SessionStoreError } from "../../../src/backends/claude/index.js";
 import { projectKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
 import { prepareStoreResume } from "../../../src/backends/claude/store-resume.js";
-import { InMemorySessionStore, SessionStoreError } from "../../../src/index.js";
 
 const SESSION = "0b0c6f4e-5a44-4e51-9a43-3f1d7f0c5a11";
 const made: string[] = [];

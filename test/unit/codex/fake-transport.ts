@@ -2,8 +2,9 @@
  * An in-memory Transport standing in for a codex process: records every line written to "stdin",
  * and lets the test emit stdout lines and end the process.
  */
-import type { Transport, TransportItem } from "../../../src/index.js";
+
 import { MessageHub } from "../../../src/session/message-hub.js";
+import type { Transport, TransportItem } from "../../../src/transport/index.js";
 
 export class FakeTransport implements Transport {
   /** Every line written, as written (without the newline). */

@@ -8,12 +8,8 @@ import {
   JsonRpcError,
   type JsonRpcHandlers,
 } from "../../../src/backends/codex/json-rpc.js";
-import {
-  ControlRequestError,
-  ControlTimeoutError,
-  JsonDecodeError,
-  ProcessError,
-} from "../../../src/index.js";
+import { ControlRequestError, ControlTimeoutError, ProcessError } from "../../../src/index.js";
+import { JsonDecodeError } from "../../../src/transport/index.js";
 import { FakeTransport } from "./fake-transport.js";
 
 interface Recorded {

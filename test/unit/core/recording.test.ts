@@ -19,7 +19,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { query, RecordingError } from "../../../src/index.js";
+import { query } from "../../../src/index.js";
+import { RecordingError } from "../../../src/transport/index.js";
 import type { ReadFlow } from "../../../src/transport/read-flow.js";
 import { type DirectReadTransport, READ_INTO } from "../../../src/transport/read-transport.js";
 import { recordTransport } from "../../../src/transport/recording.js";

@@ -12,6 +12,7 @@ import {
   getBackend,
   InvalidOptionsError,
   loadBackend,
+  preloadWhenIdle,
   UnsupportedOptionsError,
 } from "../../../src/index.js";
 
@@ -30,7 +31,6 @@ describe("backend registry", () => {
     expect(() => backend.validateOptions({ maxTurns: 0 })).toThrow(InvalidOptionsError);
   });
 
-  // ACP: Claude and Codex may already be loaded by the idle preload (see below).
   it("opens a session through a backend that was not loaded yet", async () => {
     const lazy = getBackend("acp");
     expect(lazy.constructor.name).toBe("LazyBackend");
@@ -51,21 +51,22 @@ describe("backend registry", () => {
 });
 
 /**
- * Claude, then Codex, load in the background once the host's event loop comes round after the
- * import, but only in a host that stays up: a script that imports the package and ends exits
- * without loading anything. Each case runs in its own Node process, as a host would.
+ * Importing the package loads nothing and schedules nothing; `preloadWhenIdle()` asks for Claude,
+ * then Codex (or the backends it is given) to load in the background once the host's event loop
+ * comes round, but only in a host that stays up: a script that asks and ends exits without loading
+ * anything. Each case runs in its own Node process, as a host would.
  */
-describe("idle preload of the Claude and Codex backends", () => {
+describe("idle preload, when asked for", () => {
   const ROOT = join(import.meta.dirname, "..", "..", "..");
 
   /** Runs `script` as a host; resolves with its stdout once it exited 0 with nothing on stderr. */
   function host(script: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-        cwd: ROOT,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        ["--unhandled-rejections=strict", "--import", "tsx", "--input-type=module", "-e", script],
+        { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
+      );
       let out = "";
       let err = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => {
@@ -81,19 +82,35 @@ describe("idle preload of the Claude and Codex backends", () => {
     });
   }
 
-  it("a host that ends right after importing exits without loading the backend", async () => {
+  /** Stays up until `expected` backends are loaded or the loop came round 200 times after both loaded. */
+  const stayUpAndReport = `
+       const keep = setInterval(() => {}, 1000);
+       await import("./src/backends/claude/backend.ts");
+       await import("./src/backends/codex/backend.ts");
+       for (let i = 0; i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+       clearInterval(keep);
+       console.log(sdk.getBackend("claude").constructor.name, sdk.getBackend("codex").constructor.name);`;
+
+  it("a host that stays up after importing has nothing loaded it did not ask for", async () => {
+    const out = await host(`const sdk = await import("./src/index.ts");${stayUpAndReport}`);
+    expect(out).toBe("LazyBackend LazyBackend");
+  });
+
+  it("a host that asks and ends right after exits without loading the backend", async () => {
     const out = await host(
       `const sdk = await import("./src/index.ts");
+       sdk.preloadWhenIdle();
        process.on("exit", () => console.log(sdk.getBackend("claude").constructor.name));`,
     );
     expect(out).toBe("LazyBackend");
   });
 
-  it("a host that stays up has Claude, then Codex loaded without asking for them", async () => {
+  it("a host that asks and stays up has Claude, then Codex loaded", async () => {
     // The host stays up on its own interval until both are there (or 20 s have passed), noting the
     // order in which they arrive.
     const out = await host(
       `const sdk = await import("./src/index.ts");
+       sdk.preloadWhenIdle();
        const started = Date.now();
        const seen = [];
        const poll = setInterval(() => {
@@ -109,32 +126,34 @@ describe("idle preload of the Claude and Codex backends", () => {
     expect(out).toBe("claude codex");
   });
 
-  it("CODE_AGENT_SDK_PRELOAD names the backends to preload, or 0 for none", async () => {
-    // Stays up, and waits until both backends' modules have loaded (imported here too) and the
-    // loop has come round many times: enough for the preload, as the cases that load show.
-    const script = `const sdk = await import("./src/index.ts");
-       const keep = setInterval(() => {}, 1000);
-       await import("./src/backends/claude/backend.ts");
-       await import("./src/backends/codex/backend.ts");
-       for (let i = 0; i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-       clearInterval(keep);
-       console.log(sdk.getBackend("claude").constructor.name, sdk.getBackend("codex").constructor.name);`;
+  it("preloadWhenIdle(kinds) loads those; without kinds CODE_AGENT_SDK_PRELOAD names them, or 0 for none", async () => {
     const { CODE_AGENT_SDK_PRELOAD: _, ...inherited } = process.env;
-    const withPreload = (value: string) => host(script, { ...inherited, CODE_AGENT_SDK_PRELOAD: value });
-    expect(await host(script, inherited)).toBe("ClaudeBackend CodexBackend");
-    expect(await withPreload("codex")).toBe("LazyBackend CodexBackend");
-    expect(await withPreload("claude")).toBe("ClaudeBackend LazyBackend");
-    expect(await withPreload(" codex , claude ")).toBe("ClaudeBackend CodexBackend");
-    expect(await withPreload("0")).toBe("LazyBackend LazyBackend");
-    await expect(withPreload("codx")).rejects.toThrow(
+    const asking = (call: string, value?: string) =>
+      host(
+        `const sdk = await import("./src/index.ts");
+         sdk.${call};${stayUpAndReport}`,
+        value === undefined ? inherited : { ...inherited, CODE_AGENT_SDK_PRELOAD: value },
+      );
+    expect(await asking('preloadWhenIdle(["codex"])')).toBe("LazyBackend CodexBackend");
+    expect(await asking("preloadWhenIdle()")).toBe("ClaudeBackend CodexBackend");
+    expect(await asking("preloadWhenIdle()", "codex")).toBe("LazyBackend CodexBackend");
+    expect(await asking("preloadWhenIdle()", "claude")).toBe("ClaudeBackend LazyBackend");
+    expect(await asking("preloadWhenIdle()", " codex , claude ")).toBe("ClaudeBackend CodexBackend");
+    expect(await asking("preloadWhenIdle()", "0")).toBe("LazyBackend LazyBackend");
+    await expect(asking("preloadWhenIdle()", "codx")).rejects.toThrow(
       /CODE_AGENT_SDK_PRELOAD="codx" is neither 0 nor a list of backends/,
     );
-    await expect(withPreload("claude,codx")).rejects.toThrow(/nothing is preloaded/);
+    await expect(asking("preloadWhenIdle()", "claude,codx")).rejects.toThrow(/nothing is preloaded/);
+  });
+
+  it("preloadWhenIdle rejects an unknown backend at once", () => {
+    expect(() => preloadWhenIdle(["nope" as never])).toThrow(InvalidOptionsError);
   });
 
   it("a query for another backend first: the default one is not loaded", async () => {
     const out = await host(
       `const sdk = await import("./src/index.ts");
+       sdk.preloadWhenIdle();
        await sdk.loadBackend("codex");
        await new Promise((resolve) => setTimeout(resolve, 0));
        await new Promise((resolve) => setTimeout(resolve, 0));

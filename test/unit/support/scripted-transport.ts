@@ -2,8 +2,9 @@
  * An in-memory Transport whose "CLI" is a test function: every line the SDK writes is handed to
  * `onWrite`, which can answer through `emit`. Exercises the custom-transport seam.
  */
-import type { Transport, TransportItem } from "../../../src/index.js";
+
 import { MessageHub } from "../../../src/session/message-hub.js";
+import type { Transport, TransportItem } from "../../../src/transport/index.js";
 
 export class ScriptedTransport implements Transport {
   readonly written: Record<string, unknown>[] = [];

@@ -8,7 +8,8 @@
  *   deep: the CLI's output carries a 20 000-deep JSON value → the session ends with its result,
  *     the recording has a gap line, onError got a RecordingError.
  */
-import { query, RecordingError } from "../../../../src/index.js";
+import { query } from "../../../../src/index.js";
+import { RecordingError } from "../../../../src/transport/index.js";
 import { cliLike, resultLine, ScriptedTransport } from "../../support/scripted-transport.js";
 
 const [scenario, path] = process.argv.slice(2) as [string, string];
