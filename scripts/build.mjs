@@ -55,19 +55,23 @@ const entryPoints = {
   "ai-sdk/index": "src/ai-sdk/index.ts",
 };
 const rootEntry = join(root, entryPoints.index);
+/** The namespace of the one module that imports what the lazily loaded backends share. */
+const COMMON = "backend-common";
 
 /**
- * One bundle. `importRoot`: the other entry points and the lazily imported modules (the backends)
- * get an import of the root entry appended, so every module the root entry loads is reachable from
- * every entry point and esbuild puts them all in one chunk; without it, code splitting cut what
- * `import("code-agent-sdk")` loads into ~30 small chunks by which entries share them, and Node pays
- * ~0.5 ms of CPU per module (resolve, read, compile, link): 44 → 25 ms for the root's `import()`.
- * The root entry is loaded before any of them anyway (a backend is only imported by it), so this
- * loads nothing earlier. `rootAlso`: modules the lazily loaded backends share with each other,
- * imported by the root entry too, so a first query loads its backend as one chunk, not as the
- * backend plus the handful of small shared chunks.
+ * One bundle. Node pays ~0.5 ms of CPU per ES module whatever its size (resolve, read, compile,
+ * link), and esbuild's code splitting cuts modules into one chunk per set of entry points (the
+ * static ones and the lazily imported backends) that reach them: ~30 small chunks for what
+ * `import("code-agent-sdk")` loaded, 3–8 more for a backend. So:
+ * - `importRoot`: the other entry points and the lazily imported modules get an import of the root
+ *   entry appended, so everything the root entry loads is reached by all of them and lands in one
+ *   chunk (the root entry is loaded before any of them anyway: only it imports a backend);
+ * - `common`: the modules the backends need beyond the root's (what they share with each other and
+ *   with the other entries), imported by one module that the same files import too (not the root
+ *   entry, nor a lazily imported module the root imports statically, `inRoot`): one chunk.
+ * `import()` of the package then loads 2 modules, a backend 2 more (its own and the common one).
  */
-function bundle({ importRoot = new Set(), rootAlso = [], write = true } = {}) {
+function bundle({ importRoot = new Set(), common = [], inRoot = new Set(), write = true } = {}) {
   return build({
     absWorkingDir: root,
     entryPoints,
@@ -93,9 +97,16 @@ function bundle({ importRoot = new Set(), rootAlso = [], write = true } = {}) {
       {
         name: "root-entry-first",
         setup(b) {
+          b.onResolve({ filter: /^code-agent-sdk-build:common$/ }, () => ({ path: "common", namespace: COMMON }));
+          b.onLoad({ filter: /.*/, namespace: COMMON }, () => ({
+            contents: common.map((file) => `import ${JSON.stringify(file)};`).join("\n"),
+            loader: "js",
+            resolveDir: root,
+          }));
           b.onLoad({ filter: /\.ts$/ }, async (args) => {
-            const extra = args.path === rootEntry ? rootAlso : importRoot.has(args.path) ? [rootEntry] : [];
-            if (extra.length === 0) return undefined;
+            if (!importRoot.has(args.path)) return undefined;
+            const withCommon = common.length > 0 && !inRoot.has(args.path);
+            const extra = [rootEntry, ...(withCommon ? ["code-agent-sdk-build:common"] : [])];
             // Appended: the first line may be a shebang. Imports are hoisted either way.
             const imports = extra.map((file) => `import ${JSON.stringify(file)};`).join("\n");
             return { contents: `${await readFile(args.path, "utf8")}\n${imports}\n`, loader: "ts" };
@@ -131,4 +142,8 @@ for (const out of lazyOutputs) {
 }
 const importRoot = new Set([...staticEntries, ...lazyOutputs.map((out) => join(root, outputs[out].entryPoint))]);
 importRoot.delete(rootEntry);
-await bundle({ importRoot, rootAlso: [...shared].sort() });
+// A lazily imported module the root entry also imports statically (the registry, for the command's
+// demo) is part of what the root loads: it imports the root entry only.
+const inRoot = new Set();
+for (const out of rootLoads) for (const input of Object.keys(outputs[out].inputs)) inRoot.add(join(root, input));
+await bundle({ importRoot, common: [...shared].sort(), inRoot });
