@@ -158,7 +158,15 @@ function addFile(
   warnings: SharedV3Warning[],
 ): void {
   const mediaType = part.mediaType.toLowerCase();
-  const data = part.data;
+  const data = part.data as LanguageModelV3FilePart["data"] | { type?: unknown; text?: unknown };
+  // `ai` 7 adapts its v4 file data for a v3 model by unwrapping bytes and URLs only: inline text
+  // (`{ type: "text", text }`) and provider references (`{ type: "reference" }`) arrive as objects.
+  if (typeof data === "object" && !(data instanceof URL) && !(data instanceof Uint8Array)) {
+    if (data.type === "text" && typeof data.text === "string")
+      blocks.push({ type: "text", text: part.filename ? `${part.filename}:\n${data.text}` : data.text });
+    else dropped(warnings, `file part ${mediaType} given as a provider reference`);
+    return;
+  }
   // `ai` 7 hands a v3 model a URL it was given as a string; base64 never holds a ":".
   const url =
     data instanceof URL

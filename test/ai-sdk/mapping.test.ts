@@ -153,6 +153,39 @@ describe("convertPrompt", () => {
     ]);
   });
 
+  it("ai 7's tagged file data that its v3 adapter passes on as objects: inline text is sent, a provider reference dropped with a warning", () => {
+    const out = convertPrompt(
+      [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "read this" },
+            // What ai 7's asLanguageModelV4 hands a v3 model for `{ type: "text" }` / `{ type: "reference" }` data.
+            {
+              type: "file",
+              mediaType: "text/plain",
+              filename: "notes.txt",
+              data: { type: "text", text: "inline" },
+            },
+            {
+              type: "file",
+              mediaType: "application/pdf",
+              data: { type: "reference", reference: { x: "f1" } },
+            },
+          ] as never,
+        },
+      ],
+      allow,
+    );
+    expect(out.prompt).toBe("read this\n\nnotes.txt:\ninline");
+    expect(out.warnings).toEqual([
+      expect.objectContaining({
+        type: "unsupported",
+        feature: "file part application/pdf given as a provider reference",
+      }),
+    ]);
+  });
+
   it("no user message to send is an InvalidOptionsError", () => {
     expect(() => convertPrompt([{ role: "system", content: "x" }], allow)).toThrow(InvalidOptionsError);
   });
