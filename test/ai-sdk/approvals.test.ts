@@ -8,9 +8,11 @@ import { join } from "node:path";
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { ApprovalNotPendingError, createCodeAgent } from "../../src/ai-sdk/index.js";
-import { InvalidOptionsError } from "../../src/index.js";
+import { InvalidOptionsError, UnsupportedOptionsError } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
+import { CLAUDE_CODE_ACP_VERSION, claudeAcpBed, runningAgents } from "../e2e/acp-support.js";
 import { CODEX_CLI_VERSION, codexBed, runningCliProcesses } from "../e2e/codex-support.js";
+import { cursorBed } from "../e2e/cursor-support.js";
 import { CLAUDE_CLI_VERSION, testBed } from "../e2e/support.js";
 import { AI_MAJOR, ai } from "./ai-version.js";
 
@@ -209,5 +211,41 @@ describe(`toolApproval "ai-sdk" over codex ${CODEX_CLI_VERSION} (ai ${AI_MAJOR})
     expect(second.text).toBe("skipped");
     expect(existsSync(join(bed.cwd, "denied.txt"))).toBe(false);
     await expect.poll(() => runningCliProcesses(), { timeout: 15_000 }).toBe(0);
+  });
+});
+
+describe(`toolApproval "ai-sdk" over acp/claude-code-acp ${CLAUDE_CODE_ACP_VERSION} (ai ${AI_MAJOR})`, () => {
+  it("the agent's session/request_permission: request, then the approving call runs the command", async () => {
+    await using bed = await claudeAcpBed([
+      { toolUse: { name: "mcp__acp__Bash", input: { command: "echo acp-ok > ok.txt", timeout: 10_000 } } },
+      { text: "done" },
+    ]);
+    const agent = createCodeAgent();
+    const model = agent("acp/claude-code-acp", { ...bed.options(), toolApproval: "ai-sdk" });
+    const first = await generateText({ model, prompt: "run it" });
+    expect(first.finishReason).toBe("tool-calls");
+    const request = approvalOf(first.content);
+    expect(request.toolCall).toMatchObject({ toolName: "Bash", providerExecuted: true });
+    expect(existsSync(join(bed.cwd, "ok.txt"))).toBe(false);
+    const second = await generateText({
+      model,
+      messages: answered("run it", first, request.approvalId, true),
+    });
+    expect(existsSync(join(bed.cwd, "ok.txt"))).toBe(true);
+    expect(second.text).toBe("done");
+    await expect.poll(() => runningAgents(), { timeout: 15_000 }).toBe(0);
+  });
+});
+
+describe(`toolApproval "ai-sdk" on cursor (ai ${AI_MAJOR})`, () => {
+  it("is refused: Cursor's print mode has no permission requests", async () => {
+    await using bed = cursorBed();
+    const agent = createCodeAgent();
+    // Cursor takes no canUseTool, which the flow needs: refused before any process starts.
+    const model = agent("cursor", { ...bed.options(), toolApproval: "ai-sdk" });
+    const error = await generateText({ model, prompt: "hi" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedOptionsError);
+    expect(String(error)).toContain("canUseTool");
+    expect(bed.invocations()).toEqual([]);
   });
 });
