@@ -5,6 +5,7 @@
 
 import type {
   HookEventName,
+  HookInputByEvent,
   MessageDisplayHookSpecificOutput,
   PermissionDeniedHookSpecificOutput,
   PostToolUseHookSpecificOutput,
@@ -41,6 +42,16 @@ export type SDKAssistantMessageError =
   | "max_output_tokens"
   | "cloud_credential_error";
 
+/** Drops an index signature: the official types name their fields only. */
+type Known<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+/**
+ * The input of a hook whose fields the backend types as the official SDK does (`HookInputByEvent`),
+ * without the backend's openness to fields a later CLI adds. test/compat/type-shapes.test.ts
+ * checks each against the official type.
+ */
+type HookInputOf<E extends HookEventName> = BaseHookInput &
+  Omit<Known<HookInputByEvent[E]>, keyof BaseHookInput>;
+
 /** Fields every hook input carries. */
 export type BaseHookInput = {
   session_id: string;
@@ -75,17 +86,6 @@ export type PostToolBatchToolCall = {
   tool_input: unknown;
   tool_use_id: string;
   tool_response?: unknown;
-};
-
-type ModelSwitchFields = {
-  from_model: string;
-  to_model: string;
-  requested_model: string | null;
-  context_tokens: number;
-  prompt_cache_warm: boolean;
-  cache_ttl: "5m" | "1h";
-  estimated_cache_write_usd: number;
-  pricing: "configured" | "catalog" | "default";
 };
 
 /** Input of a `PreToolUse` hook. */
@@ -132,40 +132,13 @@ export type PermissionDeniedHookInput = BaseHookInput & {
   mcp_server?: McpServerProvenance;
 };
 /** Input of a `Notification` hook. */
-export type NotificationHookInput = BaseHookInput & {
-  hook_event_name: "Notification";
-  message: string;
-  title?: string;
-  notification_type: string;
-};
+export type NotificationHookInput = HookInputOf<"Notification">;
 /** Input of a `UserPromptSubmit` hook. */
-export type UserPromptSubmitHookInput = BaseHookInput & {
-  hook_event_name: "UserPromptSubmit";
-  prompt: string;
-  source?: "user" | "sdk" | "system" | "loop_wakeup" | "schedule_wakeup" | "poll_event";
-  session_title?: string;
-};
+export type UserPromptSubmitHookInput = HookInputOf<"UserPromptSubmit">;
 /** Input of a `UserPromptExpansion` hook. */
-export type UserPromptExpansionHookInput = BaseHookInput & {
-  hook_event_name: "UserPromptExpansion";
-  expansion_type: "slash_command" | "mcp_prompt";
-  command_name: string;
-  command_args: string;
-  command_source?: string;
-  prompt: string;
-};
+export type UserPromptExpansionHookInput = HookInputOf<"UserPromptExpansion">;
 /** Input of a `SessionStart` hook. */
-export type SessionStartHookInput = BaseHookInput & {
-  hook_event_name: "SessionStart";
-  source: "startup" | "resume" | "clear" | "compact" | "fork";
-  agent_type?: string;
-  model?: string;
-  session_title?: string;
-  seconds_since_last_response?: number;
-  context_tokens?: number;
-  prompt_cache_likely_expired?: boolean;
-  estimated_cache_write_usd?: number;
-};
+export type SessionStartHookInput = HookInputOf<"SessionStart">;
 /** Input of a `SessionEnd` hook. */
 export type SessionEndHookInput = BaseHookInput & { hook_event_name: "SessionEnd"; reason: ExitReason };
 /** Input of a `Stop` hook. */
@@ -201,27 +174,13 @@ export type SubagentStopHookInput = BaseHookInput & {
   session_crons?: SessionCronSummary[];
 };
 /** Input of a `PreCompact` hook. */
-export type PreCompactHookInput = BaseHookInput & {
-  hook_event_name: "PreCompact";
-  trigger: "manual" | "auto";
-  custom_instructions: string | null;
-};
+export type PreCompactHookInput = HookInputOf<"PreCompact">;
 /** Input of a `PostCompact` hook. */
-export type PostCompactHookInput = BaseHookInput & {
-  hook_event_name: "PostCompact";
-  trigger: "manual" | "auto";
-  compact_summary: string;
-};
+export type PostCompactHookInput = HookInputOf<"PostCompact">;
 /** Input of a `PreModelSwitch` hook. */
-export type PreModelSwitchHookInput = BaseHookInput & {
-  hook_event_name: "PreModelSwitch";
-  source: "command" | "picker" | "sdk";
-} & ModelSwitchFields;
+export type PreModelSwitchHookInput = HookInputOf<"PreModelSwitch">;
 /** Input of a `PostModelSwitch` hook. */
-export type PostModelSwitchHookInput = BaseHookInput & {
-  hook_event_name: "PostModelSwitch";
-  source: "command" | "picker" | "sdk" | "auto" | "resume";
-} & ModelSwitchFields;
+export type PostModelSwitchHookInput = HookInputOf<"PostModelSwitch">;
 /** Input of a `PermissionRequest` hook. */
 export type PermissionRequestHookInput = BaseHookInput & {
   hook_event_name: "PermissionRequest";
@@ -231,93 +190,33 @@ export type PermissionRequestHookInput = BaseHookInput & {
   mcp_server?: McpServerProvenance;
 };
 /** Input of a `Setup` hook. */
-export type SetupHookInput = BaseHookInput & { hook_event_name: "Setup"; trigger: "init" | "maintenance" };
+export type SetupHookInput = HookInputOf<"Setup">;
 /** Input of a `TeammateIdle` hook. */
-export type TeammateIdleHookInput = BaseHookInput & {
-  hook_event_name: "TeammateIdle";
-  teammate_name: string;
-  team_name: string;
-};
-type TaskHookFields = {
-  task_id: string;
-  task_subject: string;
-  task_description?: string;
-  teammate_name?: string;
-  team_name?: string;
-};
+export type TeammateIdleHookInput = HookInputOf<"TeammateIdle">;
 /** Input of a `TaskCreated` hook. */
-export type TaskCreatedHookInput = BaseHookInput & { hook_event_name: "TaskCreated" } & TaskHookFields;
+export type TaskCreatedHookInput = HookInputOf<"TaskCreated">;
 /** Input of a `TaskCompleted` hook. */
-export type TaskCompletedHookInput = BaseHookInput & { hook_event_name: "TaskCompleted" } & TaskHookFields;
+export type TaskCompletedHookInput = HookInputOf<"TaskCompleted">;
 /** Input of an `Elicitation` hook. */
-export type ElicitationHookInput = BaseHookInput & {
-  hook_event_name: "Elicitation";
-  mcp_server_name: string;
-  message: string;
-  mode?: "form" | "url";
-  url?: string;
-  elicitation_id?: string;
-  requested_schema?: Record<string, unknown>;
-};
+export type ElicitationHookInput = HookInputOf<"Elicitation">;
 /** Input of an `ElicitationResult` hook. */
-export type ElicitationResultHookInput = BaseHookInput & {
-  hook_event_name: "ElicitationResult";
-  mcp_server_name: string;
-  elicitation_id?: string;
-  mode?: "form" | "url";
-  action: "accept" | "decline" | "cancel";
-  content?: Record<string, unknown>;
-};
+export type ElicitationResultHookInput = HookInputOf<"ElicitationResult">;
 /** Input of a `ConfigChange` hook. */
-export type ConfigChangeHookInput = BaseHookInput & {
-  hook_event_name: "ConfigChange";
-  source: "user_settings" | "project_settings" | "local_settings" | "policy_settings" | "skills";
-  file_path?: string;
-};
+export type ConfigChangeHookInput = HookInputOf<"ConfigChange">;
 /** Input of an `InstructionsLoaded` hook. */
-export type InstructionsLoadedHookInput = BaseHookInput & {
-  hook_event_name: "InstructionsLoaded";
-  file_path: string;
-  memory_type: "User" | "Project" | "Local" | "Managed";
-  load_reason: "session_start" | "nested_traversal" | "path_glob_match" | "include" | "compact";
-  globs?: string[];
-  trigger_file_path?: string;
-  parent_file_path?: string;
-};
+export type InstructionsLoadedHookInput = HookInputOf<"InstructionsLoaded">;
 /** Input of a `WorktreeCreate` hook. */
-export type WorktreeCreateHookInput = BaseHookInput & { hook_event_name: "WorktreeCreate"; name: string };
+export type WorktreeCreateHookInput = HookInputOf<"WorktreeCreate">;
 /** Input of a `WorktreeRemove` hook. */
-export type WorktreeRemoveHookInput = BaseHookInput & {
-  hook_event_name: "WorktreeRemove";
-  worktree_path: string;
-};
+export type WorktreeRemoveHookInput = HookInputOf<"WorktreeRemove">;
 /** Input of a `CwdChanged` hook. */
-export type CwdChangedHookInput = BaseHookInput & {
-  hook_event_name: "CwdChanged";
-  old_cwd: string;
-  new_cwd: string;
-};
+export type CwdChangedHookInput = HookInputOf<"CwdChanged">;
 /** Input of a `FileChanged` hook. */
-export type FileChangedHookInput = BaseHookInput & {
-  hook_event_name: "FileChanged";
-  file_path: string;
-  event: "change" | "add" | "unlink";
-};
+export type FileChangedHookInput = HookInputOf<"FileChanged">;
 /** Input of a `DirectoryAdded` hook. */
-export type DirectoryAddedHookInput = BaseHookInput & {
-  hook_event_name: "DirectoryAdded";
-  directory: string;
-  source: "slash_command" | "register_repo_root";
-};
+export type DirectoryAddedHookInput = HookInputOf<"DirectoryAdded">;
 /** Input of a `MessageDisplay` hook. */
-export type MessageDisplayHookInput = BaseHookInput & {
-  hook_event_name: "MessageDisplay";
-  turn_id: string;
-  message_id: string;
-  index: number;
-  final: boolean;
-  delta: string;
-};
+export type MessageDisplayHookInput = HookInputOf<"MessageDisplay">;
 
 /** The input of a hook callback, by `hook_event_name`. */
 export type HookInput =
