@@ -18,7 +18,7 @@ export type CliInstallFailure =
   /** The `signal` was aborted. */
   | "aborted";
 
-/** {@link installCli} failed. `failure` says why; `stderrTail` holds npm's last words, when it ran. */
+/** `installCli()` (`code-agent-sdk/install`) failed. `failure` says why; `stderrTail` holds npm's last words, when it ran. */
 export class CliInstallError extends AgentSdkError {
   readonly backend: InstallableBackend | string;
   /** The version asked for (or resolved, when resolution got that far). */

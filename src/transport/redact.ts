@@ -34,7 +34,7 @@ const SECRET_VAR = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIAL|AUTH)/i;
 /**
  * Environment variables whose values are kept in recordings: they are not secrets, and paths and
  * locale settings show up in what the CLI prints. Every other variable's value (at least
- * {@link MIN_SECRET_LENGTH} characters) is redacted wherever it appears.
+ * `MIN_SECRET_LENGTH` (6) characters) is redacted wherever it appears.
  */
 export const KEPT_ENV_NAMES: readonly string[] = [
   "PATH",
@@ -130,7 +130,7 @@ export class Redactor {
 
   /**
    * @param secrets Values to redact wherever they occur, e.g. the values of the CLI's environment.
-   *   Values shorter than {@link MIN_SECRET_LENGTH} are ignored.
+   *   Values shorter than `MIN_SECRET_LENGTH` (6) are ignored.
    */
   constructor(secrets: Iterable<string>) {
     this.literals = [...new Set([...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH))].sort(
@@ -186,7 +186,7 @@ export class Redactor {
    * objects, every argument of a process spec (an object with `command` and `args`, such as an MCP
    * server's), and in every string.
    *
-   * @throws AgentSdkError when `value` nests deeper than {@link MAX_REDACTION_DEPTH} levels.
+   * @throws AgentSdkError when `value` nests deeper than `MAX_REDACTION_DEPTH` (1000) levels.
    */
   value(value: unknown): unknown {
     return this.redactValue(value, undefined, 0);
