@@ -25,8 +25,10 @@ for (const backend of ["claude", "codex", "cursor"] as const) {
   }
 }
 
-// Capability errors are loud: Cursor has no system prompt, so this throws before spawning anything.
+// Capability errors are loud: Cursor has no system prompt. In TypeScript that is a compile-time
+// error; from JavaScript, query() throws UnsupportedOptionsError before spawning anything.
 try {
+  // @ts-expect-error: `systemPrompt` is not an option of the cursor backend.
   for await (const _ of query({ prompt: "hi", options: { backend: "cursor", systemPrompt: "be brief" } })) {
   }
 } catch (error) {

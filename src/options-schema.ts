@@ -421,6 +421,13 @@ const FIELDS = {
   exitTimeoutMs: () => z.optional(durationMs("no limit")),
   callbackTimeoutMs: () => z.optional(durationMs("no limit")),
   inheritEnv: () => z.optional(z.boolean()),
+  // Taken off before a backend validates (see `telemetry/start.ts`); checked here for direct callers.
+  telemetry: () =>
+    z.optional(
+      z.custom<object>((v) => typeof v === "object" && v !== null && !Array.isArray(v), {
+        error: "telemetry must be an object (see TelemetryOptions)",
+      }),
+    ),
   backgroundTaskTimeoutMs: () => z.optional(durationMs("no limit")),
   transport: () => z.optional(transportSchema()),
   spawnClaudeCodeProcess: () => z.optional(fn("spawnClaudeCodeProcess")),

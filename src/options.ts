@@ -1,6 +1,11 @@
 /**
- * `AgentOptions`: one plain object configures every backend. Fields a backend cannot honour are
- * rejected with `UnsupportedOptionsError` before anything is spawned.
+ * `AgentOptions`: one plain object configures a session, typed per backend. A neutral core
+ * ({@link CommonOptions}) means the same on every backend; each backend adds its own fields, valid
+ * only with that `backend` ({@link ClaudeAgentOptions}, {@link CodexAgentOptions},
+ * {@link CursorAgentOptions}, {@link AcpAgentOptions}), so a Claude-only option with
+ * `backend: "codex"` is a compile-time error. Which backend honours which option is one table,
+ * `OPTION_SUPPORT` (`options/support.ts`); JavaScript callers get the same refusals at run time
+ * (`UnsupportedOptionsError`, before anything is spawned).
  */
 
 import type { HookMap } from "./backends/claude/hooks.js";
@@ -8,6 +13,7 @@ import type { SessionStore, SessionStoreFlush } from "./backends/claude/sessions
 import type { ClaudeSettings } from "./backends/claude/settings.generated.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
+import type { BackendKind, CommonOptionName, OptionNamesOf } from "./options/support.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
 import type { TelemetryOptions } from "./telemetry/types.js";
 import type { RecordOptions } from "./transport/recording.js";
@@ -16,8 +22,7 @@ import type { Transport } from "./transport/transport.js";
 
 export type { ClaudeSettings } from "./backends/claude/settings.generated.js";
 
-/** Which agent CLI drives the session. */
-export type BackendKind = "claude" | "codex" | "cursor" | "acp";
+export type { BackendKind } from "./options/support.js";
 
 /** Reasoning effort. */
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
@@ -362,8 +367,11 @@ export interface AcpOptions {
   authMethod?: string;
 }
 
-/** Options for `query()` and `AgentSdkClient`. Every field is optional. */
-export interface AgentOptions {
+/**
+ * Every option of every backend, each documented once. Not public as such: each backend's option
+ * type picks the fields `OPTION_SUPPORT` lists for it (the TSDoc travels with the pick).
+ */
+interface OptionFields {
   // ── backend selection ──
   /** Which CLI to drive. Default `"claude"`. `"acp"`: any Agent Client Protocol agent (see `acp`). */
   backend?: BackendKind;
@@ -503,6 +511,19 @@ export interface AgentOptions {
   maxTurns?: number;
   /** `--max-budget-usd`. */
   maxBudgetUsd?: number;
+  /**
+   * The most tokens (input plus output, as the run's usage reports them) the run may spend; the
+   * run ends once it is spent. Portable: the SDK counts where a CLI has no budget of its own. A
+   * backend that cannot enforce it yet refuses it (`UnsupportedOptionsError`).
+   */
+  maxBudgetTokens?: number;
+  /**
+   * The longest the whole run (a one-shot `query()`, or one turn of a client) may take, in
+   * milliseconds; then it is interrupted and ends with an error. Portable: the SDK enforces it on
+   * every backend that accepts it. A backend that cannot enforce it yet refuses it
+   * (`UnsupportedOptionsError`).
+   */
+  timeoutMs?: number;
   /** `--task-budget <total>`: a token budget for the whole task, which the model paces itself by. Claude only. */
   taskBudget?: { total: number };
   /** `--effort`. */
@@ -700,3 +721,59 @@ export interface AgentOptions {
   /** Rejected: see `executable`. */
   executableArgs?: never;
 }
+
+/**
+ * The neutral core: options that mean the same on every backend (working directory, environment,
+ * the CLI's path and extra flags, cancellation, stderr, buffer and timing bounds, resuming,
+ * partial messages, telemetry) and the portable limits the SDK enforces where a CLI has none
+ * (`maxTurns`, `maxBudgetUsd`, `maxBudgetTokens`, `timeoutMs`). Code that works with any backend
+ * takes this type.
+ */
+export interface CommonOptions extends Pick<OptionFields, Exclude<CommonOptionName, "backend">> {
+  /** Which CLI to drive. Default `"claude"`. `"acp"`: any Agent Client Protocol agent (see `acp`). */
+  backend?: BackendKind;
+}
+
+/** The fields only `B` has, beyond the neutral core. */
+type OwnFields<B extends BackendKind> = Pick<OptionFields, Exclude<OptionNamesOf<B>, CommonOptionName>>;
+
+/** Options of the Claude Code backend (the default: `backend` may be omitted). */
+export interface ClaudeAgentOptions extends CommonOptions, OwnFields<"claude"> {
+  /** Claude Code (the default). */
+  backend?: "claude";
+}
+
+/** Options of the Codex backend: the neutral core, the Codex section `codex`, and what Codex maps. */
+export interface CodexAgentOptions extends CommonOptions, OwnFields<"codex"> {
+  /** The Codex CLI (`codex exec`, or `codex app-server` for streamed and interactive sessions). */
+  backend: "codex";
+}
+
+/** Options of the Cursor backend: the neutral core, the Cursor section `cursor`, and `model`. */
+export interface CursorAgentOptions extends CommonOptions, OwnFields<"cursor"> {
+  /** The Cursor agent CLI (print mode). */
+  backend: "cursor";
+}
+
+/** Options of the ACP backend: the neutral core, the ACP section `acp`, tool policy and MCP servers. */
+export interface AcpAgentOptions extends CommonOptions, OwnFields<"acp"> {
+  /** Any agent that speaks the Agent Client Protocol over stdio (see `acp`). */
+  backend: "acp";
+}
+
+/**
+ * Options for `query()` and `AgentSdkClient`: one of the per-backend option types, chosen by
+ * `backend` (omitted: Claude). Every field is optional but `backend` off Claude.
+ */
+export type AgentOptions = ClaudeAgentOptions | CodexAgentOptions | CursorAgentOptions | AcpAgentOptions;
+
+/** The option type of backend `B`. */
+export type OptionsFor<B extends BackendKind> = {
+  claude: ClaudeAgentOptions;
+  codex: CodexAgentOptions;
+  cursor: CursorAgentOptions;
+  acp: AcpAgentOptions;
+}[B];
+
+/** The backend an options type selects: its `backend`, or `"claude"` when it has none. */
+export type BackendOf<O> = O extends { backend: infer B extends BackendKind } ? B : "claude";

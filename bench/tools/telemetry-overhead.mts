@@ -8,7 +8,7 @@
  */
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { type AgentOptions, query } from "../../src/index.js";
+import { type ClaudeAgentOptions, query } from "../../src/index.js";
 import type { Transport, TransportItem } from "../../src/transport/index.js";
 
 const N = Number(process.argv[2] ?? 20_000);
@@ -96,7 +96,7 @@ function transport(): Transport {
   };
 }
 
-async function once(options: AgentOptions): Promise<number> {
+async function once(options: ClaudeAgentOptions): Promise<number> {
   const t0 = performance.now();
   let count = 0;
   for await (const _ of query({ prompt: "bench", options: { ...options, transport: transport() } })) count++;
@@ -108,7 +108,7 @@ async function once(options: AgentOptions): Promise<number> {
 const exporter = new InMemorySpanExporter();
 const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 const meterProvider = new MeterProvider();
-const modes: Record<string, AgentOptions> = {
+const modes: Record<string, ClaudeAgentOptions> = {
   off: {},
   memory: { telemetry: { tracerProvider, meterProvider } },
 };

@@ -3,7 +3,8 @@
  */
 import type { LanguageModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
 import { InvalidOptionsError, UnsupportedOptionsError } from "../errors.js";
-import type { AgentOptions, BackendKind } from "../options.js";
+import type { BackendKind } from "../options.js";
+import type { ResolvedOptions } from "../options/resolved.js";
 import type { Prompt, UserContentBlock } from "../prompt.js";
 import type { WarmPool } from "../warm/warm-pool.js";
 import { describeValue } from "../wire/safe-json.js";
@@ -16,7 +17,7 @@ import { type CodeAgentTool, TOOLS_SERVER, toolsServer } from "./tools.js";
  * the backend the model id names (`cwd`, `env`, `canUseTool`, `permissionMode`, `codex`, `acp`, …),
  * and a few of the provider's own.
  */
-export interface CodeAgentSettings extends Omit<AgentOptions, "backend" | "signal" | "outputFormat"> {
+export interface CodeAgentSettings extends Omit<ResolvedOptions, "backend" | "signal" | "outputFormat"> {
   /**
    * AI SDK tools (`tool({ inputSchema: z.object(…), execute })` from `ai`) the agent may call; they
    * run in this process, served to the agent by an in-process MCP server (`mcp__aisdk__<name>`),
@@ -58,7 +59,7 @@ export interface CodeAgentSettings extends Omit<AgentOptions, "backend" | "signa
 /** What one call runs: the prompt and options for `query()`, and what the mapping needs to know. */
 export interface PreparedCall {
   prompt: Prompt;
-  options: AgentOptions;
+  options: ResolvedOptions;
   /** JSON was asked for and the backend produces it natively. */
   nativeJson: boolean;
   /** The warm pool the call may take its process from: set only when the call needs nothing beyond the pool's options. */
@@ -108,7 +109,7 @@ export function prepareCall(
     throw new InvalidOptionsError([
       'toolApproval: "ai-sdk" sends permission requests to the AI SDK caller; it cannot be combined with canUseTool',
     ]);
-  const options: AgentOptions = { ...rest, backend: id.backend, signal };
+  const options: ResolvedOptions = { ...rest, backend: id.backend, signal };
   const warnings: SharedV3Warning[] = [...converted.warnings];
   let prompt = converted.prompt;
 

@@ -5,7 +5,8 @@
 
 import type { McpServerConfig } from "../mcp/config.js";
 import type { Message } from "../messages.js";
-import type { AgentOptions, BackendKind } from "../options.js";
+import type { ResolvedOptions } from "../options/resolved.js";
+import type { BackendKind } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import type { Prompt } from "../prompt.js";
 import type { McpSetServersResult } from "./claude/control-results.js";
@@ -157,7 +158,7 @@ export interface Session {
 
 /** How a session is opened. */
 export interface OpenSessionParams {
-  options: AgentOptions;
+  options: ResolvedOptions;
   /**
    * One-shot semantics: the caller will send a single string/content prompt and input ends after
    * the first `result` (Codex/Cursor use this to pick their one-shot command).
@@ -172,7 +173,7 @@ export interface Backend {
   readonly name: BackendKind;
   readonly capabilities: Capabilities;
   /** Throws `InvalidOptionsError` / `UnsupportedOptionsError` listing every problem. Spawns nothing. */
-  validateOptions(options: AgentOptions): void;
+  validateOptions(options: ResolvedOptions): void;
   /**
    * Validates the options (as {@link validateOptions}, before anything is spawned), then spawns and
    * handshakes. The initial prompt, if given, is already sent when this resolves.

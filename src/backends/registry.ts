@@ -10,7 +10,8 @@
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { loadMcpServer } from "../mcp/tool.js";
-import type { AgentOptions, BackendKind } from "../options.js";
+import type { BackendKind } from "../options.js";
+import type { ResolvedOptions } from "../options/resolved.js";
 import { settleWithin } from "../signals/deadline.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "./backend.js";
 import {
@@ -227,13 +228,13 @@ function loadOnce(kind: BackendKind): Promise<Backend> {
  * The backend for `options`, loaded, with what validating and opening with these options needs
  * besides: the MCP SDK when they name in-process (`type: "sdk"`) MCP servers.
  */
-export async function backendFor(options: AgentOptions): Promise<Backend> {
+export async function backendFor(options: ResolvedOptions): Promise<Backend> {
   const backend = await startLoading(options.backend);
   if (hasSdkMcpServer(options)) await loadMcpServer();
   return backend;
 }
 
-function hasSdkMcpServer(options: AgentOptions): boolean {
+function hasSdkMcpServer(options: ResolvedOptions): boolean {
   const servers = options.mcpServers;
   if (typeof servers !== "object" || servers === null) return false;
   return Object.values(servers).some((server) => (server as { type?: unknown } | null)?.type === "sdk");
@@ -254,7 +255,7 @@ class LazyBackend implements Backend {
     readonly capabilities: Capabilities,
   ) {}
 
-  validateOptions(options: AgentOptions): void {
+  validateOptions(options: ResolvedOptions): void {
     const backend = loaded.get(this.name);
     if (!backend) {
       throw new AgentSdkError(

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { createSdkMcpServer, tool } from "../mcp/tool.js";
-import type { AgentOptions, BackendKind } from "../options.js";
+import type { ResolvedOptions } from "../options/resolved.js";
+import type { BackendKind } from "../options.js";
 import { UsageError } from "./args.js";
 
 /** The prompt used when `--demo` is given none. */
@@ -17,7 +18,7 @@ export const DEMO_PROMPT = "Create a file called hello.txt, then tell me the wea
 /** A running demo: options to merge into the run, and cleanup. */
 export interface Demo {
   /** Options the demo needs (env pointing at the scripted model, working directory, MCP tool). */
-  options: AgentOptions;
+  options: ResolvedOptions;
   /** One line describing the setup. */
   banner: string;
   close(): Promise<void>;

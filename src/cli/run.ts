@@ -14,7 +14,7 @@ import {
   UnsupportedOptionsError,
 } from "../errors.js";
 import type { Message, ResultMessage } from "../messages.js";
-import type { AgentOptions } from "../options.js";
+import type { ResolvedOptions } from "../options/resolved.js";
 import { query } from "../query.js";
 import { SDK_VERSION } from "../version.js";
 import { ACP_AGENTS, type CliArgs, parseCliArgs, type RunArgs, USAGE, UsageError } from "./args.js";
@@ -166,7 +166,7 @@ interface TurnContext {
 }
 
 /** One prompt, one run: `query()`. */
-async function oneShot(options: AgentOptions, prompt: string, turn: TurnContext): Promise<number> {
+async function oneShot(options: ResolvedOptions, prompt: string, turn: TurnContext): Promise<number> {
   const { control } = turn;
   const run = query({ prompt, options });
   const onSigint = () => {
@@ -204,7 +204,7 @@ async function oneShot(options: AgentOptions, prompt: string, turn: TurnContext)
 
 /** A session over `AgentSdkClient`: one prompt line per turn. */
 async function interactive(
-  options: AgentOptions,
+  options: ResolvedOptions,
   firstPrompt: string | undefined,
   turn: TurnContext,
   io: CliIo,
@@ -318,21 +318,21 @@ async function runTurn(
 function buildOptions(
   args: RunArgs,
   demo: Demo | undefined,
-  canUseTool: NonNullable<AgentOptions["canUseTool"]>,
+  canUseTool: NonNullable<ResolvedOptions["canUseTool"]>,
   live: boolean,
   canAsk: boolean,
-): { options: AgentOptions; soft: Set<keyof AgentOptions> } {
-  const soft = new Set<keyof AgentOptions>(["canUseTool", "canUseToolScope", "includePartialMessages"]);
+): { options: ResolvedOptions; soft: Set<keyof ResolvedOptions> } {
+  const soft = new Set<keyof ResolvedOptions>(["canUseTool", "canUseToolScope", "includePartialMessages"]);
   // Like `claude` itself, the command asks about what the CLI asks about (with its suggested
   // rules for "always allow"), not about every read the CLI makes on its own.
-  const options: AgentOptions = {
+  const options: ResolvedOptions = {
     ...demo?.options,
     backend: args.backend,
     canUseTool,
     canUseToolScope: "asked-calls",
   };
   if (demo) {
-    for (const key of Object.keys(demo.options) as (keyof AgentOptions)[]) {
+    for (const key of Object.keys(demo.options) as (keyof ResolvedOptions)[]) {
       if (key !== "env" && key !== "cwd") soft.add(key);
     }
   }
@@ -372,14 +372,14 @@ function buildOptions(
 }
 
 /** `--agent`: a preset by name, else the agent's command. */
-function acpOption(agent: string): AgentOptions["acp"] {
+function acpOption(agent: string): ResolvedOptions["acp"] {
   return (ACP_AGENTS as readonly string[]).includes(agent)
     ? { agent: agent as (typeof ACP_AGENTS)[number] }
     : { command: agent };
 }
 
 /** The command-line flag behind an option, for error messages. */
-const FLAG_OF: Partial<Record<keyof AgentOptions, string>> = {
+const FLAG_OF: Partial<Record<keyof ResolvedOptions, string>> = {
   allowedTools: "--allow",
   disallowedTools: "--deny",
   permissionMode: "--permission-mode",
@@ -395,7 +395,10 @@ const FLAG_OF: Partial<Record<keyof AgentOptions, string>> = {
  * Validates `options` for their backend, dropping the `soft` ones the backend cannot honour.
  * @throws UsageError naming the flags the backend cannot honour; InvalidOptionsError.
  */
-async function fitOptions(options: AgentOptions, soft: Set<keyof AgentOptions>): Promise<AgentOptions> {
+async function fitOptions(
+  options: ResolvedOptions,
+  soft: Set<keyof ResolvedOptions>,
+): Promise<ResolvedOptions> {
   const backend = await backendFor(options);
   let current = options;
   for (;;) {
@@ -405,14 +408,14 @@ async function fitOptions(options: AgentOptions, soft: Set<keyof AgentOptions>):
     } catch (error) {
       if (!(error instanceof UnsupportedOptionsError)) throw error;
       // Names may point inside an option (`mcpServers.demo`): the top-level key decides.
-      const top = (name: string) => (name.split(".")[0] ?? name) as keyof AgentOptions;
+      const top = (name: string) => (name.split(".")[0] ?? name) as keyof ResolvedOptions;
       const hard = error.options.filter((o) => !soft.has(top(o)));
       if (hard.length > 0) {
         throw new UsageError(
-          `the ${backend.name} backend does not support ${hard.map((o) => FLAG_OF[o as keyof AgentOptions] ?? o).join(", ")}`,
+          `the ${backend.name} backend does not support ${hard.map((o) => FLAG_OF[o as keyof ResolvedOptions] ?? o).join(", ")}`,
         );
       }
-      const next: AgentOptions = { ...current };
+      const next: ResolvedOptions = { ...current };
       for (const key of error.options) delete next[top(key)];
       if (Object.keys(next).length === Object.keys(current).length) throw error;
       current = next;

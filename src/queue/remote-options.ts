@@ -37,10 +37,16 @@ export type InProcessOnly =
 /** An MCP server a worker can start itself (stdio, SSE, HTTP): not an in-process `sdk` server. */
 export type RemoteMcpServerConfig = Exclude<McpServerConfig, McpSdkServerConfig>;
 
-/** {@link AgentOptions} without the fields that cannot cross to a worker machine. */
-export type RemoteAgentOptions = Omit<AgentOptions, InProcessOnly | "mcpServers"> & {
-  mcpServers?: Record<string, RemoteMcpServerConfig> | string;
-};
+/** One backend's options `O` without the fields that cannot cross to a worker machine. */
+type RemoteOptionsOf<O> = O extends unknown
+  ? Omit<O, InProcessOnly | "mcpServers"> &
+      ("mcpServers" extends keyof O
+        ? { mcpServers?: Record<string, RemoteMcpServerConfig> | string }
+        : unknown)
+  : never;
+
+/** {@link AgentOptions} without the fields that cannot cross to a worker machine (per backend). */
+export type RemoteAgentOptions = RemoteOptionsOf<AgentOptions>;
 
 /** A prompt that can be sent to a worker: text or content blocks (a streamed prompt cannot). */
 export type RemotePrompt = string | UserContentBlock[];

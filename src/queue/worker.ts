@@ -15,7 +15,7 @@ import {
   ProcessError,
 } from "../errors.js";
 import type { Message, ResultMessage } from "../messages.js";
-import type { AgentOptions } from "../options.js";
+import type { ResolvedOptions } from "../options/resolved.js";
 import type { CanUseTool, PermissionResult, PermissionResultAllow } from "../permissions.js";
 import { type Query, query } from "../query.js";
 import { telemetryWanted } from "../telemetry/start.js";
@@ -75,8 +75,8 @@ export interface AgentWorkerOptions extends QueueConnectionOptions {
    * loaded unless the operator sets it.
    */
   options?:
-    | AgentOptions
-    | ((jobOptions: AgentOptions, info: RunInfo) => AgentOptions | Promise<AgentOptions>);
+    | ResolvedOptions
+    | ((jobOptions: ResolvedOptions, info: RunInfo) => ResolvedOptions | Promise<ResolvedOptions>);
   /**
    * How long a job's lock lasts without a heartbeat, in milliseconds: when a worker dies, its
    * jobs are retried elsewhere after about this long (plus `stalledIntervalMs`). Default 30 000.
@@ -646,7 +646,7 @@ export class AgentWorker implements AsyncDisposable {
     };
   }
 
-  private async runOptions(fromJob: AgentOptions, info: RunInfo): Promise<AgentOptions> {
+  private async runOptions(fromJob: ResolvedOptions, info: RunInfo): Promise<ResolvedOptions> {
     const local = this.options.options;
     const options = typeof local === "function" ? await local(fromJob, info) : { ...fromJob, ...local };
     // No settings files of the checkout (hooks run commands) unless the operator asks for them.

@@ -7,7 +7,7 @@
 import { basename } from "node:path";
 import type { Meter, Tracer } from "@opentelemetry/api";
 import { InvalidOptionsError } from "../errors.js";
-import type { AgentOptions } from "../options.js";
+import type { ResolvedOptions } from "../options/resolved.js";
 import type { CanUseTool } from "../permissions.js";
 import { isStreamedPrompt, type Prompt } from "../prompt.js";
 import { describeError } from "../wire/safe-json.js";
@@ -28,7 +28,7 @@ export { activeContextSnapshot, telemetryWanted };
 /** A run's options for its backend, and its telemetry when it has any. */
 export interface PreparedRun {
   /** The options to open the session with: never holding `telemetry`. */
-  options: AgentOptions;
+  options: ResolvedOptions;
   run: RunTelemetry | undefined;
 }
 
@@ -46,7 +46,7 @@ export interface PrepareParams {
 }
 
 /** The options without `telemetry` (what every backend validates). */
-export function withoutTelemetry(options: AgentOptions): AgentOptions {
+export function withoutTelemetry(options: ResolvedOptions): ResolvedOptions {
   if (!("telemetry" in options)) return options;
   const { telemetry: _telemetry, ...rest } = options;
   return rest;
@@ -56,7 +56,10 @@ export function withoutTelemetry(options: AgentOptions): AgentOptions {
  * Call when {@link telemetryWanted} is true. Rejects with `InvalidOptionsError` for a malformed
  * `telemetry` option, or one that needs `@opentelemetry/api` where it is not installed.
  */
-export async function prepareTelemetry(options: AgentOptions, params: PrepareParams): Promise<PreparedRun> {
+export async function prepareTelemetry(
+  options: ResolvedOptions,
+  params: PrepareParams,
+): Promise<PreparedRun> {
   const telemetry = options.telemetry;
   const base = withoutTelemetry(options);
   const issues = telemetryIssues(telemetry);
@@ -94,7 +97,7 @@ export async function prepareTelemetry(options: AgentOptions, params: PreparePar
   if (params.initialPrompt !== undefined && !isStreamedPrompt(params.initialPrompt))
     run.beginTurn(params.initialPrompt);
 
-  let prepared: AgentOptions = base;
+  let prepared: ResolvedOptions = base;
   if (options.canUseTool) prepared = { ...prepared, canUseTool: reportingDecisions(options.canUseTool, run) };
   if (params.spawns) {
     const env: Record<string, string> = {};
@@ -253,7 +256,7 @@ function telemetryIssues(telemetry: unknown): string[] {
 }
 
 /** `gen_ai.provider.name` by backend (the ACP presets by the model provider they drive). */
-function providerOf(backend: string, options: AgentOptions): string {
+function providerOf(backend: string, options: ResolvedOptions): string {
   if (backend === "claude") return "anthropic";
   if (backend === "codex") return "openai";
   if (backend === "cursor") return "cursor";
@@ -265,7 +268,7 @@ function providerOf(backend: string, options: AgentOptions): string {
 }
 
 /** `gen_ai.agent.name` by backend: the CLI, or the ACP preset or command. */
-function agentNameOf(backend: string, options: AgentOptions): string {
+function agentNameOf(backend: string, options: ResolvedOptions): string {
   if (backend === "claude") return "claude-code";
   if (backend === "codex") return "codex";
   if (backend === "cursor") return "cursor-agent";

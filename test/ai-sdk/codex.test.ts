@@ -121,6 +121,7 @@ describe(`ai-sdk provider over codex ${CODEX_CLI_VERSION} (ai ${AI_MAJOR})`, () 
 
   it("options the backend refuses: an error part and finish reason error in streamText, a rejection in generateText", async () => {
     await using bed = await codexBed([]);
+    // @ts-expect-error: not an option of this backend (refused at compile time, and at run time for JavaScript)
     const model = codeAgent("codex", bed.options({ allowedTools: ["Bash"] }));
     const result = streamText({ model, prompt: "hi" });
     const parts: { type: string; error?: unknown }[] = [];

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  type AgentOptions,
+  type AcpAgentOptions,
   AgentSdkClient,
   type CanUseTool,
   ControlRequestError,
@@ -35,7 +35,11 @@ afterEach(() => {
 });
 
 /** Backend options for `agent` in `env`: the preset (found by the backend), the kit's ACP flags. */
-function options(agent: AcpAgentName, env: AcpAgentEnv, extra: AgentOptions = {}): AgentOptions {
+function options(
+  agent: AcpAgentName,
+  env: AcpAgentEnv,
+  extra: Omit<AcpAgentOptions, "backend"> = {},
+): AcpAgentOptions {
   return {
     backend: "acp",
     // Qwen starts sessions in mode `auto` (an LLM classifier instead of permission prompts).

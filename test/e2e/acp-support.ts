@@ -5,7 +5,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentOptions, Message } from "../../src/index.js";
+import type { AcpAgentOptions, Message } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import {
   type CodexHome,
@@ -33,7 +33,7 @@ export function workspace(): { cwd: string; remove(): void } {
 export interface ClaudeAcpBed extends AsyncDisposable {
   model: FakeAnthropicServer;
   cwd: string;
-  options(extra?: AgentOptions): AgentOptions;
+  options(extra?: Partial<AcpAgentOptions>): AcpAgentOptions;
 }
 
 export async function claudeAcpBed(
@@ -67,7 +67,7 @@ export interface CodexAcpBed extends AsyncDisposable {
   api: FakeOpenAIServer;
   home: CodexHome;
   cwd: string;
-  options(extra?: AgentOptions): AgentOptions;
+  options(extra?: Partial<AcpAgentOptions>): AcpAgentOptions;
 }
 
 export async function codexAcpBed(turns: ResponsesTurn[] = []): Promise<CodexAcpBed> {

@@ -15,12 +15,13 @@ import { buildClaudeEnv } from "../../src/backends/claude/env.js";
 import {
   type AgentOptions,
   AgentSdkClient,
+  type ClaudeAgentOptions,
   type Message,
   query,
 } from "../../src/index.js";
 import { createClaudeTestEnv, type ScriptedTurn, structuredOutputTurns } from "../../src/testing/index.js";
-import type { SpawnOptions } from "../../src/transport/spawned-process.js";
 import { SubprocessTransport, type Transport, type TransportItem } from "../../src/transport/index.js";
+import type { SpawnOptions } from "../../src/transport/spawned-process.js";
 import { SDK_VERSION } from "../../src/version.js";
 import { type Bed, collect, results, testBed } from "./support.js";
 
@@ -193,7 +194,7 @@ describe("behaviour against claude 2.1.330", () => {
 
   it("loads project settings and CLAUDE.md by default, like the bare CLI; settingSources: [] loads none", async () => {
     const marker = "MARKER-FROM-CLAUDE-MD-4711";
-    const requestOf = async (bed: Bed, extra: AgentOptions) => {
+    const requestOf = async (bed: Bed, extra: ClaudeAgentOptions) => {
       writeFileSync(join(bed.cwd, "CLAUDE.md"), `Always mention ${marker}.\n`);
       await collect(query({ prompt: "hi", options: bed.options(extra) }));
       return JSON.stringify(bed.model.turnRequests[0]?.body);

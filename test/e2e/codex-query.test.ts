@@ -249,14 +249,20 @@ describe(`query() against codex ${CODEX_CLI_VERSION} (codex exec)`, () => {
     const error = await collect(
       query({
         prompt: "hi",
-        options: bed.options({ systemPrompt: "be terse", maxTurns: 2, permissionMode: "plan", hooks: {} }),
+        options: bed.options({
+          // @ts-expect-error: not options of this backend (refused at compile time, and at run time for JavaScript)
+          systemPrompt: "be terse",
+          maxBudgetUsd: 2,
+          permissionMode: "plan",
+          hooks: {},
+        }),
       }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedOptionsError);
     expect((error as UnsupportedOptionsError).options).toEqual([
-      "maxTurns",
-      "permissionMode",
       "systemPrompt",
+      "maxBudgetUsd",
+      "permissionMode",
       "hooks",
     ]);
     expect(bed.api.requests).toHaveLength(0);

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentOptions } from "../../src/index.js";
+import type { CodexAgentOptions } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import {
   type CodexHome,
@@ -30,7 +30,7 @@ export interface CodexBed extends AsyncDisposable {
   home: CodexHome;
   cwd: string;
   /** Options for the codex backend pointing at the fake model, in the workspace. */
-  options(extra?: AgentOptions): AgentOptions;
+  options(extra?: Partial<CodexAgentOptions>): CodexAgentOptions;
 }
 
 export async function codexBed(

@@ -205,6 +205,7 @@ describe("AgentSdkClient on cursor", () => {
 
   it("connect() refuses unsupported options and a missing binary before spawning", async () => {
     await using bed = cursorBed();
+    // @ts-expect-error: not an option of this backend (refused at compile time, and at run time for JavaScript)
     const refused = await new AgentSdkClient(bed.options({ hooks: {}, agents: {} }))
       .connect()
       .catch((e: unknown) => e);

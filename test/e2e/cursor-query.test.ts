@@ -304,11 +304,12 @@ describe("query() on cursor: refused before anything is spawned", () => {
     const q = query({
       prompt: "hi",
       options: bed.options({
+        // @ts-expect-error: not options of this backend (refused at compile time, and at run time for JavaScript)
         systemPrompt: "be terse",
         canUseTool: async () => ({ behavior: "allow" }),
         mcpServers: { fs: { command: "fs-server" } },
         permissionMode: "acceptEdits",
-        maxTurns: 2,
+        maxBudgetUsd: 2,
       }),
     });
     const error = await collect(q).catch((e: unknown) => e);
@@ -318,7 +319,7 @@ describe("query() on cursor: refused before anything is spawned", () => {
       "canUseTool",
       "mcpServers",
       "permissionMode",
-      "maxTurns",
+      "maxBudgetUsd",
     ]);
     expect(bed.invocations()).toEqual([]);
   });

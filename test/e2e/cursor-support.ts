@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AgentOptions } from "../../src/index.js";
+import type { CursorAgentOptions } from "../../src/index.js";
 
 export const FAKE_CURSOR = fileURLToPath(
   new URL("../fixtures/cursor/fake-cursor-agent.mjs", import.meta.url),
@@ -31,7 +31,7 @@ export interface CursorBed extends AsyncDisposable {
   home: string;
   cwd: string;
   /** Options that run the stand-in in the scratch workspace, with an API key from `cursor.apiKey`. */
-  options(extra?: AgentOptions): AgentOptions;
+  options(extra?: Partial<CursorAgentOptions>): CursorAgentOptions;
   /** Every invocation so far, in order. */
   invocations(): Invocation[];
   /** Lets a `GATE` turn finish. */

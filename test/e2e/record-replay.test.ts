@@ -7,7 +7,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AgentOptions, AgentSdkClient, type Message, query } from "../../src/index.js";
+import {
+  type AgentOptions,
+  AgentSdkClient,
+  type ClaudeAgentOptions,
+  type CodexAgentOptions,
+  type Message,
+  query,
+} from "../../src/index.js";
 import {
   CODEX_FAKE_API_KEY,
   FAKE_ANTHROPIC_API_KEY,
@@ -29,14 +36,15 @@ const PROMPT_SECRET = "sk-proj-abcdefghijklmnopqrstuv";
  * Options that make a replay: no environment, just the recording; the CLI path points nowhere, so
  * the replay would fail if anything looked for a CLI.
  */
-function replayOptions(file: string, extra: AgentOptions = {}): AgentOptions {
+function replayOptions(file: string, extra: Omit<ClaudeAgentOptions, "backend"> = {}): AgentOptions {
   const transport = ReplayTransport.fromFile(file);
   return {
     ...extra,
-    backend: transport.backend as AgentOptions["backend"],
+    backend: transport.backend,
     transport,
     cliPath: "/nonexistent/cli",
-  };
+    // The recording says which backend replays it: known only at run time.
+  } as AgentOptions;
 }
 
 /** The lines of a recording, parsed. */
@@ -65,7 +73,7 @@ describe(`record and replay: claude ${CLAUDE_CLI_VERSION}`, () => {
       { text: "done recording" },
     ]);
     const decisions: string[] = [];
-    const canUseTool: AgentOptions["canUseTool"] = async (name, input) => {
+    const canUseTool: ClaudeAgentOptions["canUseTool"] = async (name, input) => {
       decisions.push(name);
       return { behavior: "allow", updatedInput: input };
     };
@@ -187,7 +195,7 @@ describe(`record and replay: claude ${CLAUDE_CLI_VERSION}`, () => {
     );
     writeFileSync(join(bed.cwd, ".npmrc"), `//registry.npmjs.org/:_authToken=${secrets.npm}\n`);
     writeFileSync(join(bed.cwd, "notes.txt"), `gitlab ${secrets.gitlab}\n`);
-    const options = (extra: AgentOptions = {}): AgentOptions => ({
+    const options = (extra: ClaudeAgentOptions = {}): ClaudeAgentOptions => ({
       canUseTool: async (_name, input) => ({ behavior: "allow", updatedInput: input }),
       mcpServersDelivery: "initialize",
       mcpServers: {
@@ -285,7 +293,7 @@ describe(`record and replay: codex ${CODEX_CLI_VERSION}`, () => {
     const file = join(dir, "codex-client.jsonl");
     await using bed = await codexBed([{ execCommand: { cmd: "touch replayed.txt" } }, { text: "approved" }]);
     const asked: string[] = [];
-    const converse = async (options: AgentOptions) => {
+    const converse = async (options: CodexAgentOptions) => {
       await using client = new AgentSdkClient({
         ...options,
         codex: { approvalPolicy: "untrusted", sandboxMode: "workspace-write" },
@@ -300,7 +308,7 @@ describe(`record and replay: codex ${CODEX_CLI_VERSION}`, () => {
     const live = await converse(bed.options({ record: file }));
     expect(live.at(-1)).toMatchObject({ type: "result", result: "approved" });
     expect(asked).toEqual(["Bash"]);
-    const replayed = await converse(replayOptions(file));
+    const replayed = await converse(replayOptions(file) as CodexAgentOptions);
     expect(withoutWallClock(replayed)).toEqual(withoutWallClock(live));
     expect(asked).toEqual(["Bash", "Bash"]);
   });

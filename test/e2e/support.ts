@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentOptions, Message, ResultMessage } from "../../src/index.js";
+import type { ClaudeAgentOptions, Message, ResultMessage } from "../../src/index.js";
 import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
 
 export { isAlive } from "../lifecycle/support/processes.js";
@@ -19,7 +19,7 @@ export interface Bed extends AsyncDisposable {
   model: FakeAnthropicServer;
   cwd: string;
   /** Options that point the CLI at the fake model, in the scratch workspace. */
-  options(extra?: AgentOptions): AgentOptions;
+  options(extra?: ClaudeAgentOptions): ClaudeAgentOptions;
 }
 
 export async function testBed(turns: ScriptedTurn[] = []): Promise<Bed> {

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  type AgentOptions,
+  type CommonOptions,
   createSdkMcpServer,
   getBackend,
   InvalidOptionsError,
@@ -42,7 +42,7 @@ const backends = [
     async bed(texts: string[] = []) {
       const bed = await testBed(texts.map((text) => ({ text })));
       return {
-        options: (extra: AgentOptions = {}) => bed.options(extra),
+        options: (extra: Omit<CommonOptions, "backend"> = {}) => bed.options(extra),
         requests: () => bed.model.turnRequests.length,
         dispose: () => bed[Symbol.asyncDispose](),
       };
@@ -53,7 +53,7 @@ const backends = [
     async bed(texts: string[] = []) {
       const bed = await codexBed(texts.map((text) => ({ text })));
       return {
-        options: (extra: AgentOptions = {}) => bed.options(extra),
+        options: (extra: Omit<CommonOptions, "backend"> = {}) => bed.options(extra),
         requests: () => bed.api.turnRequests.length,
         dispose: () => bed[Symbol.asyncDispose](),
       };
@@ -65,7 +65,7 @@ const backends = [
     async bed(texts: string[] = []) {
       const bed = await codexAcpBed(texts.map((text) => ({ text })));
       return {
-        options: (extra: AgentOptions = {}) => bed.options(extra),
+        options: (extra: Omit<CommonOptions, "backend"> = {}) => bed.options(extra),
         requests: () => bed.api.turnRequests.length,
         dispose: () => bed[Symbol.asyncDispose](),
       };

@@ -9,7 +9,13 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AgentOptions, AgentSdkClient, type Message, query } from "../../src/index.js";
+import {
+  type AcpAgentOptions,
+  type AgentOptions,
+  AgentSdkClient,
+  type Message,
+  query,
+} from "../../src/index.js";
 import { ReaderOverflowError } from "../../src/transport/index.js";
 import { flowCli } from "./support/flow-cli.js";
 import { isAlive, survivors } from "./support/processes.js";
@@ -242,7 +248,7 @@ describe("a stalled reader is dropped, not kept (item 5)", () => {
 const FLOW_ACP = fileURLToPath(new URL("../fixtures/flow/flow-acp-agent.mjs", import.meta.url));
 
 /** Options running the ACP stand-in (test/fixtures/flow/flow-acp-agent.mjs) in `mode`. */
-function flowAcp(mode: string, env: Record<string, string> = {}): AgentOptions {
+function flowAcp(mode: string, env: Record<string, string> = {}): AcpAgentOptions {
   return {
     backend: "acp",
     acp: { command: process.execPath, args: [FLOW_ACP] },

@@ -4,7 +4,7 @@
  * driven through the official `@agentclientprotocol/sdk` client.
  */
 import { ProcessError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { describeBadCwd } from "../../process/child.js";
 import { buildChildEnv } from "../../process/child-env.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
@@ -21,7 +21,7 @@ export class AcpBackend implements Backend {
   readonly name = "acp" as const;
   readonly capabilities = ACP_CAPABILITIES;
 
-  validateOptions(options: AgentOptions): void {
+  validateOptions(options: ResolvedOptions): void {
     validateAcpOptions(options);
   }
 
@@ -57,7 +57,7 @@ export class AcpBackend implements Backend {
 }
 
 /** The agent's argv after the executable: its ACP arguments, then `extraArgs` as `--flag value`. */
-export function acpArgs(command: AcpCommand, options: Pick<AgentOptions, "extraArgs">): string[] {
+export function acpArgs(command: AcpCommand, options: Pick<ResolvedOptions, "extraArgs">): string[] {
   const args = [...command.args];
   for (const [flag, value] of Object.entries(options.extraArgs ?? {})) {
     args.push(`--${flag}`);

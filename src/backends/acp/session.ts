@@ -26,7 +26,7 @@ import {
 } from "../../errors.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { DEFAULT_CLOSE_GRACE_MS, describeExit } from "../../process/child.js";
 import { signalGroup } from "../../process/group-registry.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
@@ -72,7 +72,7 @@ export const ACP_CLIENT_NAME = "code-agent-sdk";
 
 /** What an ACP session is made of. */
 export interface AcpSessionParams {
-  options: AgentOptions;
+  options: ResolvedOptions;
   /** Not yet connected. */
   transport: SubprocessTransport;
   /** The agent's name (preset or executable), for messages and errors. */
@@ -98,7 +98,7 @@ interface AgentCaps {
 /** An ACP agent process and its session. */
 export class AcpSession implements Session {
   private readonly life: SessionLifecycle;
-  private readonly options: AgentOptions;
+  private readonly options: ResolvedOptions;
   private readonly transport: SubprocessTransport;
   private readonly agent: string;
   private readonly mapper: AcpUpdateMapper;

@@ -3,48 +3,25 @@
  * spawned, every problem in one error.
  */
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
+import { supportedOptions, unsupportedOptionsIn } from "../../options/support.js";
 import { agentOptionsIssues } from "../../options-schema.js";
 
 /**
- * The options the ACP backend honours. Every other `AgentOptions` field is refused, so an option
- * added to the SDK later is refused here too until someone maps it. The model, permission mode,
- * tools and system prompt are each agent's own configuration: ACP has no common field for them.
+ * The options the ACP backend honours, from the support table (`OPTION_SUPPORT`). Every other
+ * option is refused, so an option added to the SDK later is refused here too until the table lists
+ * ACP for it. The model, permission mode, tools and system prompt are each agent's own
+ * configuration: ACP has no common field for them.
  */
-export const ACP_SUPPORTED_OPTIONS: ReadonlySet<keyof AgentOptions> = new Set<keyof AgentOptions>([
-  "backend",
-  "acp",
-  "cliPath",
-  "cwd",
-  "env",
-  "inheritEnv",
-  "extraArgs",
-  "signal",
-  "stderr",
-  "maxBufferSize",
-  "highWaterMark",
-  "lowWaterMark",
-  "maxReaderLagBytes",
-  "controlTimeoutMs",
-  "closeGraceMs",
-  "exitTimeoutMs",
-  "callbackTimeoutMs",
-  "canUseTool",
-  "mcpServers",
-  "resume",
-  "includePartialMessages",
-]);
+export const ACP_SUPPORTED_OPTIONS: ReadonlySet<string> = supportedOptions("acp");
 
 /** The options set in `options` that ACP cannot honour (`undefined` and `false` count as unset). */
-export function acpUnsupportedOptions(options: AgentOptions): string[] {
-  return Object.entries(options)
-    .filter(([, value]) => value !== undefined && value !== false)
-    .map(([key]) => key)
-    .filter((key) => !ACP_SUPPORTED_OPTIONS.has(key as keyof AgentOptions));
+export function acpUnsupportedOptions(options: ResolvedOptions): string[] {
+  return unsupportedOptionsIn("acp", options, { falseIsUnset: true });
 }
 
 /** Problems beyond the schema: which agent to run, and MCP servers ACP can pass on. */
-export function acpOptionIssues(options: AgentOptions): string[] {
+export function acpOptionIssues(options: ResolvedOptions): string[] {
   const issues: string[] = [];
   const acp = options.acp;
   if (acp?.agent === undefined && acp?.command === undefined && options.cliPath === undefined) {
@@ -74,8 +51,8 @@ export function acpOptionIssues(options: AgentOptions): string[] {
  */
 export function validateAcpOptions(options: unknown): void {
   const issues = agentOptionsIssues(options);
-  if (issues.length === 0) issues.push(...acpOptionIssues((options ?? {}) as AgentOptions));
+  if (issues.length === 0) issues.push(...acpOptionIssues((options ?? {}) as ResolvedOptions));
   if (issues.length > 0) throw new InvalidOptionsError(issues);
-  const unsupported = acpUnsupportedOptions((options ?? {}) as AgentOptions);
+  const unsupported = acpUnsupportedOptions((options ?? {}) as ResolvedOptions);
   if (unsupported.length > 0) throw new UnsupportedOptionsError("acp", unsupported);
 }

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { findOrInstallCli } from "../../install/auto.js";
 import { checkVersionOncePerBinary } from "../../install/cli-discovery.js";
 import { SdkMcpBridge } from "../../mcp/bridge.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { DEFAULT_CLOSE_GRACE_MS } from "../../process/child.js";
 import { PrivateFiles } from "../../process/private-files.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
@@ -39,7 +39,7 @@ export class ClaudeBackend implements Backend {
   readonly name = "claude" as const;
   readonly capabilities = CLAUDE_CAPABILITIES;
 
-  validateOptions(options: AgentOptions): void {
+  validateOptions(options: ResolvedOptions): void {
     validateClaudeOptions(options);
   }
 
@@ -61,7 +61,7 @@ export class ClaudeBackend implements Backend {
 
   private async openValidated(
     params: OpenSessionParams,
-    options: AgentOptions,
+    options: ResolvedOptions,
     cleanup: (() => Promise<void>) | undefined,
   ): Promise<Session> {
     const sdkConfigs = SdkMcpBridge.sdkConfigs(options.mcpServers);
@@ -111,7 +111,7 @@ export class ClaudeBackend implements Backend {
   }
 
   private async spawnTransport(
-    options: AgentOptions,
+    options: ResolvedOptions,
     sdkMcpServerNames: string[],
   ): Promise<{
     transport: Transport;
@@ -162,9 +162,9 @@ export class ClaudeBackend implements Backend {
  * `continueConversation`, the store's newest) and, when it was materialized, the temporary
  * configuration directory holding it.
  */
-function withStoreResume(options: AgentOptions, prepared: StoreResume | undefined): AgentOptions {
+function withStoreResume(options: ResolvedOptions, prepared: StoreResume | undefined): ResolvedOptions {
   if (prepared === undefined) return options;
-  const out: AgentOptions = { ...options, continueConversation: false };
+  const out: ResolvedOptions = { ...options, continueConversation: false };
   if (prepared.resume !== undefined) out.resume = prepared.resume;
   if (prepared.configDir !== undefined) out.env = { ...options.env, CLAUDE_CONFIG_DIR: prepared.configDir };
   return out;
@@ -174,7 +174,7 @@ function withStoreResume(options: AgentOptions, prepared: StoreResume | undefine
  * `<CLAUDE_CONFIG_DIR>/projects` as the CLI process sees it (its environment's `CLAUDE_CONFIG_DIR`,
  * else `~/.claude`): the paths of its `transcript_mirror` frames are below it.
  */
-function projectsDirOfChild(options: AgentOptions): string {
+function projectsDirOfChild(options: ResolvedOptions): string {
   const env = buildClaudeEnv(options, SDK_VERSION);
   const configDir = env.CLAUDE_CONFIG_DIR;
   const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();

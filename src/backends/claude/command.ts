@@ -1,5 +1,5 @@
 /**
- * Turns `AgentOptions` into the argv of the Claude Code CLI (verified against 2.1.330).
+ * Turns `ResolvedOptions` into the argv of the Claude Code CLI (verified against 2.1.330).
  *
  * We always run the CLI in streaming-input mode with the control protocol on stdin/stdout, so the
  * prompt never appears in argv (no `-p <prompt>`): it is written to stdin as a user message.
@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { InvalidOptionsError } from "../../errors.js";
 import type { McpSdkServerConfig, McpServerConfig } from "../../mcp/config.js";
-import type { AgentOptions, ThinkingConfig } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
+import type { ThinkingConfig } from "../../options.js";
 import { flagWithValue } from "../../process/argv.js";
 import { asObject, isObject } from "../../wire/read.js";
 
@@ -58,7 +59,7 @@ export const BASE_CLAUDE_ARGS: readonly string[] = [
  * does not split a comma-joined list), a settings *file* can be combined with `sandbox` (it is read
  * and merged), and `extraArgs` come last so they can override anything.
  */
-export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext): string[] {
+export function buildClaudeArgs(options: ResolvedOptions, ctx: ClaudeCommandContext): string[] {
   const conflicts = claudeOptionConflicts(options);
   if (conflicts.length > 0) throw new InvalidOptionsError(conflicts);
 
@@ -156,7 +157,7 @@ export function buildClaudeArgs(options: AgentOptions, ctx: ClaudeCommandContext
 }
 
 /** Whether the CLI must wait for the initialize request before it loads anything (`--await-initialize`). */
-export function awaitsInitialize(options: AgentOptions): boolean {
+export function awaitsInitialize(options: ResolvedOptions): boolean {
   const plugins = options.pluginDelivery === "initialize" && (options.plugins?.length ?? 0) > 0;
   const mcp =
     options.mcpServersDelivery === "initialize" &&
@@ -171,7 +172,7 @@ export function awaitsInitialize(options: AgentOptions): boolean {
  * `disabled` → `--thinking=disabled`, `display` → `--thinking-display`); else `maxThinkingTokens`
  * (`0` → disabled).
  */
-export function thinkingArgs(options: AgentOptions): string[] {
+export function thinkingArgs(options: ResolvedOptions): string[] {
   const thinking: ThinkingConfig | undefined =
     options.thinking ??
     (options.maxThinkingTokens === undefined
@@ -190,7 +191,7 @@ export function thinkingArgs(options: AgentOptions): string[] {
 }
 
 /** `allowedTools` plus the `Skill` rules `skills` implies (as the official SDK adds them). */
-export function allowedToolsWithSkills(options: AgentOptions): string[] {
+export function allowedToolsWithSkills(options: ResolvedOptions): string[] {
   const allowed = [...(options.allowedTools ?? [])];
   const skills = options.skills;
   if (skills === undefined) return allowed;
@@ -206,7 +207,7 @@ export function allowedToolsWithSkills(options: AgentOptions): string[] {
  * makes it exit 1 — also through the official SDK, which passes the schema unchanged. So the
  * schema is rewritten to draft-07 (see {@link toDraft07}); a draft-07 schema is left as it is.
  */
-export function claudeJsonSchema(options: AgentOptions): Record<string, unknown> | undefined {
+export function claudeJsonSchema(options: ResolvedOptions): Record<string, unknown> | undefined {
   if (options.outputFormat?.type !== "json_schema") return undefined;
   return toDraft07(options.outputFormat.schema);
 }
@@ -260,7 +261,7 @@ function convertSchema(schema: unknown): unknown {
  * Option combinations the Claude Code CLI cannot run, as `path: message` strings (empty when
  * none). Shared by {@link buildClaudeArgs} and the backend's up-front validation.
  */
-export function claudeOptionConflicts(options: AgentOptions): string[] {
+export function claudeOptionConflicts(options: ResolvedOptions): string[] {
   const issues: string[] = [];
   if (options.canUseTool && options.permissionPromptToolName !== undefined) {
     issues.push(
@@ -296,7 +297,7 @@ export function claudeOptionConflicts(options: AgentOptions): string[] {
 }
 
 /** What cannot go with `sessionStore` (the official SDK's rules, plus `transport`). */
-function sessionStoreConflicts(options: AgentOptions): string[] {
+function sessionStoreConflicts(options: ResolvedOptions): string[] {
   const issues: string[] = [];
   if (options.persistSession === false) {
     issues.push(
@@ -332,7 +333,7 @@ function sessionStoreConflicts(options: AgentOptions): string[] {
  * combined, and `failIfUnavailable` defaulting to `true` when `sandbox.enabled` is `true`.
  * Throws `InvalidOptionsError` when the file cannot be read or the JSON is not an object.
  */
-export function resolveClaudeSettings(options: AgentOptions): Record<string, unknown> | undefined {
+export function resolveClaudeSettings(options: ResolvedOptions): Record<string, unknown> | undefined {
   const base = loadSettings(options.settings, options.cwd);
   const sandbox = options.sandbox;
   if (sandbox === undefined) return base;
@@ -390,7 +391,7 @@ function mergeSandbox(
 }
 
 function loadSettings(
-  settings: AgentOptions["settings"],
+  settings: ResolvedOptions["settings"],
   cwd: string | undefined,
 ): Record<string, unknown> | undefined {
   if (settings === undefined) return undefined;

@@ -3,7 +3,7 @@
  */
 import { readFileSync } from "node:fs";
 import { InvalidOptionsError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { buildChildEnv } from "../../process/child-env.js";
 
 /**
@@ -14,7 +14,7 @@ import { buildChildEnv } from "../../process/child-env.js";
  * official TypeScript SDK does; it is set last because the CLI's SDK mode depends on it.
  */
 export function buildClaudeEnv(
-  options: Pick<AgentOptions, "env" | "inheritEnv" | "enableFileCheckpointing" | "toolConfig">,
+  options: Pick<ResolvedOptions, "env" | "inheritEnv" | "enableFileCheckpointing" | "toolConfig">,
   sdkVersion: string,
 ): Record<string, string> {
   const env = buildChildEnv(options);

@@ -4,14 +4,14 @@
  * skills, dialogs, and (when asked for) MCP servers and plugins.
  */
 import type { RawObject } from "../../messages.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { claudeJsonSchema } from "./command.js";
 
 /**
  * The `initialize` fields for `options` (besides `hooks` and `sdkMcpServers`, which the session
  * adds). Fields left `undefined` are dropped by JSON serialization, as in the official SDK.
  */
-export function buildClaudeInitialize(options: AgentOptions): RawObject {
+export function buildClaudeInitialize(options: ResolvedOptions): RawObject {
   return {
     jsonSchema: claudeJsonSchema(options),
     ...systemPromptFields(options.systemPrompt),
@@ -36,7 +36,7 @@ export function buildClaudeInitialize(options: AgentOptions): RawObject {
  * The system prompt fields. No `systemPrompt` is an empty prompt (a bare agent, not Claude Code's
  * own prompt), as in the official SDK; a string is sent as a one-element list.
  */
-function systemPromptFields(prompt: AgentOptions["systemPrompt"]): RawObject {
+function systemPromptFields(prompt: ResolvedOptions["systemPrompt"]): RawObject {
   if (prompt === undefined) return { systemPrompt: [""] };
   if (typeof prompt === "string") return { systemPrompt: [prompt] };
   if (Array.isArray(prompt)) return { systemPrompt: prompt };
@@ -53,7 +53,7 @@ function systemPromptFields(prompt: AgentOptions["systemPrompt"]): RawObject {
   };
 }
 
-function externalMcpServers(options: AgentOptions): RawObject | undefined {
+function externalMcpServers(options: ResolvedOptions): RawObject | undefined {
   if (typeof options.mcpServers !== "object") return undefined;
   const servers = Object.entries(options.mcpServers).filter(([, config]) => config.type !== "sdk");
   return servers.length > 0 ? Object.fromEntries(servers) : undefined;

@@ -4,11 +4,11 @@
  * and of the conformance test (which reads the official SDK's `.d.ts` and fails on any option this
  * table does not cover). Shared here so other backends can refuse the Claude-only ones.
  */
-import type { AgentOptions } from "../../options.js";
+import { OPTION_NAMES, type OptionName, runtimeBackends } from "../../options/support.js";
 
 /** An official option this SDK supports, under `ours`, sent to the CLI `via` the stated route. */
 export interface SupportedOfficialOption {
-  ours: keyof AgentOptions;
+  ours: OptionName;
   via: string;
 }
 
@@ -23,7 +23,7 @@ export const CLAUDE_REJECTED_OPTIONS = {
     "the CLI is Claude Code's native binary, spawned directly; there is no JavaScript runtime to choose",
   executableArgs:
     "the CLI is Claude Code's native binary, spawned directly; there is no runtime to pass arguments to",
-} as const satisfies Partial<Record<keyof AgentOptions, string>>;
+} as const satisfies Partial<Record<OptionName, string>>;
 
 /** Every official option: ours and its route, or the reason it is rejected. */
 export const OFFICIAL_CLAUDE_OPTIONS: Readonly<
@@ -120,47 +120,16 @@ export const OFFICIAL_CLAUDE_OPTIONS: Readonly<
 };
 
 /**
- * Options only Claude Code can honour that the other backends' lists of refusals must include
- * (added with the official SDK's surface; the older ones are listed by each backend).
+ * Options only Claude Code honours, from the support table (`OPTION_SUPPORT`): every option no
+ * other backend accepts at run time, but the other backends' own sections (`codex`, `cursor`,
+ * `acp`) and the official options refused everywhere (`CLAUDE_REJECTED_OPTIONS`).
  */
-export const CLAUDE_ONLY_OPTIONS = [
-  "agent",
-  "canUseToolScope",
-  "agentProgressSummaries",
-  "backgroundTaskTimeoutMs",
-  "debug",
-  "debugFile",
-  "forwardSubagentText",
-  "includeHookEvents",
-  "managedSettings",
-  "mcpServersDelivery",
-  "onElicitation",
-  "onUserDialog",
-  "perTaskStopAffordance",
-  "permissionPrompts",
-  "persistSession",
-  "planModeInstructions",
-  "pluginDelivery",
-  "projectConfigRoot",
-  "promptSuggestions",
-  "resumedCostBaseline",
-  "resumeDropsTurn",
-  "sessionId",
-  "skills",
-  "strictMcpConfig",
-  "supportedDialogKinds",
-  "taskBudget",
-  "title",
-  "toolAliases",
-  "toolConfig",
-  "verbatimPrompts",
-  "executable",
-  "executableArgs",
-  "spawnClaudeCodeProcess",
-  "sessionStore",
-  "sessionStoreFlush",
-  "loadTimeoutMs",
-] as const satisfies readonly (keyof AgentOptions)[];
+export const CLAUDE_ONLY_OPTIONS: readonly OptionName[] = Object.freeze(
+  OPTION_NAMES.filter((name) => {
+    const backends = runtimeBackends(name);
+    return backends.length === 1 && backends[0] === "claude";
+  }),
+);
 
 /** An official `Query` method and what this SDK calls it on `query()` and on `AgentSdkClient`. */
 export interface OfficialQueryMethod {

@@ -7,7 +7,7 @@ import { AbortError, type JsonDecodeError, UnsupportedFeatureError } from "../..
 import { SdkMcpBridge } from "../../mcp/bridge.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import type { CanUseTool, PermissionMode, PermissionResult } from "../../permissions.js";
 import { isStreamedPrompt, type Prompt, toWireUserMessage, type WireUserMessage } from "../../prompt.js";
 import { missingResultError } from "../../session/missing-result.js";
@@ -37,7 +37,7 @@ export const COST_BASELINE_TIMEOUT_MS = 5_000;
 
 /** What a session needs besides the options: a transport that is not yet connected. */
 export interface ClaudeSessionParams {
-  options: AgentOptions;
+  options: ResolvedOptions;
   transport: Transport;
   bridge: SdkMcpBridge;
   /** Extra fields for the initialize request (e.g. agents). */
@@ -63,7 +63,7 @@ export class ClaudeSession implements Session {
   private readonly protocol: ControlProtocol;
   private readonly transport: Transport;
   private readonly bridge: SdkMcpBridge;
-  private readonly options: AgentOptions;
+  private readonly options: ResolvedOptions;
   private initResponse: ClaudeInitializeResponse | undefined;
   private lastResultWasError = false;
   private onCliVersion: ((reported: unknown) => void) | undefined;
@@ -505,7 +505,7 @@ async function answerPermission(
 
 /** Answers an MCP `elicitation` with `onElicitation`; without it, declines (as the official SDK does). */
 async function answerElicitation(
-  options: AgentOptions,
+  options: ResolvedOptions,
   request: RawObject,
   signal: AbortSignal,
   requestId: string,
@@ -540,7 +540,7 @@ async function answerElicitation(
  * dialog is left unanswered (another client may render it; the CLI's deadline bounds the wait).
  */
 async function answerUserDialog(
-  options: AgentOptions,
+  options: ResolvedOptions,
   request: RawObject,
   signal: AbortSignal,
   requestId: string,

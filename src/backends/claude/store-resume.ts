@@ -31,7 +31,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { InvalidOptionsError, SessionStoreError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { atHostExit } from "../../process/group-registry.js";
 import { abortErrorFor } from "../../signals/abort.js";
 import { resolveUser, type UnixIdentity } from "./env.js";
@@ -72,7 +72,7 @@ export interface StoreResume {
  *   directory other users could change when the tree is for another user.
  */
 export async function prepareStoreResume(
-  options: AgentOptions,
+  options: ResolvedOptions,
   childEnv: Record<string, string>,
 ): Promise<StoreResume | undefined> {
   const store = options.sessionStore;

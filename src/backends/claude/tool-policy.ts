@@ -6,7 +6,7 @@
  * question per call, the callback's allow, deny, `updatedInput` and `interrupt` as for any prompt).
  */
 
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import type { HookCallback, HookJSONOutput, HookMap } from "./hooks.js";
 
 /**
@@ -24,7 +24,7 @@ export const CLAUDE_BOOKKEEPING_TOOLS: ReadonlySet<string> = new Set([
 export const TOOL_POLICY_ASK_REASON = "code-agent-sdk: canUseTool decides every tool call";
 
 /** Whether `options` ask for the every-call bridge: a `canUseTool`, and not the official scope. */
-export function wantsEveryCallPolicy(options: AgentOptions): boolean {
+export function wantsEveryCallPolicy(options: ResolvedOptions): boolean {
   return options.canUseTool !== undefined && options.canUseToolScope !== "asked-calls";
 }
 
@@ -57,7 +57,7 @@ export function toolPolicyHook(userRules: readonly string[] = []): HookCallback 
  * `settings` is an object. Rules from settings files (a repository's among them) are not the
  * user's: calls they allow still reach the policy.
  */
-export function userAllowRules(options: AgentOptions): string[] {
+export function userAllowRules(options: ResolvedOptions): string[] {
   const fromSettings = typeof options.settings === "object" ? options.settings.permissions?.allow : undefined;
   return [...(options.allowedTools ?? []), ...(Array.isArray(fromSettings) ? fromSettings : [])].filter(
     (rule): rule is string => typeof rule === "string",
@@ -94,7 +94,7 @@ export function ruleAllows(rule: string, toolName: string, input: Record<string,
  * The hooks to register: the user's, plus the policy hook last under `PreToolUse` when `options`
  * want it (a user's hook that denies still denies; one that allows does not skip the policy).
  */
-export function hooksWithToolPolicy(options: AgentOptions): HookMap | undefined {
+export function hooksWithToolPolicy(options: ResolvedOptions): HookMap | undefined {
   if (!wantsEveryCallPolicy(options)) return options.hooks;
   const hooks: HookMap = { ...options.hooks };
   hooks.PreToolUse = [

@@ -3,14 +3,20 @@
  * bad option fails at the call site with every problem listed, not as a CLI exit status later.
  */
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
+import { refusedOptions, unsupportedOptionsIn } from "../../options/support.js";
 import { agentOptionsIssues, warnUnknownNestedFields } from "../../options-schema.js";
 import { claudeOptionConflicts, resolveClaudeSettings } from "./command.js";
 import { resolveUser } from "./env.js";
 import { CLAUDE_REJECTED_OPTIONS } from "./official-options.js";
 
-/** Options that configure other backends; Claude would silently ignore them. */
-export const CLAUDE_FOREIGN_OPTIONS = ["codex", "cursor", "acp"] as const;
+/**
+ * Options that configure other backends (Claude would silently ignore them): the options the
+ * support table (`OPTION_SUPPORT`) refuses for Claude, less the official ones refused with a reason.
+ */
+export const CLAUDE_FOREIGN_OPTIONS: readonly string[] = Object.freeze(
+  refusedOptions("claude").filter((name) => !Object.hasOwn(CLAUDE_REJECTED_OPTIONS, name)),
+);
 
 /**
  * Every reason `options` cannot run on Claude Code, as `path: message` strings: schema violations
@@ -20,7 +26,7 @@ export const CLAUDE_FOREIGN_OPTIONS = ["codex", "cursor", "acp"] as const;
 export function claudeOptionIssues(options: unknown): string[] {
   const issues = agentOptionsIssues(options);
   if (typeof options !== "object" || options === null) return issues;
-  const o = options as AgentOptions;
+  const o = options as ResolvedOptions;
   issues.push(...claudeOptionConflicts(o));
   // Only checked when the schema accepted the field's shape; otherwise it is already reported.
   if (typeof o.settings === "string" || (typeof o.settings === "object" && o.settings !== null)) {
@@ -50,13 +56,13 @@ export function claudeOptionIssues(options: unknown): string[] {
 export function validateClaudeOptions(options: unknown): void {
   const issues = claudeOptionIssues(options);
   if (issues.length > 0) throw new InvalidOptionsError(issues);
-  const o = (options ?? {}) as AgentOptions;
-  const unsupported: string[] = CLAUDE_FOREIGN_OPTIONS.filter((key) => o[key] !== undefined);
+  const o = (options ?? {}) as ResolvedOptions;
+  const unsupported: string[] = unsupportedOptionsIn("claude", o);
   const reasons: Record<string, string> = {};
-  for (const [key, reason] of Object.entries(CLAUDE_REJECTED_OPTIONS)) {
-    if (o[key as keyof AgentOptions] === undefined) continue;
-    unsupported.push(key);
-    reasons[key] = reason;
+  for (const key of unsupported) {
+    if (Object.hasOwn(CLAUDE_REJECTED_OPTIONS, key)) {
+      reasons[key] = CLAUDE_REJECTED_OPTIONS[key as keyof typeof CLAUDE_REJECTED_OPTIONS];
+    }
   }
   // Switching uid at spawn is a POSIX facility.
   if (o.user !== undefined && process.platform === "win32") unsupported.push("user");

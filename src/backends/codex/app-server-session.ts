@@ -15,7 +15,7 @@ import {
   UnsupportedFeatureError,
 } from "../../errors.js";
 import type { Message, RawObject } from "../../messages.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
 import { missingResultError } from "../../session/missing-result.js";
 import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
@@ -46,7 +46,7 @@ export const CLIENT_NAME = "code-agent-sdk";
 
 /** What an app-server session is made of. The transport is not yet connected. */
 export interface CodexAppServerSessionParams {
-  options: AgentOptions;
+  options: ResolvedOptions;
   transport: Transport;
   /** Clock, for tests. */
   now?: () => number;
@@ -66,7 +66,7 @@ interface RunningTurn {
 /** One `codex app-server` process driving one thread. */
 export class CodexAppServerSession implements Session {
   private readonly life: SessionLifecycle;
-  private readonly options: AgentOptions;
+  private readonly options: ResolvedOptions;
   private readonly transport: Transport;
   private readonly rpc: JsonRpcConnection;
   private readonly mapper: AppServerEventMapper;

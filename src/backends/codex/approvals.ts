@@ -19,7 +19,7 @@
  */
 
 import type { RawObject } from "../../messages.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import type { PermissionResult, PermissionUpdate } from "../../permissions.js";
 import { UNSENDABLE_ANSWER_WARNING } from "../../session/peer-channel.js";
 import { settleWithin } from "../../signals/deadline.js";
@@ -127,7 +127,7 @@ export interface ApprovalOutcome {
  */
 export async function decideApproval(
   prompt: ApprovalPrompt,
-  options: Pick<AgentOptions, "canUseTool" | "codex" | "callbackTimeoutMs">,
+  options: Pick<ResolvedOptions, "canUseTool" | "codex" | "callbackTimeoutMs">,
   signal: AbortSignal,
   raw: RawObject,
 ): Promise<ApprovalOutcome> {

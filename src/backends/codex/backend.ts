@@ -10,7 +10,7 @@
 
 import { findOrInstallCli } from "../../install/auto.js";
 import { checkVersionOncePerBinary } from "../../install/cli-discovery.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
 import { recordTransport } from "../../transport/recording.js";
 import type { Transport } from "../../transport/transport.js";
@@ -58,7 +58,7 @@ export class CodexBackend implements Backend {
   readonly name = "codex" as const;
   readonly capabilities = CODEX_CAPABILITIES;
 
-  validateOptions(options: AgentOptions): void {
+  validateOptions(options: ResolvedOptions): void {
     validateCodexOptions(options);
   }
 
@@ -99,7 +99,7 @@ export class CodexBackend implements Backend {
 }
 
 /** Whether a one-shot prompt can run on `codex exec` (see the module comment). */
-export function execCanRun(options: AgentOptions, parts: PromptParts): boolean {
+export function execCanRun(options: ResolvedOptions, parts: PromptParts): boolean {
   const policy = options.codex?.approvalPolicy;
   return (
     options.canUseTool === undefined &&
@@ -112,12 +112,12 @@ export function execCanRun(options: AgentOptions, parts: PromptParts): boolean {
   );
 }
 
-function hasMcpServers(options: AgentOptions): boolean {
+function hasMcpServers(options: ResolvedOptions): boolean {
   return typeof options.mcpServers === "object" && Object.keys(options.mcpServers).length > 0;
 }
 
 async function openExecSession(
-  options: AgentOptions,
+  options: ResolvedOptions,
   cli: CodexCli,
   env: Record<string, string>,
   parts: PromptParts,
@@ -151,7 +151,7 @@ async function openExecSession(
 
 /** The session's transport: the custom one when given, else the CLI with `args`; recorded on request. */
 function transport(
-  options: AgentOptions,
+  options: ResolvedOptions,
   cli: CodexCli,
   env: Record<string, string>,
   args: string[],

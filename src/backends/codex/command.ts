@@ -1,5 +1,5 @@
 /**
- * Turns `AgentOptions` into Codex command lines and app-server parameters (verified against
+ * Turns `ResolvedOptions` into Codex command lines and app-server parameters (verified against
  * codex 0.169.0).
  *
  * One-shot: `codex exec --json [flags…] [resume] -- [<id>] -` with the prompt on stdin, which is
@@ -15,7 +15,7 @@
  * MCP servers on the app-server too (see `execCanRun`).
  */
 import { resolve } from "node:path";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { flagWithValue } from "../../process/argv.js";
 import { buildChildEnv } from "../../process/child-env.js";
 import { CONFIG_KEYS, codexConfigOverrides, configArgs, type TomlValue, tomlValue } from "./config.js";
@@ -30,7 +30,7 @@ export interface ExecFiles {
 }
 
 /** The arguments after the executable for a one-shot `codex exec` run. */
-export function buildExecArgs(options: AgentOptions, files: ExecFiles = {}): string[] {
+export function buildExecArgs(options: ResolvedOptions, files: ExecFiles = {}): string[] {
   // exec cannot ask for approvals: it runs as if the policy were "never" (and exits on a
   // configured "untrusted"). Saying so keeps a user config.toml from breaking one-shot runs; the
   // policies that ask are served by the app-server (see `execCanRun`).
@@ -55,7 +55,7 @@ export type ConfigOverride = [key: string, value: TomlValue] | string;
 
 /**
  * One `codex exec` command line in the CLI's own terms. {@link buildExecArgs} fills it from
- * `AgentOptions`; the official Codex SDK's compat entry fills it from that SDK's options with
+ * `ResolvedOptions`; the official Codex SDK's compat entry fills it from that SDK's options with
  * `layout: "official-sdk"`. Flag values that start with `-` are joined to their flag, and the
  * thread id follows `--`, in both layouts.
  */
@@ -175,7 +175,7 @@ function isMcpServerOverride([key]: [string, TomlValue]): boolean {
  * The arguments after the executable for `codex app-server`. The MCP server tables go in
  * {@link threadParams} instead.
  */
-export function buildAppServerArgs(options: AgentOptions): string[] {
+export function buildAppServerArgs(options: ResolvedOptions): string[] {
   const overrides = codexConfigOverrides(options).filter((override) => !isMcpServerOverride(override));
   // The app-server has no --add-dir: extra writable roots are configuration.
   if (options.addDirs?.length) {
@@ -189,7 +189,7 @@ export function buildAppServerArgs(options: AgentOptions): string[] {
  * `codex.approvalPolicy` selects `untrusted`, so the callback is asked about everything but
  * known-safe read-only commands (under the CLI's own default it might never be asked).
  */
-export function threadParams(options: AgentOptions): ThreadStartParams {
+export function threadParams(options: ResolvedOptions): ThreadStartParams {
   const params: ThreadStartParams = { cwd: resolve(options.cwd ?? process.cwd()) };
   if (options.model !== undefined) params.model = options.model;
   const approvalPolicy = options.codex?.approvalPolicy ?? (options.canUseTool ? "untrusted" : undefined);
@@ -252,7 +252,7 @@ function dottedPath(key: string): string[] {
  * The CLI's environment: `process.env` (unless `inheritEnv: false`), then `options.env` on top (an
  * `undefined` value removes the variable). Codex needs nothing of its own here.
  */
-export function buildCodexEnv(options: Pick<AgentOptions, "env" | "inheritEnv">): Record<string, string> {
+export function buildCodexEnv(options: Pick<ResolvedOptions, "env" | "inheritEnv">): Record<string, string> {
   return buildChildEnv(options);
 }
 

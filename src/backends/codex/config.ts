@@ -5,7 +5,8 @@
  */
 import { InvalidOptionsError } from "../../errors.js";
 import type { McpServerConfig } from "../../mcp/config.js";
-import type { AgentOptions, CodexConfigValue } from "../../options.js";
+import type { CodexConfigValue } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 
 /** A TOML value: what `codex.config` accepts. */
 export type TomlValue = CodexConfigValue;
@@ -120,7 +121,7 @@ function isTable(value: unknown): value is Record<string, unknown> {
  *   `default_tools_approval_mode = "approve"`: configuring a server in code approves its tools;
  * - `codex.config` → verbatim.
  */
-export function codexConfigOverrides(options: AgentOptions): [string, TomlValue][] {
+export function codexConfigOverrides(options: ResolvedOptions): [string, TomlValue][] {
   const out: [string, TomlValue][] = [];
   const effort = options.codex?.reasoningEffort ?? options.effort;
   if (effort !== undefined) out.push([CONFIG_KEYS.reasoningEffort, effort]);

@@ -3,51 +3,24 @@
  * once, before anything is spawned.
  */
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
+import { type OptionName, refusedOptions, unsupportedOptionsIn } from "../../options/support.js";
 import { agentOptionsIssues } from "../../options-schema.js";
-import { CLAUDE_ONLY_OPTIONS } from "../claude/official-options.js";
 
 /**
- * Options the Codex CLI (0.169.0) has no equivalent for. Any value other than `undefined` is
- * rejected, so a setting is never silently ignored.
+ * Options the Codex CLI (0.169.0) has no equivalent for, from the support table
+ * (`OPTION_SUPPORT`). Any value other than `undefined` is rejected, so a setting is never
+ * silently ignored.
  */
-export const CODEX_UNSUPPORTED_OPTIONS = [
-  "cursor",
-  "acp",
-  "user",
-  "fallbackModel",
-  "maxTurns",
-  "maxBudgetUsd",
-  "thinking",
-  "maxThinkingTokens",
-  "betas",
-  "tools",
-  "allowedTools",
-  "disallowedTools",
-  "permissionMode",
-  "allowDangerouslySkipPermissions",
-  "permissionPromptToolName",
-  "plugins",
-  "agents",
-  "continueConversation",
-  "resumeSessionAt",
-  "forkSession",
-  "settingSources",
-  "settings",
-  "sandbox",
-  "enableFileCheckpointing",
-  "systemPrompt",
-  "hooks",
-  ...CLAUDE_ONLY_OPTIONS,
-] as const satisfies readonly (keyof AgentOptions)[];
+export const CODEX_UNSUPPORTED_OPTIONS: readonly OptionName[] = Object.freeze(refusedOptions("codex"));
 
 /**
- * Every option Codex cannot honour, by name: the {@link CODEX_UNSUPPORTED_OPTIONS} that are set,
- * `mcpServers` given as a config file path, and MCP servers of a type Codex cannot run
+ * Every option Codex cannot honour, by name: the options the support table refuses for Codex that
+ * are set, `mcpServers` given as a config file path, and MCP servers of a type Codex cannot run
  * (`mcpServers.<name>` for `sse` and in-process `sdk` servers; stdio and http are supported).
  */
-export function codexUnsupportedOptions(options: AgentOptions): string[] {
-  const out: string[] = CODEX_UNSUPPORTED_OPTIONS.filter((key) => options[key] !== undefined);
+export function codexUnsupportedOptions(options: ResolvedOptions): string[] {
+  const out: string[] = unsupportedOptionsIn("codex", options);
   if (typeof options.mcpServers === "string") out.push("mcpServers");
   if (typeof options.mcpServers === "object" && options.mcpServers !== null) {
     for (const [name, server] of Object.entries(options.mcpServers)) {
@@ -61,7 +34,7 @@ export function codexUnsupportedOptions(options: AgentOptions): string[] {
 export function codexOptionIssues(options: unknown): string[] {
   const issues = agentOptionsIssues(options);
   if (typeof options !== "object" || options === null) return issues;
-  const o = options as AgentOptions;
+  const o = options as ResolvedOptions;
   if (o.effort === "max") {
     issues.push("effort: Codex has no 'max' reasoning effort; use 'xhigh' (or codex.reasoningEffort)");
   }
@@ -83,6 +56,6 @@ export function codexOptionIssues(options: unknown): string[] {
 export function validateCodexOptions(options: unknown): void {
   const issues = codexOptionIssues(options);
   if (issues.length > 0) throw new InvalidOptionsError(issues);
-  const unsupported = codexUnsupportedOptions((options ?? {}) as AgentOptions);
+  const unsupported = codexUnsupportedOptions((options ?? {}) as ResolvedOptions);
   if (unsupported.length > 0) throw new UnsupportedOptionsError("codex", unsupported);
 }

@@ -4,7 +4,7 @@
  */
 import { ProcessError } from "../../errors.js";
 import { checkVersionOncePerBinary } from "../../install/cli-discovery.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { describeBadCwd } from "../../process/child.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
 import { throwIfAborted } from "../../signals/abort.js";
@@ -24,7 +24,7 @@ export class CursorBackend implements Backend {
   readonly name = "cursor" as const;
   readonly capabilities = CURSOR_CAPABILITIES;
 
-  validateOptions(options: AgentOptions): void {
+  validateOptions(options: ResolvedOptions): void {
     validateCursorOptions(options);
   }
 

@@ -10,7 +10,7 @@
  */
 import { resolve } from "node:path";
 import { UnsupportedFeatureError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { flagWithValue } from "../../process/argv.js";
 import { buildChildEnv } from "../../process/child-env.js";
 import type { StreamedUserInput, UserContentBlock } from "../../prompt.js";
@@ -27,7 +27,7 @@ export const PROMPT_TOO_LONG_HINT =
 export const BASE_CURSOR_ARGS: readonly string[] = ["--print", "--output-format", "stream-json"];
 
 /** Whether text deltas are requested: `cursor.partialOutput` when set, else `includePartialMessages`. */
-export function wantsPartialOutput(options: AgentOptions): boolean {
+export function wantsPartialOutput(options: ResolvedOptions): boolean {
   return options.cursor?.partialOutput ?? options.includePartialMessages ?? false;
 }
 
@@ -37,7 +37,10 @@ export function wantsPartialOutput(options: AgentOptions): boolean {
  * @param turn.prompt The turn's prompt text (see {@link cursorPromptText}).
  * @param turn.resume The chat to continue (`--resume <chatId>`); a new chat when absent.
  */
-export function buildCursorArgs(options: AgentOptions, turn: { prompt: string; resume?: string }): string[] {
+export function buildCursorArgs(
+  options: ResolvedOptions,
+  turn: { prompt: string; resume?: string },
+): string[] {
   const args = [...BASE_CURSOR_ARGS];
   // A value that starts with `-` is joined to its flag, so it cannot be read as one (the options
   // schema refuses such ids and model names already; this covers `extraArgs` values).
@@ -68,7 +71,7 @@ export function buildCursorArgs(options: AgentOptions, turn: { prompt: string; r
  * could read it.
  */
 export function buildCursorEnv(
-  options: Pick<AgentOptions, "env" | "inheritEnv" | "cursor">,
+  options: Pick<ResolvedOptions, "env" | "inheritEnv" | "cursor">,
 ): Record<string, string> {
   const env = buildChildEnv(options);
   if (options.cursor?.apiKey !== undefined) env.CURSOR_API_KEY = options.cursor.apiKey;

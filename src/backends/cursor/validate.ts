@@ -5,43 +5,23 @@
  * anything is spawned.
  */
 import { UnsupportedOptionsError } from "../../errors.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
+import { supportedOptions, unsupportedOptionsIn } from "../../options/support.js";
 import { validateAgentOptions } from "../../options-schema.js";
 
 /**
- * The options Cursor honours. Every other `AgentOptions` field is refused, so an option added to
- * the SDK later is refused here too until someone maps it (an allow-list cannot go stale silently).
+ * The options Cursor honours, from the support table (`OPTION_SUPPORT`). Every other option is
+ * refused, so an option added to the SDK later is refused here too until the table lists Cursor
+ * for it (an allow-list cannot go stale silently).
  */
-export const CURSOR_SUPPORTED_OPTIONS: ReadonlySet<keyof AgentOptions> = new Set<keyof AgentOptions>([
-  "backend",
-  "cursor",
-  "cliPath",
-  "cwd",
-  "env",
-  "extraArgs",
-  "signal",
-  "stderr",
-  "maxBufferSize",
-  "highWaterMark",
-  "lowWaterMark",
-  "maxReaderLagBytes",
-  "closeGraceMs",
-  "exitTimeoutMs",
-  "inheritEnv",
-  "model",
-  "resume",
-  "includePartialMessages",
-]);
+export const CURSOR_SUPPORTED_OPTIONS: ReadonlySet<string> = supportedOptions("cursor");
 
 /**
  * The options set in `options` that Cursor cannot honour, in the object's key order. `undefined` and
  * `false` count as unset (a boolean switched off asks for nothing).
  */
-export function cursorUnsupportedOptions(options: AgentOptions): string[] {
-  return Object.entries(options)
-    .filter(([, value]) => value !== undefined && value !== false)
-    .map(([key]) => key)
-    .filter((key) => !CURSOR_SUPPORTED_OPTIONS.has(key as keyof AgentOptions));
+export function cursorUnsupportedOptions(options: ResolvedOptions): string[] {
+  return unsupportedOptionsIn("cursor", options, { falseIsUnset: true });
 }
 
 /**
@@ -52,6 +32,6 @@ export function cursorUnsupportedOptions(options: AgentOptions): string[] {
  */
 export function validateCursorOptions(options: unknown): void {
   validateAgentOptions(options);
-  const unsupported = cursorUnsupportedOptions((options ?? {}) as AgentOptions);
+  const unsupported = cursorUnsupportedOptions((options ?? {}) as ResolvedOptions);
   if (unsupported.length > 0) throw new UnsupportedOptionsError("cursor", unsupported);
 }

@@ -8,7 +8,7 @@ import { CLAUDE_REJECTED_OPTIONS, OFFICIAL_CLAUDE_OPTIONS } from "../../backends
 import { UnsupportedOptionsError } from "../../errors.js";
 import type { McpServerConfig as CoreMcpServerConfig } from "../../mcp/config.js";
 import type {
-  AgentOptions,
+  ClaudeAgentOptions,
   OnElicitation as CoreOnElicitation,
   OnUserDialog as CoreOnUserDialog,
 } from "../../options.js";
@@ -54,7 +54,7 @@ const MAPPED = new Set([
  */
 const SAME = Object.entries(OFFICIAL_CLAUDE_OPTIONS)
   .filter(([key, entry]) => "ours" in entry && entry.ours === key && !MAPPED.has(key))
-  .map(([key]) => key as keyof Options & keyof AgentOptions);
+  .map(([key]) => key as keyof Options & keyof ClaudeAgentOptions);
 
 /** Official hook-matcher fields (0.3.330's `HookCallbackMatcher`). */
 const HOOK_MATCHER_FIELDS = ["matcher", "hooks", "timeout", "onFailure"];
@@ -65,7 +65,7 @@ const PLUGIN_FIELDS = ["type", "path", "skipMcpDiscovery"];
  * Maps official options onto `AgentOptions`. Throws `UnsupportedOptionsError` naming every option
  * it cannot honour, with the reason.
  */
-export function toAgentOptions(options: Options = {}): AgentOptions {
+export function toAgentOptions(options: Options = {}): ClaudeAgentOptions {
   const issues: string[] = [];
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined) continue;
@@ -88,11 +88,11 @@ export function toAgentOptions(options: Options = {}): AgentOptions {
   }
   if (issues.length > 0) throw new UnsupportedOptionsError("claude", issues);
 
-  const out: AgentOptions = { backend: "claude" };
-  const copy = <K extends keyof AgentOptions>(key: K, value: AgentOptions[K] | undefined) => {
+  const out: ClaudeAgentOptions = { backend: "claude" };
+  const copy = <K extends keyof ClaudeAgentOptions>(key: K, value: ClaudeAgentOptions[K] | undefined) => {
     if (value !== undefined) out[key] = value;
   };
-  for (const key of SAME) copy(key, options[key] as AgentOptions[typeof key]);
+  for (const key of SAME) copy(key, options[key] as ClaudeAgentOptions[typeof key]);
   copy("signal", options.abortController?.signal);
   copy("addDirs", options.additionalDirectories);
   copy("continueConversation", options.continue);

@@ -7,7 +7,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getBackend } from "../../backends/registry.js";
-import type { AgentOptions, BackendKind } from "../../options.js";
+import type { BackendKind } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import { startFakeAnthropic } from "../anthropic/server.js";
 import { startFakeOpenAI } from "../openai/server.js";
 import { anthropicTurns, type ModelStep, type ModelStepKind, responsesTurns, stepKind } from "./model.js";
@@ -22,7 +23,7 @@ import { compareTranscript, type TranscriptEntry, unifiedTranscript } from "./tr
 /** A scripted model and a workspace, ready for one scenario. */
 export interface ConformanceBed extends AsyncDisposable {
   cwd: string;
-  options(extra?: AgentOptions): AgentOptions;
+  options(extra?: ResolvedOptions): ResolvedOptions;
   stalled(): Promise<void>;
   modelRequests(): string[];
 }

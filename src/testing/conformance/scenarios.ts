@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Capabilities } from "../../backends/backend.js";
 import { AgentSdkClient } from "../../client.js";
 import type { Message } from "../../messages.js";
-import type { AgentOptions } from "../../options.js";
+import type { ResolvedOptions } from "../../options/resolved.js";
 import type { CanUseTool } from "../../permissions.js";
 import { query } from "../../query.js";
 import type { ModelStep } from "./model.js";
@@ -21,9 +21,9 @@ export interface ScenarioContext {
   /** The session's workspace. */
   cwd: string;
   /** Options that point the agent at the scripted model, in the workspace. */
-  options(extra?: AgentOptions): AgentOptions;
+  options(extra?: ResolvedOptions): ResolvedOptions;
   /** Options for a stdio MCP server named `echo` with one tool `echo` (`{ text }` → `echo: <text>`). */
-  echoMcpServer(): NonNullable<AgentOptions["mcpServers"]>;
+  echoMcpServer(): NonNullable<ResolvedOptions["mcpServers"]>;
   /** Resolves once the scripted model has received a request it stalls on. */
   stalled(): Promise<void>;
   /** Every request body the scripted model received, as JSON text. */

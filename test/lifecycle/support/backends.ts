@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AgentOptions, AgentSdkClient, BackendKind, Message } from "../../../src/index.js";
+import type { ResolvedOptions } from "../../../src/options/resolved.js";
 
 /**
  * What a fake CLI must do in each mode. Every mode first starts the requested grandchild, then
@@ -116,7 +117,7 @@ export type Requirement = Fault | ControlMethod | CallbackKind | "handshake" | "
 export interface LifecycleBackend {
   name: BackendKind;
   /** Options running this backend's fake CLI in `fault` mode; `extra` is merged in (env too). */
-  fake(fault: Fault, run: FakeRun, knobs?: FakeKnobs, extra?: AgentOptions): AgentOptions;
+  fake(fault: Fault, run: FakeRun, knobs?: FakeKnobs, extra?: ResolvedOptions): AgentOptions;
   /** The fake CLI as a script that finds its interpreter on PATH (`#!/usr/bin/env <name>`). */
   pathDependentFake(dir: string): { cliPath: string; interpreterDir: string; interpreter: string };
   /** What this backend lacks, with the reason; every case needing it is skipped with that reason. */
@@ -126,7 +127,7 @@ export interface LifecycleBackend {
     /** Its requests in order, as `ControlTimeoutError.subtype` names them. */
     steps: readonly string[];
     /** Options that make a one-shot `query()` go through the handshake (Codex: the app-server). */
-    queryOptions: AgentOptions;
+    queryOptions: ResolvedOptions;
   };
   /** The request each client method sends, as `ControlTimeoutError.subtype` names it. */
   controlRequests: Partial<Record<ControlMethod, string>>;
@@ -157,14 +158,14 @@ export interface LifecycleBackend {
   /** How the prompt reaches the CLI: on stdin, or as one argv element after `--`. */
   promptVia: "stdin" | "argv";
   /** Options that put `a` and `b` into the CLI's argv, each as one element (security). */
-  argvOptions(a: string, b: string): AgentOptions;
+  argvOptions(a: string, b: string): ResolvedOptions;
   /** Variables the SDK itself adds to the CLI's environment (all it adds with `inheritEnv: false`). */
   sdkEnvKeys: readonly string[];
   /**
    * Permission flags: argv entries (or handshake settings) that must never appear unless asked for,
    * the options that ask for bypassing permissions, and the argv those must produce.
    */
-  permissions: { neverByDefault: readonly string[]; bypass: AgentOptions; bypassArgs: readonly string[] };
+  permissions: { neverByDefault: readonly string[]; bypass: ResolvedOptions; bypassArgs: readonly string[] };
   /** Builds a fast stand-in for the soak test in `dir`; returns options, or a reason to skip. */
   fastCli(dir: string): { options: AgentOptions } | { skip: string };
 }

@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { AgentOptions } from "../../../src/index.js";
+import type { CommonOptions, OptionsFor } from "../../../src/index.js";
 
 const FLOW_CLI = fileURLToPath(new URL("../../fixtures/flow/flow-cli.mjs", import.meta.url));
 
@@ -21,14 +21,15 @@ function launcher(name: string): string {
 }
 
 /** Options running the stand-in in `mode` for `backend`, with extra `FLOW_*` variables. */
-export function flowCli(
-  backend: "claude" | "codex",
+export function flowCli<B extends "claude" | "codex">(
+  backend: B,
   mode: string,
   env: Record<string, string> = {},
-): AgentOptions {
-  return {
+): OptionsFor<B> {
+  const options: CommonOptions = {
     backend,
     cliPath: launcher(backend),
     env: { FLOW_MODE: mode, CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK: "1", ...env },
   };
+  return options as OptionsFor<B>;
 }

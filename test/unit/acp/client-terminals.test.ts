@@ -23,7 +23,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Terminals } from "../../../src/backends/acp/terminals.js";
 import { Workspace } from "../../../src/backends/acp/workspace.js";
 import {
-  type AgentOptions,
+  type AcpAgentOptions,
   AgentSdkClient,
   type CanUseTool,
   type Message,
@@ -161,7 +161,7 @@ describe("limits and authorization", () => {
   });
 });
 
-function options(extra: AgentOptions = {}): AgentOptions {
+function options(extra: Omit<AcpAgentOptions, "backend"> = {}): AcpAgentOptions {
   return { backend: "acp", cwd: root, env: ENV, ...extra, acp: { command: agent, ...extra.acp } };
 }
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  type AgentOptions,
+  type AcpAgentOptions,
   type CanUseTool,
   CliConnectionError,
   type Message,
@@ -36,7 +36,7 @@ afterEach(() => {
   expect(liveGroupCount()).toBe(0);
 });
 
-function fake(fault: string, extra: AgentOptions = {}): AgentOptions {
+function fake(fault: string, extra: Omit<AcpAgentOptions, "backend"> = {}): AcpAgentOptions {
   const run = join(dir, `run-${++runs}`);
   mkdirSync(run);
   return {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  type AgentOptions,
+  type AcpAgentOptions,
   AgentSdkClient,
   ControlTimeoutError,
   type Message,
@@ -36,8 +36,8 @@ afterEach(() => {
 
 function fake(
   fault: string,
-  extra: AgentOptions = {},
-): { options: AgentOptions; record: () => Record<string, unknown> } {
+  extra: Omit<AcpAgentOptions, "backend"> = {},
+): { options: AcpAgentOptions; record: () => Record<string, unknown> } {
   const run = join(dir, `run-${++runs}`);
   mkdirSync(run);
   const recordFile = join(run, "record.json");

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { CodexAppServerSession } from "../../../src/backends/codex/app-server-session.js";
 import {
   AbortError,
-  type AgentOptions,
   type CanUseTool,
+  type CodexAgentOptions,
   type Message,
   ProcessError,
   type ResultMessage,
@@ -81,7 +81,7 @@ function finishTurn(t: FakeTransport, turnId: string, index: number): void {
   });
 }
 
-async function open(options: AgentOptions = {}, transport = fakeServer()) {
+async function open(options: Partial<CodexAgentOptions> = {}, transport = fakeServer()) {
   const session = new CodexAppServerSession({ options, transport });
   await session.start();
   return { session, t: transport };
@@ -118,7 +118,7 @@ function approvalTurn(t: FakeTransport, turnId: string): void {
   void t.waitForSent((m) => m.id === 0 && "result" in m).then(() => finishTurn(t, turnId, 1));
 }
 
-async function decisionFor(canUseTool: CanUseTool | undefined, options: AgentOptions = {}) {
+async function decisionFor(canUseTool: CanUseTool | undefined, options: Partial<CodexAgentOptions> = {}) {
   const { session, t } = await open(
     { ...options, ...(canUseTool ? { canUseTool } : {}) },
     fakeServer(approvalTurn),

@@ -4,22 +4,21 @@
 import { describe, expect, it } from "vitest";
 import { CODEX_UNSUPPORTED_OPTIONS, validateCodexOptions } from "../../../src/backends/codex/validate.js";
 import {
-  type AgentOptions,
   createSdkMcpServer,
   getBackend,
   InvalidOptionsError,
   loadBackend,
   UnsupportedOptionsError,
 } from "../../../src/index.js";
+import type { ResolvedOptions } from "../../../src/options/resolved.js";
 import { NEWER_CLAUDE_ONLY_OPTIONS } from "../support/claude-only-options.js";
 
 /** One valid value for every option Codex rejects. */
-const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)[number]>> = {
+const claudeOnly = {
   cursor: { mode: "ask" },
   acp: { agent: "gemini" },
   user: 1000,
   fallbackModel: "m",
-  maxTurns: 3,
   maxBudgetUsd: 1,
   thinking: { type: "adaptive" },
   maxThinkingTokens: 100,
@@ -42,9 +41,9 @@ const claudeOnly: Required<Pick<AgentOptions, (typeof CODEX_UNSUPPORTED_OPTIONS)
   systemPrompt: "be brief",
   hooks: { PreToolUse: [{ hooks: [async () => ({})] }] },
   ...NEWER_CLAUDE_ONLY_OPTIONS,
-};
+} satisfies Partial<ResolvedOptions> & { executable?: unknown; executableArgs?: unknown };
 
-function rejection(options: AgentOptions): UnsupportedOptionsError {
+function rejection(options: unknown): UnsupportedOptionsError {
   try {
     validateCodexOptions(options);
   } catch (error) {
@@ -130,7 +129,7 @@ describe("validateCodexOptions", () => {
   it("is what the registered codex backend runs, once it is loaded", async () => {
     const backend = await loadBackend("codex");
     expect(backend.name).toBe("codex");
-    expect(() => backend.validateOptions({ systemPrompt: "x", maxTurns: 1 })).toThrow(
+    expect(() => backend.validateOptions({ systemPrompt: "x", maxBudgetUsd: 1 })).toThrow(
       UnsupportedOptionsError,
     );
     expect(() => getBackend("codex").validateOptions({ systemPrompt: "x" })).toThrow(UnsupportedOptionsError);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { CURSOR_SUPPORTED_OPTIONS, validateCursorOptions } from "../../../src/backends/cursor/validate.js";
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../../src/errors.js";
+import type { ResolvedOptions } from "../../../src/options/resolved.js";
 import type { AgentOptions } from "../../../src/options.js";
 import { agentOptionsSchema } from "../../../src/options-schema.js";
 import { NEWER_CLAUDE_ONLY_OPTIONS } from "../support/claude-only-options.js";
 import { ScriptedTransport } from "../support/scripted-transport.js";
 
 /** One value for every option Cursor refuses, each of which would otherwise be a silent no-op. */
-const REFUSED: Omit<AgentOptions, "backend"> = {
+const REFUSED: Omit<ResolvedOptions, "backend"> = {
   codex: { sandboxMode: "read-only" },
   user: "nobody",
   autoInstallCli: true,
@@ -17,7 +18,6 @@ const REFUSED: Omit<AgentOptions, "backend"> = {
   transport: new ScriptedTransport(() => undefined),
   record: "/tmp/never-written.jsonl",
   fallbackModel: "other",
-  maxTurns: 3,
   maxBudgetUsd: 1,
   effort: "high",
   thinking: { type: "adaptive" },

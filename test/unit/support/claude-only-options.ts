@@ -2,7 +2,7 @@
  * The options of the official Claude SDK 0.3.330 that only the Claude backend takes, one value
  * each: the other backends' validators must refuse every one of them.
  */
-import type { AgentOptions } from "../../../src/options.js";
+import type { ResolvedOptions } from "../../../src/options/resolved.js";
 
 export const NEWER_CLAUDE_ONLY_OPTIONS = {
   agent: "a",
@@ -41,4 +41,4 @@ export const NEWER_CLAUDE_ONLY_OPTIONS = {
   sessionStore: { append: async () => {}, load: async () => null },
   sessionStoreFlush: "eager",
   loadTimeoutMs: 1000,
-} satisfies Partial<AgentOptions>;
+} satisfies Partial<ResolvedOptions> & { executable?: unknown; executableArgs?: unknown };
