@@ -11,7 +11,13 @@
 export { AgentTurnError, ApprovalNotPendingError } from "./errors.js";
 export { CodeAgentLanguageModel } from "./language-model.js";
 export { type CodeAgentPartMetadata, METADATA_KEY } from "./metadata.js";
-export { ACP_PRESETS, type CodeAgentModelId, type ParsedModelId, parseModelId } from "./model-id.js";
+export {
+  ACP_PRESETS,
+  type BackendOfModelId,
+  type CodeAgentModelId,
+  type ParsedModelId,
+  parseModelId,
+} from "./model-id.js";
 export { type CodeAgentProvider, codeAgent, createCodeAgent } from "./provider.js";
-export type { CodeAgentSettings } from "./settings.js";
+export type { CodeAgentProviderSettings, CodeAgentSettings, CodeAgentSettingsFor } from "./settings.js";
 export type { CodeAgentTool } from "./tools.js";

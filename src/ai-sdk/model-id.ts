@@ -30,6 +30,10 @@ export type CodeAgentModelId =
   | "acp"
   | `acp/${AcpAgentPreset}`;
 
+/** The backend a model id names: `"codex"` for `"codex/gpt-5.1-codex"`. */
+export type BackendOfModelId<M extends CodeAgentModelId> =
+  M extends `${infer B extends BackendKind}/${string}` ? B : M extends BackendKind ? M : never;
+
 /** What a model id names. */
 export interface ParsedModelId {
   backend: BackendKind;

@@ -5,18 +5,27 @@ import type { ProviderV3 } from "@ai-sdk/provider";
 import { UnsupportedFeatureError } from "../errors.js";
 import { ParkedRuns } from "./approvals.js";
 import { CodeAgentLanguageModel, type Turn } from "./language-model.js";
-import { type CodeAgentModelId, parseModelId } from "./model-id.js";
-import type { CodeAgentSettings } from "./settings.js";
+import { type BackendOfModelId, type CodeAgentModelId, parseModelId } from "./model-id.js";
+import type { CodeAgentSettings, CodeAgentSettingsFor } from "./settings.js";
 
 /**
  * A provider of coding agents for the AI SDK: call it with a model id (and settings) for a
  * language model to pass to `generateText`, `streamText`, `generateObject`, ….
  */
 export interface CodeAgentProvider extends ProviderV3 {
-  /** A model for `modelId`; `settings` are laid over the provider's. */
-  (modelId: CodeAgentModelId, settings?: CodeAgentSettings): CodeAgentLanguageModel;
+  /**
+   * A model for `modelId`; `settings` (typed for the backend the id names: a Claude-only option on
+   * a `"codex/…"` model does not compile) are laid over the provider's.
+   */
+  <M extends CodeAgentModelId>(
+    modelId: M,
+    settings?: CodeAgentSettingsFor<BackendOfModelId<M>>,
+  ): CodeAgentLanguageModel;
   /** The same as calling the provider. */
-  languageModel(modelId: CodeAgentModelId, settings?: CodeAgentSettings): CodeAgentLanguageModel;
+  languageModel<M extends CodeAgentModelId>(
+    modelId: M,
+    settings?: CodeAgentSettingsFor<BackendOfModelId<M>>,
+  ): CodeAgentLanguageModel;
 }
 
 /**
@@ -31,10 +40,14 @@ export interface CodeAgentProvider extends ProviderV3 {
 export function createCodeAgent(defaults: CodeAgentSettings = {}): CodeAgentProvider {
   // Turns waiting for an approval (`toolApproval: "ai-sdk"`), found again by any model of this provider.
   const parked = new ParkedRuns<Turn>();
-  const languageModel = (
-    modelId: CodeAgentModelId,
-    settings: CodeAgentSettings = {},
+  const languageModel = <M extends CodeAgentModelId>(
+    modelId: M,
+    modelSettings: CodeAgentSettingsFor<BackendOfModelId<M>> = {} as CodeAgentSettingsFor<
+      BackendOfModelId<M>
+    >,
   ): CodeAgentLanguageModel => {
+    // Every backend's options fit the provider-wide shape; the backend reads its own.
+    const settings = modelSettings as CodeAgentSettings;
     const id = parseModelId(modelId);
     const env = defaults.env || settings.env ? { ...defaults.env, ...settings.env } : undefined;
     return new CodeAgentLanguageModel(

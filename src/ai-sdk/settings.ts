@@ -3,8 +3,8 @@
  */
 import type { LanguageModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
 import { InvalidOptionsError, UnsupportedOptionsError } from "../errors.js";
-import type { BackendKind } from "../options.js";
 import type { ResolvedOptions } from "../options/resolved.js";
+import type { BackendKind, OptionsFor } from "../options.js";
 import type { Prompt, UserContentBlock } from "../prompt.js";
 import type { WarmPool } from "../warm/warm-pool.js";
 import { describeValue } from "../wire/safe-json.js";
@@ -13,11 +13,28 @@ import type { ConvertedPrompt } from "./prompt.js";
 import { type CodeAgentTool, TOOLS_SERVER, toolsServer } from "./tools.js";
 
 /**
- * Settings of a model (and, as defaults for every model, of the provider): this SDK's options for
- * the backend the model id names (`cwd`, `env`, `canUseTool`, `permissionMode`, `codex`, `acp`, …),
- * and a few of the provider's own.
+ * Settings of the provider (`createCodeAgent(defaults)`: defaults for the models of every backend):
+ * this SDK's options of every backend (`cwd`, `env`, `canUseTool`, `permissionMode`, `codex`,
+ * `acp`, …; each backend reads its own), and the provider's own ({@link CodeAgentProviderSettings}).
+ * A model's settings are typed for the backend its id names: {@link CodeAgentSettingsFor}.
  */
-export interface CodeAgentSettings extends Omit<ResolvedOptions, "backend" | "signal" | "outputFormat"> {
+export interface CodeAgentSettings
+  extends Omit<ResolvedOptions, "backend" | "signal" | "outputFormat">,
+    CodeAgentProviderSettings {}
+
+/**
+ * Settings of a model whose id names backend `B` (`codeAgent("codex/gpt-5.1-codex", settings)`):
+ * that backend's options ({@link OptionsFor}), so an option the backend does not take is a compile
+ * error, and the provider's own settings.
+ */
+export type CodeAgentSettingsFor<B extends BackendKind> = Omit<
+  OptionsFor<B>,
+  "backend" | "signal" | "outputFormat"
+> &
+  CodeAgentProviderSettings;
+
+/** The provider's own settings, beside the backend's options. */
+export interface CodeAgentProviderSettings {
   /**
    * AI SDK tools (`tool({ inputSchema: z.object(…), execute })` from `ai`) the agent may call; they
    * run in this process, served to the agent by an in-process MCP server (`mcp__aisdk__<name>`),
