@@ -61,10 +61,13 @@ export const CURSOR_CAPABILITIES = Object.freeze({
  * An Agent Client Protocol agent: one long-lived process and session, permission requests answered
  * by `canUseTool` (and the client side's `terminal/create` and fs writes), `session/cancel` to
  * interrupt. What the agent runs itself without a permission request escapes `canUseTool`
- * (`toolPolicy` `"asked-calls"`). ACP has no hooks, no in-process MCP routing, and no model or
- * permission-mode switch every agent offers. What a particular agent can do beyond this
- * (`session/load`, image prompts, HTTP MCP servers) comes from its `initialize` answer; asking for
- * what it did not declare throws `UnsupportedFeatureError`.
+ * (`toolPolicy` `"asked-calls"`). ACP has no hooks and no in-process MCP routing. `setModel` and
+ * `setPermissionMode` go through the agent's session config options (category `model` / `mode`), else
+ * `session/set_model` / `session/set_mode`, so they work where the agent offers them (most do;
+ * `serverInfo().controls` says for the session) and throw `UnsupportedFeatureError` naming the agent
+ * where it does not; `setMaxThinkingTokens` is never supported. What else a particular agent can do
+ * (`session/load` or `session/resume`, `session/close`, image prompts, HTTP MCP servers) comes from
+ * its `initialize` answer; asking for what it did not declare throws `UnsupportedFeatureError`.
  */
 export const ACP_CAPABILITIES = Object.freeze({
   controlProtocol: false,
@@ -74,8 +77,8 @@ export const ACP_CAPABILITIES = Object.freeze({
   persistentSession: true,
   warmStart: true,
   interrupt: true,
-  runtimeConfigChanges: false,
-  modelSwitching: false,
+  runtimeConfigChanges: true,
+  modelSwitching: true,
   mcpStatus: false,
   toolPolicy: "asked-calls",
 } as const satisfies Capabilities);

@@ -42,7 +42,7 @@ export async function codexQueryHasNoClaudeControls(): Promise<void> {
   for await (const message of q) void message.type;
 }
 
-export async function cursorAndAcpLackModelSwitching(): Promise<void> {
+export async function cursorLacksModelSwitching(): Promise<void> {
   const cursor = query({ prompt: "hi", options: { backend: "cursor" } });
   // @ts-expect-error: Cursor cannot switch models
   await cursor.setModel("x");
@@ -52,8 +52,9 @@ export async function cursorAndAcpLackModelSwitching(): Promise<void> {
   await cursor.streamInput((async function* () {})());
   await cursor.interrupt();
   const acp = new AgentSdkClient({ backend: "acp", acp: { command: "agent" } });
-  // @ts-expect-error: ACP has no common model switch
+  // ACP: where the agent offers a model choice (UnsupportedFeatureError naming the agent otherwise).
   await acp.setModel("x");
+  await acp.setPermissionMode("plan");
   // @ts-expect-error: Claude's control protocol
   await acp.supportedAgents();
   await acp.interrupt();

@@ -27,6 +27,7 @@ import {
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
+import type { PermissionMode } from "../../permissions.js";
 import { DEFAULT_CLOSE_GRACE_MS, describeExit } from "../../process/child.js";
 import { signalGroup } from "../../process/group-registry.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
@@ -44,6 +45,7 @@ import { ClientGate } from "./client-gate.js";
 import { acpMcpServers } from "./mcp-servers.js";
 import { askCanUseTool, outcomeFor, type PermissionOption, type PermissionOutcome } from "./permissions.js";
 import { acpPromptBlocks } from "./prompt-blocks.js";
+import { type AcpConfigRequest, type AcpControlsReport, AcpSessionConfig } from "./session-config.js";
 import { type CreateTerminalParams, Terminals } from "./terminals.js";
 import { AcpUpdateMapper } from "./updates.js";
 import { Workspace } from "./workspace.js";
@@ -66,6 +68,9 @@ export const TEXT_FLUSH_MS = 100;
  * message log, so backpressure cannot see it.
  */
 export const MAX_JOINED_TEXT_BYTES = 1024 * 1024;
+
+/** At most this long (and at most `controlTimeoutMs`), `close()` waits for the agent's `session/close` answer. */
+export const SESSION_CLOSE_TIMEOUT_MS = 5_000;
 
 /** Client name sent in `initialize`. */
 export const ACP_CLIENT_NAME = "code-agent-sdk";
@@ -93,6 +98,11 @@ interface AgentCaps {
   loadSession: boolean;
   image: boolean;
   mcp: { http: boolean; sse: boolean };
+  /** `sessionCapabilities`: `session/close`, `session/resume`, `session/list`, `session/fork`. */
+  close: boolean;
+  resume: boolean;
+  list: boolean;
+  fork: boolean;
 }
 
 /** An ACP agent process and its session. */
@@ -112,7 +122,17 @@ export class AcpSession implements Session {
   private sessionId: string | undefined;
   private initResult: RawObject | undefined;
   private sessionResult: RawObject | undefined;
-  private caps: AgentCaps = { loadSession: false, image: false, mcp: { http: false, sse: false } };
+  private caps: AgentCaps = {
+    loadSession: false,
+    image: false,
+    mcp: { http: false, sse: false },
+    close: false,
+    resume: false,
+    list: false,
+    fork: false,
+  };
+  /** The model / mode controls the agent offers for this session. */
+  private readonly config: AcpSessionConfig;
   private running: RunningTurn | undefined;
   private queue: Promise<void> = Promise.resolve();
   private pendingTurns = 0;
@@ -138,6 +158,7 @@ export class AcpSession implements Session {
     this.transport = params.transport;
     this.agent = params.agent;
     this.timeoutMs = params.options.controlTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.config = new AcpSessionConfig(params.agent);
     this.workspace = new Workspace(
       params.options.cwd ?? process.cwd(),
       params.options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
@@ -194,10 +215,15 @@ export class AcpSession implements Session {
     this.initResult = init;
     const agentCaps = asObject(init.agentCapabilities);
     const mcp = asObject(agentCaps.mcpCapabilities);
+    const sessionCaps = asObject(agentCaps.sessionCapabilities);
     this.caps = {
       loadSession: agentCaps.loadSession === true,
       image: asObject(agentCaps.promptCapabilities).image === true,
       mcp: { http: mcp.http === true, sse: mcp.sse === true },
+      close: isObject(sessionCaps.close),
+      resume: isObject(sessionCaps.resume),
+      list: isObject(sessionCaps.list),
+      fork: isObject(sessionCaps.fork),
     };
     if (acp.authMethod !== undefined) await this.request("authenticate", { methodId: acp.authMethod });
     const mcpServers = acpMcpServers(
@@ -208,18 +234,22 @@ export class AcpSession implements Session {
     const cwd = this.workspace.root;
     const resume = this.options.resume;
     if (resume !== undefined) {
-      if (!this.caps.loadSession) {
+      if (!this.caps.loadSession && !this.caps.resume) {
         throw new UnsupportedFeatureError(
-          "resume (the agent does not declare loadSession)",
+          "resume (the agent declares neither loadSession nor sessionCapabilities.resume)",
           `acp (${this.agent})`,
         );
       }
       this.knowSession(resume);
-      this.sessionResult = await this.request("session/load", { sessionId: resume, cwd, mcpServers });
+      // session/load replays the history (delivered as `isReplay`), which callers rely on; an agent
+      // with only session/resume continues the session without replaying it.
+      const method = this.caps.loadSession ? "session/load" : "session/resume";
+      this.sessionResult = await this.request(method, { sessionId: resume, cwd, mcpServers });
     } else {
       this.sessionResult = await this.request("session/new", { cwd, mcpServers });
       this.knowSession(str(this.sessionResult.sessionId));
     }
+    this.config.read(this.sessionResult);
     if (acp.mode !== undefined) {
       await this.request("session/set_mode", { sessionId: this.sessionId, modeId: acp.mode });
     }
@@ -235,6 +265,7 @@ export class AcpSession implements Session {
           cwd,
           resumed: resume !== undefined,
           protocolVersion: init.protocolVersion,
+          controls: this.controls(),
         },
         raw,
       ),
@@ -256,6 +287,18 @@ export class AcpSession implements Session {
       ...this.initResult,
       session: this.sessionResult,
       sessionId: this.sessionId,
+      controls: this.controls(),
+    };
+  }
+
+  /** What this agent lets the session do at run time (from its `initialize` and session answers). */
+  controls(): AcpControlsReport {
+    return {
+      ...this.config.report(),
+      close: this.caps.close,
+      resume: this.caps.loadSession ? "load" : this.caps.resume ? "resume" : false,
+      list: this.caps.list,
+      fork: this.caps.fork,
     };
   }
 
@@ -373,11 +416,30 @@ export class AcpSession implements Session {
     }
   }
 
-  async setPermissionMode(): Promise<void> {
-    throw new UnsupportedFeatureError("setPermissionMode (use acp.mode)", "acp");
+  /**
+   * Switches the agent's mode: its `mode` session config option, else `session/set_mode`. `mode` is
+   * one of ours (matched to the agent's mode ids and names) or one of the agent's own mode ids.
+   * @throws UnsupportedFeatureError when the agent offers no modes; InvalidOptionsError (listing
+   *   the agent's modes) when none matches; ControlRequestError when the agent refuses.
+   */
+  async setPermissionMode(mode: PermissionMode): Promise<void> {
+    await this.configure(this.config.modeRequest(String(mode)));
   }
-  async setModel(): Promise<void> {
-    throw new UnsupportedFeatureError("setModel", "acp");
+
+  /**
+   * Selects the model for the following turns: the agent's `model` session config option, else
+   * `session/set_model`; `undefined` goes back to the model the session started with.
+   * @throws UnsupportedFeatureError when the agent offers no model choice; InvalidOptionsError
+   *   (listing its models) for a model it does not offer; ControlRequestError when it refuses.
+   */
+  async setModel(model?: string): Promise<void> {
+    await this.configure(this.config.modelRequest(model));
+  }
+
+  private async configure(request: AcpConfigRequest): Promise<void> {
+    if (this.life.isClosing || this.ended || this.sessionId === undefined) throw this.gone();
+    const result = await this.request(request.method, { sessionId: this.sessionId, ...request.params });
+    this.config.applied(request, result);
   }
   async setMaxThinkingTokens(): Promise<void> {
     throw new UnsupportedFeatureError("setMaxThinkingTokens", "acp");
@@ -409,6 +471,8 @@ export class AcpSession implements Session {
   }
 
   private async shutdown(error: unknown): Promise<void> {
+    // A plain close() of a live session tells an agent that frees sessions (`session/close`) first.
+    if (error === undefined && !this.ended) await this.closeRemote();
     this.ended = true;
     clearTimeout(this.flushTimer);
     this.endError ??= error;
@@ -420,6 +484,31 @@ export class AcpSession implements Session {
       if (pid !== undefined) await groupGone(pid, this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
     } finally {
       this.life.end(error);
+    }
+  }
+
+  /**
+   * `session/close`, where the agent declares it, bounded by {@link SESSION_CLOSE_TIMEOUT_MS}. Its
+   * failure is not the caller's: the agent's process group is ended right after either way.
+   */
+  private async closeRemote(): Promise<void> {
+    const connection = this.connection;
+    if (!this.caps.close || !connection || this.sessionId === undefined) return;
+    const bound = Math.min(this.timeoutMs, SESSION_CLOSE_TIMEOUT_MS);
+    const release = this.life.flow.hold();
+    try {
+      await connection.agent.request(
+        "session/close",
+        { sessionId: this.sessionId },
+        {
+          cancellationSignal: AbortSignal.timeout(bound),
+          stopWaitingOnCancel: true,
+        },
+      );
+    } catch {
+      // Refused, timed out or the agent went away: the process group is ended next in any case.
+    } finally {
+      release();
     }
   }
 
@@ -565,6 +654,7 @@ export class AcpSession implements Session {
       );
       return;
     }
+    this.config.update(asObject(params.update));
     this.deliverAll(this.mapper.map(item));
     if (!this.mapper.hasPendingText()) {
       this.textFrom = undefined;

@@ -1,0 +1,75 @@
+// A stand-in ACP agent for the session controls (setModel, setPermissionMode, session/close,
+// session/resume): what it advertises comes from CONFIG_AGENT_PROFILE (JSON: `caps` merged into
+// agentCapabilities, `session` merged into the session/new, load and resume answers, `closeHangs`),
+// and every request it gets is written to CONFIG_AGENT_RECORD (a JSON array of { method, params }).
+import { writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+const profile = JSON.parse(process.env.CONFIG_AGENT_PROFILE ?? "{}");
+const requests = [];
+const sessionId = `config-session-${process.pid}`;
+const session = structuredClone(profile.session ?? {});
+const send = (obj) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...obj })}\n`);
+const save = () => {
+  if (process.env.CONFIG_AGENT_RECORD)
+    writeFileSync(process.env.CONFIG_AGENT_RECORD, JSON.stringify(requests));
+};
+
+const rl = createInterface({ input: process.stdin });
+rl.on("line", (text) => {
+  let msg;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (msg.method === undefined) return;
+  requests.push({ method: msg.method, params: msg.params });
+  save();
+  handle(msg);
+});
+rl.on("close", () => process.exit(0));
+
+function handle({ id, method, params }) {
+  switch (method) {
+    case "initialize":
+      return send({
+        id,
+        result: {
+          protocolVersion: 1,
+          agentCapabilities: { loadSession: true, promptCapabilities: {}, ...profile.caps },
+          agentInfo: { name: "config-agent", version: "0.0.1" },
+          authMethods: [],
+        },
+      });
+    case "session/new":
+      return send({ id, result: { sessionId, ...session } });
+    case "session/load":
+    case "session/resume":
+      return send({ id, result: { ...session } });
+    case "session/set_config_option": {
+      const option = (session.configOptions ?? []).find((o) => o.id === params.configId);
+      if (!option)
+        return send({ id, error: { code: -32602, message: `no config option ${params.configId}` } });
+      option.currentValue = params.value;
+      return send({ id, result: { configOptions: session.configOptions } });
+    }
+    case "session/set_mode":
+    case "session/set_model":
+      return send({ id, result: {} });
+    case "session/close":
+      if (profile.closeHangs) return;
+      return send({ id, result: {} });
+    case "session/prompt":
+      send({
+        method: "session/update",
+        params: {
+          sessionId,
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "ok" } },
+        },
+      });
+      return send({ id, result: { stopReason: "end_turn" } });
+    default:
+      if (id !== undefined) send({ id, error: { code: -32601, message: `Method not found: ${method}` } });
+  }
+}
