@@ -4,6 +4,7 @@
  * messages, the `Transport` interface), with the wire field names. Deep report fields this entry
  * point never reads stay open.
  */
+import type { McpResourceContents, ReadFileResult } from "../../backends/claude/control-results.js";
 import type { AgentInfo, McpServerStatus, SlashCommand } from "./base-types.js";
 
 /** Token use and cost of one model in a session. */
@@ -206,23 +207,9 @@ export type SDKControlPermissionRulesState = {
 /** The answer to a permission-rules listing. */
 export type SDKControlListPermissionRulesResponse = { state: SDKControlPermissionRulesState };
 /** What `readMcpResource()` resolves with. */
-export type SDKControlMcpReadResourceResponse = {
-  contents: {
-    uri: string;
-    mimeType?: string;
-    text?: string;
-    blob?: string;
-    _meta?: Record<string, unknown>;
-  }[];
-};
+export type SDKControlMcpReadResourceResponse = McpResourceContents;
 /** What `readFile()` resolves with. */
-export type SDKControlReadFileResponse = {
-  contents: string;
-  absPath: string;
-  truncated?: boolean;
-  encoding?: "base64";
-  lossy?: boolean;
-};
+export type SDKControlReadFileResponse = ReadFileResult;
 /** What `reloadOutputStyles()` resolves with. */
 export type SDKControlReloadOutputStylesResponse = { available_output_styles: string[] };
 /** What `reloadPlugins()` resolves with. */

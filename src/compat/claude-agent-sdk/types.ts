@@ -8,7 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ZodRawShape as ZodRawShapeV3 } from "zod/v3";
-import type { McpSetServersResult } from "../../backends/claude/control-results.js";
+import type { InterruptResult, McpSetServersResult } from "../../backends/claude/control-results.js";
 import type { SessionStore, SessionStoreFlush } from "../../backends/claude/sessions/store-types.js";
 import type { McpServerToolPolicy } from "../../mcp/config.js";
 import type {
@@ -740,7 +740,7 @@ export type SDKControlInitializeResponse = {
   [key: string]: unknown;
 };
 /** What `interrupt()` resolves with when prompts were still queued. */
-export type SDKControlInterruptResponse = { still_queued: string[]; cancelled?: string[] };
+export type SDKControlInterruptResponse = InterruptResult;
 /** What `rewindFiles()` resolves with. */
 export type RewindFilesResult = {
   canRewind: boolean;
