@@ -57,7 +57,7 @@ export type {
   UsageReport,
 } from "./control-results.js";
 export type { ClaudeInitializeResponse, McpServerStatus, RewindFilesResult } from "./control-types.js";
-export { ClaudeControls, type ReadFileOptions, type ReloadPluginsOptions } from "./controls.js";
+export type { ClaudeControls, ReadFileOptions, ReloadPluginsOptions } from "./controls.js";
 export {
   type ActiveGoalEventData,
   type ApiRetryEventData,
