@@ -14,7 +14,7 @@ import type {
 } from "../backends/backend.js";
 import type { InterruptResult } from "../backends/claude/control-results.js";
 import type { RewindFilesResult } from "../backends/claude/control-types.js";
-import { ClaudeControls } from "../backends/claude/controls.js";
+import { ClaudeControls, type ControlSession } from "../backends/claude/controls.js";
 import { backendFor, getBackend } from "../backends/registry.js";
 import { AbortError, NotConnectedError, TurnInProgressError, UnsupportedFeatureError } from "../errors.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "../options.js";
@@ -48,6 +48,15 @@ export type SessionSource = ((params: {
   discard?: () => void;
 };
 
+/** The session methods a backend's session may lack (see `Session`). */
+type OptionalControl =
+  | "setPermissionMode"
+  | "setModel"
+  | "setMaxThinkingTokens"
+  | "rewindFiles"
+  | "mcpServerStatus"
+  | "controlRequest";
+
 /** How {@link SessionEngine.open} opens the session. */
 export interface OpenParams {
   /** The first turn, sent with the open (a string or content blocks; never a streamed prompt). */
@@ -70,7 +79,7 @@ export const CLOSED_MESSAGE = "Not connected: the session was closed (close() or
  */
 export class SessionEngine {
   /** The Claude controls, each gated on `controlProtocol`. */
-  readonly claude = new ClaudeControls((feature) => this.session("controlProtocol", feature));
+  readonly claude = new ClaudeControls((feature) => this.controlSession(feature));
   /** The run's spans and metrics, once opened with telemetry (see `AgentOptions.telemetry`). */
   telemetry: RunTelemetry | undefined;
   private current: Session | undefined;
@@ -262,6 +271,29 @@ export class SessionEngine {
   }
 
   /**
+   * The session's `method` for gated control `name`, bound to it.
+   * @throws UnsupportedFeatureError where the backend lacks the capability (checked first), or the
+   *   session the method (a session mode without it).
+   */
+  private async control<M extends OptionalControl>(
+    name: GatedControl,
+    method: M,
+  ): Promise<NonNullable<Session[M]>> {
+    const session = await this.gated(name);
+    const fn = session[method];
+    if (typeof fn !== "function") throw new UnsupportedFeatureError(name, this.backendName);
+    return fn.bind(session) as NonNullable<Session[M]>;
+  }
+
+  /** The session for a Claude control `feature`: `controlProtocol`, and its `controlRequest`. */
+  private async controlSession(feature: string): Promise<ControlSession> {
+    const session = await this.session("controlProtocol", feature);
+    if (typeof session.controlRequest !== "function")
+      throw new UnsupportedFeatureError(feature, this.backendName);
+    return session as ControlSession;
+  }
+
+  /**
    * Marks a turn as being collected until the returned function is called.
    * @throws TurnInProgressError when one already is.
    */
@@ -294,28 +326,28 @@ export class SessionEngine {
   }
 
   async setPermissionMode(mode: PermissionMode): Promise<void> {
-    await (await this.gated("setPermissionMode")).setPermissionMode(mode);
+    await (await this.control("setPermissionMode", "setPermissionMode"))(mode);
   }
 
   async setModel(model?: string): Promise<void> {
-    await (await this.gated("setModel")).setModel(model);
+    await (await this.control("setModel", "setModel"))(model);
   }
 
   async setMaxThinkingTokens(
     tokens: number | null,
     display?: ThinkingDisplay | "highlights" | null,
   ): Promise<void> {
-    const session = await this.gated("setMaxThinkingTokens");
-    if (display === undefined) await session.setMaxThinkingTokens(tokens);
+    const set = await this.control("setMaxThinkingTokens", "setMaxThinkingTokens");
+    if (display === undefined) await set(tokens);
     else await this.claude.setMaxThinkingTokens(tokens, display);
   }
 
   async rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult> {
-    return (await this.gated("rewindFiles")).rewindFiles(userMessageId, options);
+    return (await this.control("rewindFiles", "rewindFiles"))(userMessageId, options);
   }
 
   async mcpServerStatus(feature: "mcpServerStatus" | "getMcpStatus"): Promise<McpServerStatusEntry[]> {
-    return (await this.gated(feature)).mcpServerStatus();
+    return (await this.control(feature, "mcpServerStatus"))();
   }
 
   async serverInfo(): Promise<ServerInfo | undefined> {
@@ -326,7 +358,7 @@ export class SessionEngine {
     subtype: string;
     [key: string]: unknown;
   }): Promise<Record<string, unknown>> {
-    return (await this.gated("controlRequest")).controlRequest(request);
+    return (await this.control("controlRequest", "controlRequest"))(request);
   }
 }
 

@@ -138,17 +138,25 @@ export interface Session {
   /** The backend's handshake answer (Claude: the `initialize` response), once connected. */
   serverInfo(): ServerInfo | undefined;
   interrupt(): Promise<void>;
-  setPermissionMode(mode: PermissionMode): Promise<void>;
-  setModel(model?: string): Promise<void>;
-  setMaxThinkingTokens(tokens: number | null): Promise<void>;
-  rewindFiles(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult>;
-  mcpServerStatus(): Promise<McpServerStatusEntry[]>;
+  // The controls below are absent from a session whose backend lacks them: the engine
+  // (`api/engine.ts`) refuses them with `UnsupportedFeatureError` from the backend's capabilities
+  // first, and from their absence (a session mode without them, e.g. `codex exec`).
+  /** Changes the permission mode (`runtimeConfigChanges`). */
+  setPermissionMode?(mode: PermissionMode): Promise<void>;
+  /** Switches the model for the following turns (`modelSwitching`). */
+  setModel?(model?: string): Promise<void>;
+  /** Changes the thinking budget (`runtimeConfigChanges`). */
+  setMaxThinkingTokens?(tokens: number | null): Promise<void>;
+  /** Restores files to their state at a user message (`controlProtocol`). */
+  rewindFiles?(userMessageId: string, options?: RewindFilesOptions): Promise<RewindFilesResult>;
+  /** The connection status of the session's MCP servers (`mcpStatus`). */
+  mcpServerStatus?(): Promise<McpServerStatusEntry[]>;
   /** Runs the handshake again and returns the new answer (Claude only). */
   reinitialize?(): Promise<Record<string, unknown>>;
   /** Replaces the session's MCP servers, in-process ones included (Claude only). */
   setMcpServers?(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
-  /** Sends a raw control request and returns its response payload (Claude only). */
-  controlRequest(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
+  /** Sends a raw control request and returns its response payload (`controlProtocol`: Claude). */
+  controlRequest?(request: { subtype: string; [key: string]: unknown }): Promise<Record<string, unknown>>;
   /**
    * Ends the session: closes input, terminates the process (group), releases everything. Idempotent.
    * With `reason`, subscribers get it as an error after draining; without, they finish normally.

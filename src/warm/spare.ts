@@ -178,9 +178,13 @@ export class SpareSession implements AsyncDisposable {
     const answer = session.claimSession(fields);
     // Behind the claim, ahead of the prompt: in force before the prompt is read.
     const follow: [string, Promise<void>][] = [];
-    if (options.model !== undefined) follow.push(["model", session.setModel(options.model)]);
-    if (options.maxThinkingTokens !== undefined)
-      follow.push(["maxThinkingTokens", session.setMaxThinkingTokens(options.maxThinkingTokens)]);
+    const { model, maxThinkingTokens } = options;
+    if (model !== undefined) follow.push(["model", sessionCall(session.setModel?.bind(session), model)]);
+    if (maxThinkingTokens !== undefined)
+      follow.push([
+        "maxThinkingTokens",
+        sessionCall(session.setMaxThinkingTokens?.bind(session), maxThinkingTokens),
+      ]);
     for (const [, sent] of follow) sent.catch(() => undefined);
     answer.then(
       async (raw) => {
@@ -205,6 +209,11 @@ export class SpareSession implements AsyncDisposable {
       },
     );
   }
+}
+
+/** `method(arg)`, or a rejection when the session lacks the method (a Claude session has them all). */
+function sessionCall<T>(method: ((arg: T) => Promise<void>) | undefined, arg: T): Promise<void> {
+  return method ? method(arg) : Promise.reject(new UnsupportedFeatureError("a claim option", "this session"));
 }
 
 /**

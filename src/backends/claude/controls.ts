@@ -22,6 +22,9 @@ import type {
   UsageReport,
 } from "./control-results.js";
 
+/** A session that takes control requests. */
+export type ControlSession = Session & Required<Pick<Session, "controlRequest">>;
+
 /** Options of `reloadPlugins()`. */
 export interface ReloadPluginsOptions {
   /** Hold the reload when it would invalidate the prompt cache (`held: true` in the answer). */
@@ -43,7 +46,7 @@ export interface ReadFileOptions {
  * `Query` and `AgentSdkClient`. `session` resolves the session to talk to (and gates it).
  */
 export class ClaudeControls {
-  constructor(private readonly session: (feature: string) => Promise<Session>) {}
+  constructor(private readonly session: (feature: string) => Promise<ControlSession>) {}
 
   private async request(feature: string, request: { subtype: string; [key: string]: unknown }) {
     return (await this.session(feature)).controlRequest(request);

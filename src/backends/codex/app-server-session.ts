@@ -12,7 +12,6 @@ import {
   type JsonDecodeError,
   MessageParseError,
   ProcessError,
-  UnsupportedFeatureError,
 } from "../../errors.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
@@ -252,19 +251,6 @@ export class CodexAppServerSession implements Session {
       threadId: this.threadId,
     });
     return Array.isArray(result?.data) ? (result.data as CodexMcpServerStatus[]) : [];
-  }
-
-  async setPermissionMode(): Promise<void> {
-    throw new UnsupportedFeatureError("setPermissionMode", "codex");
-  }
-  async setMaxThinkingTokens(): Promise<void> {
-    throw new UnsupportedFeatureError("setMaxThinkingTokens", "codex");
-  }
-  async rewindFiles(): Promise<never> {
-    throw new UnsupportedFeatureError("rewindFiles", "codex");
-  }
-  async controlRequest(): Promise<Record<string, unknown>> {
-    throw new UnsupportedFeatureError("controlRequest", "codex");
   }
 
   /** The pid of the CLI process, while it runs. */

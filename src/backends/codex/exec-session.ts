@@ -103,23 +103,13 @@ export class CodexExecSession implements Session {
     await this.transport.close();
   }
 
-  async setPermissionMode(): Promise<void> {
-    throw new UnsupportedFeatureError("setPermissionMode", "codex");
-  }
+  // A one-shot (codex exec) session lacks what the app-server has (`modelSwitching`, `mcpStatus`):
+  // the capability allows them, so this session says why it cannot.
   async setModel(): Promise<void> {
     throw new UnsupportedFeatureError("setModel in a one-shot (codex exec) query", "codex");
   }
-  async setMaxThinkingTokens(): Promise<void> {
-    throw new UnsupportedFeatureError("setMaxThinkingTokens", "codex");
-  }
-  async rewindFiles(): Promise<never> {
-    throw new UnsupportedFeatureError("rewindFiles", "codex");
-  }
   async mcpServerStatus(): Promise<CodexMcpServerStatus[]> {
     throw new UnsupportedFeatureError("mcpServerStatus in a one-shot (codex exec) query", "codex");
-  }
-  async controlRequest(): Promise<Record<string, unknown>> {
-    throw new UnsupportedFeatureError("controlRequest", "codex");
   }
 
   /** The pid of the CLI process, while it runs. */

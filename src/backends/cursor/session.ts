@@ -7,17 +7,16 @@
  * waits until that one's process has exited. `interrupt()` ends the running turn's process (how
  * Cursor is interrupted) and delivers a `result` marked as interrupted.
  */
-import { CliConnectionError, JsonDecodeError, ProcessError, UnsupportedFeatureError } from "../../errors.js";
+import { CliConnectionError, JsonDecodeError, ProcessError } from "../../errors.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
-import type { PermissionMode } from "../../permissions.js";
 import { describeExit } from "../../process/child.js";
 import { isStreamedPrompt, type Prompt } from "../../prompt.js";
 import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
 import { flowLimits } from "../../transport/read-flow.js";
 import { readTransport } from "../../transport/read-transport.js";
 import type { SubprocessTransport } from "../../transport/subprocess.js";
-import type { RewindFilesOptions, ServerInfo, Session } from "../backend.js";
+import type { ServerInfo, Session } from "../backend.js";
 import { buildCursorArgs, cursorPromptText, wantsPartialOutput } from "./command.js";
 import { CursorTurnParser, interruptedResult, resultFromError } from "./message-parser.js";
 
@@ -143,33 +142,6 @@ export class CursorSession implements Session {
     turn.interrupted = true;
     await turn.transport.close();
     await turn.done;
-  }
-
-  async setPermissionMode(_mode: PermissionMode): Promise<void> {
-    throw new UnsupportedFeatureError("setPermissionMode", "cursor");
-  }
-
-  async setModel(_model?: string): Promise<void> {
-    throw new UnsupportedFeatureError("setModel", "cursor");
-  }
-
-  async setMaxThinkingTokens(_tokens: number | null): Promise<void> {
-    throw new UnsupportedFeatureError("setMaxThinkingTokens", "cursor");
-  }
-
-  async rewindFiles(_userMessageId: string, _options?: RewindFilesOptions): Promise<never> {
-    throw new UnsupportedFeatureError("rewindFiles", "cursor");
-  }
-
-  async mcpServerStatus(): Promise<never> {
-    throw new UnsupportedFeatureError("mcpServerStatus", "cursor");
-  }
-
-  async controlRequest(_request: {
-    subtype: string;
-    [key: string]: unknown;
-  }): Promise<Record<string, unknown>> {
-    throw new UnsupportedFeatureError("controlRequest", "cursor");
   }
 
   /** The pid of the running turn's process; `undefined` between turns. */
