@@ -2,10 +2,12 @@
  * The options of the official Codex SDK, by the same names: `CodexOptions` for the client,
  * `ThreadOptions` per thread, `TurnOptions` per turn; plus this SDK's additions, marked as such.
  */
+import type { TomlValue } from "../../backends/codex/config.js";
+import type { SandboxMode as ProtocolSandboxMode } from "../../backends/codex/protocol.js";
 import type { CanUseTool } from "../../permissions.js";
 
-/** A value of a `--config` override. */
-export type CodexConfigValue = string | number | boolean | CodexConfigValue[] | CodexConfigObject;
+/** A value of a `--config` override (the Codex backend's TOML value). */
+export type CodexConfigValue = TomlValue;
 /** A table of `--config` overrides, flattened into dotted keys. */
 export type CodexConfigObject = { [key: string]: CodexConfigValue };
 
@@ -27,8 +29,8 @@ export interface CodexOptions {
 
 /** When Codex asks before running a command. */
 export type ApprovalMode = "never" | "on-request" | "on-failure" | "untrusted";
-/** What model-generated commands may touch. */
-export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
+/** What model-generated commands may touch (the app-server protocol's sandbox modes). */
+export type SandboxMode = ProtocolSandboxMode;
 /** `model_reasoning_effort`. */
 export type ModelReasoningEffort =
   | "minimal"
