@@ -250,9 +250,7 @@ export class AcpSession implements Session {
       this.knowSession(str(this.sessionResult.sessionId));
     }
     this.config.read(this.sessionResult);
-    if (acp.mode !== undefined) {
-      await this.request("session/set_mode", { sessionId: this.sessionId, modeId: acp.mode });
-    }
+    if (acp.mode !== undefined) await this.configure(this.startMode(acp.mode));
     const raw = { ...this.sessionResult, agentCapabilities: agentCaps, agentInfo: init.agentInfo };
     const early = [...(this.beforeInit ?? []), ...this.mapper.flushAll()];
     this.beforeInit = undefined;
@@ -434,6 +432,20 @@ export class AcpSession implements Session {
    */
   async setModel(model?: string): Promise<void> {
     await this.configure(this.config.modelRequest(model));
+  }
+
+  /**
+   * `acp.mode`'s request: as `setPermissionMode`'s (the agent's `mode` config option where it has
+   * one: Kilo and OpenCode have no `modes`), else `session/set_mode` with the id as given, for an
+   * agent that takes it without advertising modes.
+   */
+  private startMode(mode: string): AcpConfigRequest {
+    try {
+      return this.config.modeRequest(mode);
+    } catch (error) {
+      if (!(error instanceof UnsupportedFeatureError)) throw error;
+      return { method: "session/set_mode", params: { modeId: mode } };
+    }
   }
 
   private async configure(request: AcpConfigRequest): Promise<void> {

@@ -39,7 +39,7 @@ type Recorded = { method: string; params: Record<string, unknown> }[];
 
 function client(
   profile: Profile,
-  extra: { resume?: string; controlTimeoutMs?: number } = {},
+  extra: { resume?: string; acp?: { mode?: string } } = {},
 ): { client: AgentSdkClient; requests: () => Recorded; controls: () => Recorded } {
   const run = join(dir, `run-${++runs}`);
   mkdirSync(run);
@@ -48,9 +48,9 @@ function client(
   return {
     client: new AgentSdkClient({
       backend: "acp",
-      acp: { command: agent },
       cwd: run,
       ...extra,
+      acp: { command: agent, ...extra.acp },
       env: { CONFIG_AGENT_PROFILE: JSON.stringify(profile), CONFIG_AGENT_RECORD: record },
     }),
     requests,
@@ -210,6 +210,51 @@ describe("ACP setModel / setPermissionMode", () => {
       ["session/set_mode", "acceptEdits"],
       ["session/set_model", "default"],
     ]);
+  });
+});
+
+describe("ACP acp.mode at start", () => {
+  it("goes through the mode config option of an agent without modes (Kilo, OpenCode)", async () => {
+    const kiloLike: Profile = {
+      session: {
+        configOptions: [
+          {
+            id: "mode",
+            name: "Session Mode",
+            category: "mode",
+            type: "select",
+            currentValue: "code",
+            options: ["code", "ask", "plan"].map((value) => ({ value, name: value })),
+          },
+        ],
+      },
+    };
+    const t = client(kiloLike, { acp: { mode: "plan" } });
+    await t.client.connect();
+    await t.client.disconnect();
+    expect(t.controls()).toEqual([
+      {
+        method: "session/set_config_option",
+        params: expect.objectContaining({ configId: "mode", value: "plan" }),
+      },
+    ]);
+  });
+
+  it("is session/set_mode with the id as given when the agent advertises no modes", async () => {
+    const t = client({}, { acp: { mode: "agent-own" } });
+    await t.client.connect();
+    await t.client.disconnect();
+    expect(t.controls()).toEqual([
+      { method: "session/set_mode", params: expect.objectContaining({ modeId: "agent-own" }) },
+    ]);
+  });
+
+  it("refuses a mode the agent does not list, naming its modes, before any turn", async () => {
+    const t = client(CLAUDE_LIKE, { acp: { mode: "yolo" } });
+    const error = await t.client.connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidOptionsError);
+    expect(String((error as Error).message)).toContain("acceptEdits");
+    await t.client.disconnect();
   });
 });
 
