@@ -15,6 +15,7 @@ import english from "zod/v4/locales/en.js";
 import type { SessionStore } from "./backends/claude/sessions/store-types.js";
 import { claudeSettingsSchema } from "./backends/claude/settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
+import { NOT_A_FLAG } from "./process/argv.js";
 import { durationProblem, MAX_TIMER_MS } from "./signals/duration.js";
 
 /** A value built on first use, then reused: schemas cost nothing until an option needs them. */
@@ -36,9 +37,6 @@ const wholeNumber = (message: string) =>
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 
-/** Why a value that reaches a CLI's argv as an argument of its own cannot start with `-`. */
-const NOT_A_FLAG =
-  "must not start with '-': the CLI would read it as an option (write a relative path as ./-name)";
 /** A string that may become an argument of its own: never one starting with `-`. */
 const argvString = () => z.string().check(z.refine((v: string) => !v.startsWith("-"), NOT_A_FLAG));
 /** A non-empty {@link argvString}. */
