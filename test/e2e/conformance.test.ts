@@ -3,19 +3,25 @@
  * every backend, compared as unified transcripts. Claude Code 2.1.330 and Codex 0.169.0 run for
  * real, offline; Cursor runs against its stand-in (no binary is installable here), labelled as such.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import {
+  ACP_AGENTS,
+  type AgentTurn,
+  acpAgentUnavailableReason,
   CONFORMANCE_SCENARIOS,
   type ConformanceResult,
   type ConformanceTarget,
   claudeConformanceTarget,
   codexConformanceTarget,
   conformanceTable,
+  createAcpAgentEnv,
+  type ModelStep,
   runScenario,
+  startFakeModelForAgent,
 } from "../../src/testing/index.js";
 import { FAKE_CURSOR } from "./cursor-support.js";
 
@@ -47,10 +53,70 @@ const cursorStandIn: ConformanceTarget = {
   },
 };
 
+/** An ACP agent's turn for a scripted step (the steps its fake model can play). */
+function agentTurn(step: ModelStep, cwd: string): AgentTurn {
+  if ("text" in step) return { text: step.text };
+  if ("bash" in step) return { shell: step.bash };
+  if ("write" in step)
+    return { writeFile: { path: join(cwd, step.write.path), content: step.write.content } };
+  if ("stall" in step) return { stall: true, text: step.stall };
+  if ("fail" in step)
+    return step.fail === "rate_limit"
+      ? { error: { status: 429, message: "Rate limit reached for requests" } }
+      : { error: { status: 429, message: "You exceeded your current quota (insufficient_quota)" } };
+  throw new Error(`the ACP target cannot play ${JSON.stringify(step)}`);
+}
+
+/** Qwen Code over ACP against its fake Chat Completions model. */
+const ACP_AGENT = "qwen" as const;
+const acpTarget: ConformanceTarget = {
+  name: `${ACP_AGENT} ${ACP_AGENTS[ACP_AGENT].testedVersion} (acp)`,
+  backend: "acp",
+  features: [],
+  // Not "fail": Qwen Code retries a 429 itself, so a scripted failure is answered by the next turn.
+  plays: ["text", "bash", "write", "stall"],
+  async start(steps) {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "cas-conformance-acp-")));
+    const model = await startFakeModelForAgent(ACP_AGENT, { turns: steps.map((s) => agentTurn(s, root)) });
+    const env = createAcpAgentEnv(ACP_AGENT, { baseUrl: model.url, cwd: root });
+    return {
+      cwd: env.cwd,
+      options: (extra = {}) => ({
+        backend: "acp",
+        acp: { agent: ACP_AGENT, args: [...ACP_AGENTS[ACP_AGENT].acpArgs], mode: "default" },
+        cwd: env.cwd,
+        inheritEnv: false,
+        ...extra,
+        env: { ...env.env, ...extra.env },
+      }),
+      stalled: async () => {
+        await model.waitForRequest((r) => JSON.stringify(r.body).includes("take your time"));
+      },
+      modelRequests: () => model.turnRequests.map((r) => JSON.stringify(r.body)),
+      async [Symbol.asyncDispose]() {
+        await model.close();
+        await env.cleanup();
+        rmSync(root, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** The scenarios the ACP target runs (each agent start takes seconds: the portable ones). */
+const ACP_SCENARIOS = new Set([
+  "text-answer",
+  "timeout",
+  "max-turns",
+  "two-turn-cost",
+  "rate-limit-vs-quota",
+  "interrupt-then-ask",
+]);
+
 const targets = [
   claudeConformanceTarget({ name: "claude 2.1.330" }),
   codexConformanceTarget({ name: "codex 0.169.0" }),
   cursorStandIn,
+  ...(acpAgentUnavailableReason(ACP_AGENT) === undefined ? [acpTarget] : []),
 ];
 const results: ConformanceResult[] = [];
 
@@ -60,7 +126,8 @@ afterAll(() => {
 });
 
 describe.each(targets)("conformance: $name", (target) => {
-  it.each(CONFORMANCE_SCENARIOS.map((s) => [s.id, s] as const))("%s", async (_id, scenario) => {
+  const scenarios = CONFORMANCE_SCENARIOS.filter((s) => target !== acpTarget || ACP_SCENARIOS.has(s.id));
+  it.each(scenarios.map((s) => [s.id, s] as const))("%s", { timeout: 120_000 }, async (_id, scenario) => {
     const outcome = await runScenario(target, scenario);
     results.push({ target: target.name, scenario: scenario.id, outcome });
     if (outcome.status === "failed") {

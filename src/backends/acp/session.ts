@@ -372,6 +372,11 @@ export class AcpSession implements Session {
     return this.life.idle();
   }
 
+  /** `Session.runningTurnSettled`: what `AgentSdkClient` waits on after `interrupt()` before it sends. */
+  runningTurnSettled(): Promise<void> | undefined {
+    return this.life.runningTurnSettled();
+  }
+
   /** No more turns: once the running and queued turns have their results, the agent is stopped. */
   async endInput(): Promise<void> {
     this.inputEnded = true;

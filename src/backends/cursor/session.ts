@@ -117,6 +117,11 @@ export class CursorSession implements Session {
     return this.life.idle();
   }
 
+  /** `Session.runningTurnSettled`: what `AgentSdkClient` waits on after `interrupt()` before it sends. */
+  runningTurnSettled(): Promise<void> | undefined {
+    return this.life.runningTurnSettled();
+  }
+
   /** No more turns: the session ends once the running and queued turns are done. */
   async endInput(): Promise<void> {
     this.inputEnded = true;

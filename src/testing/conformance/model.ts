@@ -19,10 +19,12 @@ export type ModelStep =
   /** Structured output matching the scenario's JSON schema. */
   | { json: unknown }
   /** Starts answering with `text`, then stalls until the client goes away. */
-  | { stall: string };
+  | { stall: string }
+  /** The API refuses the request: a transient rate limit (HTTP 429), or a used-up quota. */
+  | { fail: "rate_limit" | "usage_limit" };
 
 /** The kind of a {@link ModelStep}: `text`, `bash`, `write`, `mcp`, `json` or `stall`. */
-export type ModelStepKind = "text" | "bash" | "write" | "mcp" | "json" | "stall";
+export type ModelStepKind = "text" | "bash" | "write" | "mcp" | "json" | "stall" | "fail";
 
 /** The kind of a step. */
 export function stepKind(step: ModelStep): ModelStepKind {
@@ -53,6 +55,12 @@ export function anthropicTurns(steps: ModelStep[], cwd: string): ScriptedTurn[] 
         { toolUse: { name: "StructuredOutput", input: step.json as Record<string, unknown> } },
         { text: "" },
       ];
+    if ("fail" in step)
+      return [
+        step.fail === "rate_limit"
+          ? { error: { status: 429, retryAfter: 1 } }
+          : { error: { status: 429, message: "You have exceeded your usage limit for this plan" } },
+      ];
     return [{ stall: true, text: step.stall }];
   });
 }
@@ -69,6 +77,17 @@ export function responsesTurns(steps: ModelStep[]): ResponsesTurn[] {
     }
     if ("mcp" in step) return { mcpCall: step.mcp };
     if ("json" in step) return { text: JSON.stringify(step.json) };
+    if ("fail" in step)
+      return step.fail === "rate_limit"
+        ? { error: { status: 429, retryAfter: 1 } }
+        : {
+            error: {
+              status: 429,
+              type: "insufficient_quota",
+              code: "insufficient_quota",
+              message: "You exceeded your current quota",
+            },
+          };
     return { stall: true, text: step.stall };
   });
 }

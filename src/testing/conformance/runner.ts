@@ -98,7 +98,10 @@ export async function runScenario(
     };
   }
   const transcript = unifiedTranscript(run.messages);
-  const compared = scenario.id === "interrupt" ? transcript.slice(-scenario.expected.length) : transcript;
+  const compared =
+    scenario.id === "interrupt" || scenario.tailOnly
+      ? transcript.slice(-scenario.expected.length)
+      : transcript;
   const problems = [...compareTranscript(compared, scenario.expected), ...run.problems];
   return problems.length === 0
     ? { status: "passed", transcript }
@@ -151,7 +154,7 @@ export function claudeConformanceTarget(
   return {
     name: options.name ?? "claude",
     backend: "claude",
-    features: ["structuredOutput", "stdioMcpServers", "resume"],
+    features: ["structuredOutput", "stdioMcpServers", "resume", "everyCallPolicy"],
     async start(steps) {
       const cwd = workspace();
       const model = await startFakeAnthropic({ turns: anthropicTurns(steps, cwd) });

@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Capabilities } from "../../backends/backend.js";
 import { AgentSdkClient } from "../../client.js";
-import type { Message } from "../../messages.js";
+import { TimeoutError } from "../../errors.js";
+import type { Message, ResultMessage } from "../../messages.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import type { CanUseTool } from "../../permissions.js";
 import { query } from "../../query.js";
@@ -14,7 +15,13 @@ import type { ModelStep } from "./model.js";
 import type { ExpectedEntry } from "./transcript.js";
 
 /** What a scenario may need beyond the backend's {@link Capabilities}. */
-export type ConformanceFeature = keyof Capabilities | "structuredOutput" | "stdioMcpServers" | "resume";
+export type ConformanceFeature =
+  | keyof Capabilities
+  | "structuredOutput"
+  | "stdioMcpServers"
+  | "resume"
+  /** `canUseTool` sees every tool call, also those the CLI would run without asking (`toolPolicy: "every-call"`). */
+  | "everyCallPolicy";
 
 /** What a running scenario gets from its target. */
 export interface ScenarioContext {
@@ -48,6 +55,8 @@ export interface ConformanceScenario {
   run(ctx: ScenarioContext): Promise<ScenarioRun>;
   /** The unified transcript every backend must produce. */
   expected: ExpectedEntry[];
+  /** Compare only the transcript's last `expected.length` entries (what came before may vary). */
+  tailOnly?: boolean;
 }
 
 /**
@@ -247,4 +256,218 @@ export const CONFORMANCE_SCENARIOS: readonly ConformanceScenario[] = [
       { type: "result", isError: false, result: "it was apricot" },
     ],
   },
+  ...portabilityScenarios(),
 ];
+
+function resultsOf(messages: Message[]): ResultMessage[] {
+  return messages.filter((m): m is ResultMessage => m.type === "result");
+}
+
+/** The fields every backend's result has (null where the CLI reports nothing). */
+const RESULT_FIELDS = [
+  "totalCostUsd",
+  "sessionCostUsd",
+  "tokenUsage",
+  "modelUsage",
+  "permissionDenials",
+  "stopReason",
+  "terminalReason",
+  "apiErrorStatus",
+  "errorKind",
+  "retryAfterMs",
+  "resetsAt",
+] as const;
+
+/** Portable behaviour: one policy, limits, cost, failure classes, interrupt then ask. */
+function portabilityScenarios(): ConformanceScenario[] {
+  return [
+    {
+      id: "policy-sees-auto-allowed-read",
+      description: "canUseTool is asked about a read-only command the CLI would run by itself",
+      needs: ["toolApproval", "everyCallPolicy"],
+      model: [{ bash: "ls" }, { text: "listed" }],
+      async run(ctx) {
+        const seen: [string, Record<string, unknown>][] = [];
+        const messages = await collect(
+          query({ prompt: "list the files", options: ctx.options({ canUseTool: onlyTouch(seen) }) }),
+        );
+        const problems: string[] = [];
+        check(
+          problems,
+          seen.some(([name, input]) => name === "Bash" && input.command === "ls"),
+          `canUseTool saw ${JSON.stringify(seen)}, expected Bash { command: "ls" }`,
+        );
+        return { messages, problems };
+      },
+      expected: [
+        { type: "tool_use", name: "Bash", input: { command: "ls" } },
+        { type: "tool_result", isError: true },
+        { type: "text", text: "listed" },
+        { type: "result", isError: false, result: "listed" },
+      ],
+    },
+    {
+      id: "structured-output-deny-default",
+      description:
+        "structured output survives a deny-by-default canUseTool (bookkeeping tools never reach it)",
+      needs: ["structuredOutput", "toolApproval"],
+      model: [{ json: { answer: 4 } }],
+      async run(ctx) {
+        const schema = {
+          type: "object",
+          properties: { answer: { type: "number" } },
+          required: ["answer"],
+          additionalProperties: false,
+        };
+        const denyAll: CanUseTool = async () => ({ behavior: "deny", message: "nothing is allowed" });
+        const messages = await collect(
+          query({
+            prompt: "what is 2+2?",
+            options: ctx.options({ outputFormat: { type: "json_schema", schema }, canUseTool: denyAll }),
+          }),
+        );
+        return { messages, problems: [] };
+      },
+      expected: [{ type: "result", isError: false, structuredOutput: { answer: 4 } }],
+    },
+    {
+      id: "timeout",
+      description: "timeoutMs ends a turn the model never finishes with a TimeoutError naming the limit",
+      needs: [],
+      model: [{ stall: "still thinking" }],
+      async run(ctx) {
+        const problems: string[] = [];
+        const messages: Message[] = [];
+        try {
+          for await (const m of query({
+            prompt: "take your time",
+            options: ctx.options({ timeoutMs: 3000 }),
+          }))
+            messages.push(m);
+          problems.push("the query ended without an error");
+        } catch (error) {
+          check(
+            problems,
+            error instanceof TimeoutError && error.limit === "timeoutMs",
+            `threw ${error instanceof Error ? error.name : String(error)}, expected TimeoutError (timeoutMs)`,
+          );
+        }
+        return { messages: [], problems };
+      },
+      expected: [],
+    },
+    {
+      id: "max-turns",
+      description:
+        "maxTurns: 1 ends the turn after one tool round with error_max_turns (SDK-enforced off Claude)",
+      needs: ["toolApproval"],
+      model: [{ bash: "touch one.txt" }, { bash: "touch two.txt" }, { text: "never reached" }],
+      async run(ctx) {
+        const messages = await collect(
+          query({ prompt: "touch files", options: ctx.options({ maxTurns: 1, canUseTool: allowAll }) }),
+        );
+        const result = resultsOf(messages).at(-1);
+        const problems: string[] = [];
+        check(
+          problems,
+          result?.subtype === "error_max_turns",
+          `result subtype ${result?.subtype}, expected error_max_turns`,
+        );
+        return { messages, problems };
+      },
+      expected: [{ type: "result", isError: true }],
+      tailOnly: true,
+    },
+    {
+      id: "two-turn-cost",
+      description:
+        "two turns: each result has the one shape; sessionCostUsd is the running total of the turn costs",
+      needs: [],
+      model: [{ text: "first" }, { text: "second" }],
+      async run(ctx) {
+        await using client = new AgentSdkClient(ctx.options());
+        await client.connect();
+        const one = await client.run("turn one");
+        const two = await client.run("turn two");
+        const problems: string[] = [];
+        for (const r of [one.result, two.result]) {
+          const missing = RESULT_FIELDS.filter((f) => !(f in r));
+          check(problems, missing.length === 0, `the result lacks ${missing.join(", ")}`);
+        }
+        const [a, b] = [one.result, two.result];
+        if (a.totalCostUsd !== null && b.totalCostUsd !== null && typeof b.sessionCostUsd === "number") {
+          const base = typeof a.sessionCostUsd === "number" ? a.sessionCostUsd : a.totalCostUsd;
+          check(
+            problems,
+            Math.abs(b.sessionCostUsd - (base + b.totalCostUsd)) < 1e-9,
+            `sessionCostUsd ${b.sessionCostUsd} ≠ ${base} + ${b.totalCostUsd}`,
+          );
+          check(
+            problems,
+            b.totalCostUsd < b.sessionCostUsd,
+            "the second totalCostUsd is the running total, not the turn's",
+          );
+        }
+        return { messages: [...one.messages, ...two.messages], problems };
+      },
+      expected: [
+        { type: "text", text: "first" },
+        { type: "result", isError: false, result: "first" },
+        { type: "text", text: "second" },
+        { type: "result", isError: false, result: "second" },
+      ],
+    },
+    {
+      id: "rate-limit-vs-quota",
+      description: "a 429 is errorKind rate_limit, a used-up quota usage_limit",
+      needs: [],
+      model: [{ fail: "rate_limit" }, { fail: "usage_limit" }],
+      async run(ctx) {
+        const rate = await query({ prompt: "one", options: ctx.options() }).collect();
+        const quota = await query({ prompt: "two", options: ctx.options() }).collect();
+        const problems: string[] = [];
+        check(
+          problems,
+          rate.errorKind === "rate_limit",
+          `the 429 gave errorKind ${rate.errorKind} (${rate.error})`,
+        );
+        check(
+          problems,
+          quota.errorKind === "usage_limit",
+          `the quota gave errorKind ${quota.errorKind} (${quota.error})`,
+        );
+        return { messages: [rate.result, quota.result], problems };
+      },
+      expected: [
+        { type: "result", isError: true },
+        { type: "result", isError: true },
+      ],
+    },
+    {
+      id: "interrupt-then-ask",
+      description: "run() right after interrupt() waits for the interrupted turn, then gets its own answer",
+      needs: ["interrupt", "persistentSession"],
+      model: [{ stall: "thinking it over" }, { text: "the next answer" }],
+      async run(ctx) {
+        await using client = new AgentSdkClient(ctx.options());
+        await client.connect();
+        await client.query("take your time");
+        await ctx.stalled();
+        await client.interrupt();
+        const turn = await client.run("and now?");
+        const problems: string[] = [];
+        check(
+          problems,
+          turn.text === "the next answer",
+          `the next turn answered ${JSON.stringify(turn.text)}`,
+        );
+        return { messages: turn.messages, problems };
+      },
+      expected: [
+        { type: "text", text: "the next answer" },
+        { type: "result", isError: false, result: "the next answer" },
+      ],
+      tailOnly: true,
+    },
+  ];
+}
