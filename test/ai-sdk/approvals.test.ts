@@ -20,6 +20,13 @@ const { generateText, streamText } = ai;
 
 type Content = Awaited<ReturnType<typeof generateText>>["content"];
 
+/** The last UI message a UI message stream builds. */
+async function lastOf(stream: ReturnType<typeof ai.readUIMessageStream>) {
+  let last: Parameters<typeof ai.convertToModelMessages>[0][number] | undefined;
+  for await (const message of stream) last = message;
+  return last;
+}
+
 /** The approval request of a result, and the tool call it is for. */
 function approvalOf(content: Content) {
   const request = content.find((p) => p.type === "tool-approval-request");
@@ -116,6 +123,38 @@ describe(`toolApproval "ai-sdk" over claude ${CLAUDE_CLI_VERSION} (ai ${AI_MAJOR
     expect(await second.text).toBe("Understood, I did not.");
     expect(existsSync(join(bed.cwd, "denied.txt"))).toBe(false);
     expect(JSON.stringify(bed.model.turnRequests[1]?.body)).toContain("not in this repo");
+    await expect.poll(() => liveGroupCount(), { timeout: 15_000 }).toBe(0);
+  });
+
+  it("the useChat path: the UI message stream shows approval-requested; the answered UI messages (addToolApprovalResponse's state) convert into the call that runs the tool", async () => {
+    await using bed = await testBed([
+      { toolUse: { name: "Bash", input: { command: "touch via-ui.txt" } } },
+      { text: "Done via the UI." },
+    ]);
+    const agent = createCodeAgent();
+    const model = agent("claude", { ...bed.options(), toolApproval: "ai-sdk" });
+    const user = { id: "u1", role: "user" as const, parts: [{ type: "text" as const, text: "make a file" }] };
+    const first = streamText({ model, messages: await ai.convertToModelMessages([user]) });
+    const assistant = await lastOf(ai.readUIMessageStream({ stream: first.toUIMessageStream() }));
+    const part = assistant?.parts.find((p) => p.type === "dynamic-tool");
+    expect(part).toMatchObject({ toolName: "Bash", state: "approval-requested", providerExecuted: true });
+    if (part?.type !== "dynamic-tool" || part.state !== "approval-requested") throw new Error("no approval");
+    // What useChat's addToolApprovalResponse does to the part.
+    const answeredPart = {
+      ...part,
+      state: "approval-responded",
+      approval: { id: part.approval.id, approved: true },
+    };
+    const answered = {
+      ...(assistant as NonNullable<typeof assistant>),
+      parts: assistant?.parts.map((p) => (p === part ? answeredPart : p)),
+    };
+    const second = streamText({
+      model,
+      messages: await ai.convertToModelMessages([user, answered as never]),
+    });
+    expect(await second.text).toBe("Done via the UI.");
+    expect(existsSync(join(bed.cwd, "via-ui.txt"))).toBe(true);
     await expect.poll(() => liveGroupCount(), { timeout: 15_000 }).toBe(0);
   });
 
