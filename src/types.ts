@@ -12,6 +12,8 @@
  * ```
  * @packageDocumentation
  */
+
+export type { GatedControl, MissingControls, WithControlsOf } from "./api/controls.js";
 export type {
   Backend,
   Capabilities,
@@ -23,6 +25,7 @@ export type {
   Session,
   ToolPolicyCoverage,
 } from "./backends/backend.js";
+export type { AgentSdkClientConstructor, FullAgentSdkClient } from "./client.js";
 export type {
   McpHttpServerConfig,
   McpSdkServerConfig,
@@ -87,7 +90,7 @@ export type {
   UserContentBlock,
   WireUserMessage,
 } from "./prompt.js";
-export type { Query, QueryControls, QueryParams } from "./query.js";
+export type { FullQuery, Query, QueryControls, QueryParams } from "./query.js";
 export type {
   CliTelemetryOptions,
   TelemetryMeterProvider,
