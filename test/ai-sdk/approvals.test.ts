@@ -30,7 +30,7 @@ async function lastOf(stream: ReturnType<typeof ai.readUIMessageStream>) {
 /** The approval request of a result, and the tool call it is for. */
 function approvalOf(content: Content) {
   const request = content.find((p) => p.type === "tool-approval-request");
-  if (!request || request.type !== "tool-approval-request") throw new Error("no tool-approval-request");
+  if (request?.type !== "tool-approval-request") throw new Error("no tool-approval-request");
   return request;
 }
 
