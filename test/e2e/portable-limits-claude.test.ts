@@ -3,7 +3,7 @@
  * fake Anthropic API (retries off: CLAUDE_CODE_MAX_RETRIES=0 in the test env).
  */
 import { describe, expect, it } from "vitest";
-import { query, TimeoutError } from "../../src/index.js";
+import { AgentSdkClient, query, TimeoutError } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import { createClaudeTestEnv, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
 import { CLAUDE_CLI_VERSION, testBed } from "./support.js";
@@ -88,5 +88,19 @@ describe(`the one result shape and timeoutMs on claude ${CLAUDE_CLI_VERSION}`, (
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ limit: "timeoutMs", timeoutMs: 2000 });
     expect(liveGroupCount()).toBe(0);
+  });
+
+  it("maxBudgetTokens (SDK-enforced on Claude): the turn over it ends error_max_budget_tokens; the next one is stopped", async () => {
+    await using bed = await testBed([{ text: "first" }, { text: "second" }, { text: "third" }]);
+    await using client = new AgentSdkClient(bed.options({ maxBudgetTokens: 1 }));
+    await client.connect();
+    const first = await client.run("one");
+    expect(first.result).toMatchObject({
+      subtype: "error_max_budget_tokens",
+      isError: true,
+      errorKind: null,
+    });
+    const second = await client.run("two");
+    expect(second.result).toMatchObject({ subtype: "error_max_budget_tokens", isError: true });
   });
 });
