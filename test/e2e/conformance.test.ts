@@ -12,6 +12,7 @@ import {
   ACP_AGENTS,
   type AgentTurn,
   acpAgentUnavailableReason,
+  anthropicTurns,
   CONFORMANCE_SCENARIOS,
   type ConformanceResult,
   type ConformanceTarget,
@@ -21,8 +22,10 @@ import {
   createAcpAgentEnv,
   type ModelStep,
   runScenario,
+  startFakeAnthropic,
   startFakeModelForAgent,
 } from "../../src/testing/index.js";
+import { CLAUDE_CODE_ACP_VERSION } from "./acp-support.js";
 import { FAKE_CURSOR } from "./cursor-support.js";
 
 /** The Cursor stand-in: it plays scripted text answers only, and has no model server to inspect. */
@@ -102,6 +105,48 @@ const acpTarget: ConformanceTarget = {
   },
 };
 
+/** claude-code-acp (the adapter runs commands through the client's terminal) against the fake Anthropic API. */
+const claudeAcpTarget: ConformanceTarget = {
+  name: `claude-code-acp ${CLAUDE_CODE_ACP_VERSION} (acp)`,
+  backend: "acp",
+  features: ["clientTerminals"],
+  plays: ["text", "bash"],
+  async start(steps) {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "cas-conformance-ccacp-")));
+    // The adapter offers its client-terminal Bash as the MCP tool mcp__acp__Bash.
+    const turns = steps.flatMap((step) =>
+      "bash" in step
+        ? [
+            {
+              toolUse: {
+                name: "mcp__acp__Bash",
+                input: { command: step.bash, timeout: 10_000, description: "run it" },
+              },
+            },
+          ]
+        : anthropicTurns([step], root),
+    );
+    const model = await startFakeAnthropic({ turns });
+    return {
+      cwd: root,
+      options: (extra = {}) => ({
+        backend: "acp",
+        acp: { agent: "claude-code-acp" },
+        cwd: root,
+        inheritEnv: false,
+        ...extra,
+        env: { ...model.env(), ...extra.env },
+      }),
+      stalled: () => Promise.reject(new Error("not used")),
+      modelRequests: () => model.turnRequests.map((r) => JSON.stringify(r.body)),
+      async [Symbol.asyncDispose]() {
+        await model.close();
+        rmSync(root, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
 /** The scenarios the ACP target runs (each agent start takes seconds: the portable ones). */
 const ACP_SCENARIOS = new Set([
   "text-answer",
@@ -117,6 +162,7 @@ const targets = [
   codexConformanceTarget({ name: "codex 0.169.0" }),
   cursorStandIn,
   ...(acpAgentUnavailableReason(ACP_AGENT) === undefined ? [acpTarget] : []),
+  claudeAcpTarget,
 ];
 const results: ConformanceResult[] = [];
 
@@ -126,7 +172,11 @@ afterAll(() => {
 });
 
 describe.each(targets)("conformance: $name", (target) => {
-  const scenarios = CONFORMANCE_SCENARIOS.filter((s) => target !== acpTarget || ACP_SCENARIOS.has(s.id));
+  const scenarios = CONFORMANCE_SCENARIOS.filter(
+    (s) =>
+      (target !== acpTarget || ACP_SCENARIOS.has(s.id)) &&
+      (target !== claudeAcpTarget || s.id === "terminal-on-acp"),
+  );
   it.each(scenarios.map((s) => [s.id, s] as const))("%s", { timeout: 120_000 }, async (_id, scenario) => {
     const outcome = await runScenario(target, scenario);
     results.push({ target: target.name, scenario: scenario.id, outcome });

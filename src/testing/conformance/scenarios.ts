@@ -21,7 +21,9 @@ export type ConformanceFeature =
   | "stdioMcpServers"
   | "resume"
   /** `canUseTool` sees every tool call, also those the CLI would run without asking (`toolPolicy: "every-call"`). */
-  | "everyCallPolicy";
+  | "everyCallPolicy"
+  /** An ACP agent that runs commands through the client's `terminal/*` methods. */
+  | "clientTerminals";
 
 /** What a running scenario gets from its target. */
 export interface ScenarioContext {
@@ -304,6 +306,33 @@ function portabilityScenarios(): ConformanceScenario[] {
         { type: "tool_result", isError: true },
         { type: "text", text: "listed" },
         { type: "result", isError: false, result: "listed" },
+      ],
+    },
+    {
+      id: "terminal-on-acp",
+      description:
+        "a command an ACP agent runs through the client's terminal reaches canUseTool, and runs once allowed",
+      needs: ["toolApproval", "clientTerminals"],
+      model: [{ bash: "touch via-terminal.txt" }, { text: "ran it" }],
+      async run(ctx) {
+        const seen: [string, Record<string, unknown>][] = [];
+        const messages = await collect(
+          query({ prompt: "create the file", options: ctx.options({ canUseTool: onlyTouch(seen) }) }),
+        );
+        const problems: string[] = [];
+        check(problems, existsSync(join(ctx.cwd, "via-terminal.txt")), "via-terminal.txt was not created");
+        check(
+          problems,
+          seen.some(([name, input]) => name === "Bash" && input.command === "touch via-terminal.txt"),
+          `canUseTool saw ${JSON.stringify(seen)}, expected Bash { command: "touch via-terminal.txt" }`,
+        );
+        return { messages, problems };
+      },
+      expected: [
+        { type: "tool_use", name: "Bash", input: { command: "touch via-terminal.txt" } },
+        { type: "tool_result", isError: false },
+        { type: "text", text: "ran it" },
+        { type: "result", isError: false, result: "ran it" },
       ],
     },
     {
