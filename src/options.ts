@@ -561,7 +561,7 @@ interface OptionFields {
   planModeInstructions?: string;
   /**
    * The tool policy: decides tool calls in-process (`--permission-prompt-tool stdio`). On Claude it
-   * is asked about every tool call the agent makes (see {@link AgentOptions.canUseToolScope}), on
+   * is asked about every tool call the agent makes (see {@link ClaudeAgentOptions.canUseToolScope}), on
    * the other backends about every call the CLI puts to it (`capabilities.toolPolicy` says which).
    */
   canUseTool?: CanUseTool;

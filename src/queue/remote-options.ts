@@ -37,16 +37,15 @@ export type InProcessOnly =
 /** An MCP server a worker can start itself (stdio, SSE, HTTP): not an in-process `sdk` server. */
 export type RemoteMcpServerConfig = Exclude<McpServerConfig, McpSdkServerConfig>;
 
-/** One backend's options `O` without the fields that cannot cross to a worker machine. */
-type RemoteOptionsOf<O> = O extends unknown
-  ? Omit<O, InProcessOnly | "mcpServers"> &
-      ("mcpServers" extends keyof O
-        ? { mcpServers?: Record<string, RemoteMcpServerConfig> | string }
-        : unknown)
-  : never;
-
 /** {@link AgentOptions} without the fields that cannot cross to a worker machine (per backend). */
-export type RemoteAgentOptions = RemoteOptionsOf<AgentOptions>;
+export type RemoteAgentOptions = AgentOptions extends infer O
+  ? O extends unknown
+    ? Omit<O, InProcessOnly | "mcpServers"> &
+        ("mcpServers" extends keyof O
+          ? { mcpServers?: Record<string, RemoteMcpServerConfig> | string }
+          : unknown)
+    : never
+  : never;
 
 /** A prompt that can be sent to a worker: text or content blocks (a streamed prompt cannot). */
 export type RemotePrompt = string | UserContentBlock[];
