@@ -506,14 +506,13 @@ export const acpBackend: LifecycleBackend = {
       "the ACP handshake ends with the session's init message, so the consumer has a message before the failed prompt write (the ProcessError itself is checked in the ACP unit tests)",
     interrupt:
       "interrupt() is session/cancel, a notification: nothing to leave unanswered (waiting for the cancelled turn's result is bounded by controlTimeoutMs, see the ACP unit tests)",
-    setModel: "ACP has no model switch every agent offers (setModel throws UnsupportedFeatureError)",
     getMcpStatus: "ACP has no MCP status request (getMcpStatus throws UnsupportedFeatureError)",
     hook: "ACP has no hooks (refused up front)",
     mcpTool: "ACP cannot route in-process MCP servers (refused up front)",
     concurrentRequests: "the client makes no requests of the agent that could be in flight together",
   },
   handshake: { steps: ["initialize", "session/new"], queryOptions: {} },
-  controlRequests: {},
+  controlRequests: { setModel: "session/set_config_option" },
   callbacks: {
     supported: ["canUseTool"],
     // The fake asks session/request_permission for a tool call whose input names the subject.
