@@ -10,8 +10,8 @@
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { loadMcpServer } from "../mcp/tool.js";
-import type { BackendKind } from "../options.js";
 import type { ResolvedOptions } from "../options/resolved.js";
+import type { BackendKind } from "../options.js";
 import { settleWithin } from "../signals/deadline.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "./backend.js";
 import {

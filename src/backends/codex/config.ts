@@ -5,8 +5,8 @@
  */
 import { InvalidOptionsError } from "../../errors.js";
 import type { McpServerConfig } from "../../mcp/config.js";
-import type { CodexConfigValue } from "../../options.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
+import type { CodexConfigValue } from "../../options.js";
 
 /** A TOML value: what `codex.config` accepts. */
 export type TomlValue = CodexConfigValue;

@@ -238,9 +238,7 @@ describe("validation of the official options", () => {
 
   it("Claude-only controls are refused on other backends", async () => {
     const client: AgentSdkClient = new AgentSdkClient({ backend: "codex" });
-    await expect(client.setMcpServers({})).rejects.toThrow(
-      UnsupportedFeatureError,
-    );
+    await expect(client.setMcpServers({})).rejects.toThrow(UnsupportedFeatureError);
   });
 });
 
