@@ -1,6 +1,7 @@
 // A stand-in ACP agent for the session controls (setModel, setPermissionMode, session/close,
 // session/resume): what it advertises comes from CONFIG_AGENT_PROFILE (JSON: `caps` merged into
-// agentCapabilities, `session` merged into the session/new, load and resume answers, `closeHangs`),
+// agentCapabilities, `session` merged into the session/new, load and resume answers, `closeHangs`,
+// `optionsOnPrompt`: config options announced by `config_option_update` during each prompt),
 // and every request it gets is written to CONFIG_AGENT_RECORD (a JSON array of { method, params }).
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -61,6 +62,17 @@ function handle({ id, method, params }) {
       if (profile.closeHangs) return;
       return send({ id, result: {} });
     case "session/prompt":
+      if (profile.optionsOnPrompt) {
+        // As an agent whose choices change mid-session (`config_option_update`).
+        session.configOptions = profile.optionsOnPrompt;
+        send({
+          method: "session/update",
+          params: {
+            sessionId,
+            update: { sessionUpdate: "config_option_update", configOptions: session.configOptions },
+          },
+        });
+      }
       send({
         method: "session/update",
         params: {

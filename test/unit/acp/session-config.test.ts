@@ -33,6 +33,7 @@ interface Profile {
   caps?: Record<string, unknown>;
   session?: Record<string, unknown>;
   closeHangs?: boolean;
+  optionsOnPrompt?: unknown[];
 }
 
 type Recorded = { method: string; params: Record<string, unknown> }[];
@@ -210,6 +211,33 @@ describe("ACP setModel / setPermissionMode", () => {
       ["session/set_mode", "acceptEdits"],
       ["session/set_model", "default"],
     ]);
+  });
+});
+
+describe("ACP config option updates", () => {
+  it("a config_option_update during a turn changes what setModel accepts", async () => {
+    const gpt6 = {
+      id: "model",
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: "gpt-6",
+      options: [{ value: "gpt-6", name: "GPT-6" }],
+    };
+    const t = client({ ...CODEX_LIKE, optionsOnPrompt: [gpt6] });
+    await t.client.connect();
+    await expect(t.client.setModel("gpt-6")).rejects.toBeInstanceOf(InvalidOptionsError);
+    await t.client.query("hi");
+    for await (const _ of t.client.receiveResponse());
+    await t.client.setModel("gpt-6");
+    await expect(t.client.setModel("gpt-5.5")).rejects.toBeInstanceOf(InvalidOptionsError);
+    await t.client.disconnect();
+    expect(
+      t
+        .controls()
+        .filter((r) => r.method === "session/set_config_option")
+        .map((r) => r.params.value),
+    ).toEqual(["gpt-6"]);
   });
 });
 
