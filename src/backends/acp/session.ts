@@ -47,6 +47,7 @@ import { askCanUseTool, outcomeFor, type PermissionOption, type PermissionOutcom
 import { acpPromptBlocks } from "./prompt-blocks.js";
 import { type AcpConfigRequest, type AcpControlsReport, AcpSessionConfig } from "./session-config.js";
 import { type CreateTerminalParams, Terminals } from "./terminals.js";
+import { reportsCumulativeUsage } from "./turn-usage.js";
 import { AcpUpdateMapper } from "./updates.js";
 import { Workspace } from "./workspace.js";
 
@@ -179,6 +180,8 @@ export class AcpSession implements Session {
       sessionId: () => this.sessionId,
       model: params.agent,
       includePartialMessages: params.options.includePartialMessages ?? false,
+      resumed: params.options.resume !== undefined,
+      cumulativeUsage: () => reportsCumulativeUsage(str(asObject(this.initResult?.agentInfo).name)),
     });
     this.life = new SessionLifecycle(
       params.options.signal,

@@ -12,6 +12,10 @@
  * | `available_commands_update`, `current_mode_update`, `config_option_update`, `session_info_update`, `usage_update`, others | system `acp_<sessionUpdate>` |
  * | the `session/prompt` response       | `result` (`stopReason`, `usage` when the agent gives them)       |
  *
+ * `usage_update` (still a system message) also feeds the result's cost: `totalCostUsd` is the turn's
+ * share of the session's cumulative `cost`, `sessionCostUsd` the cumulative amount (USD only; see
+ * `turn-usage.ts`), and the prompt answer's `usage` becomes the turn's `tokenUsage`.
+ *
  * Chunks are joined into one assistant message until something else arrives, the agent's
  * `messageId` changes, or the session flushes them ({@link AcpUpdateMapper.flushText}, which it does
  * shortly after the first chunk, so text never waits on the next update): a reply is a few assistant
@@ -28,9 +32,9 @@ import type {
   ResultMessage,
   SystemMessage,
 } from "../../messages.js";
-import { tokenUsage } from "../../session/token-usage.js";
 import { asObject, isObject, str } from "../../wire/read.js";
 import { unifiedAcpInput } from "./tool-input.js";
+import { type AcpTurnFigures, AcpTurnUsage } from "./turn-usage.js";
 
 /**
  * The SDK's tool name for an ACP tool kind: the names the other backends use where one fits
@@ -111,6 +115,10 @@ export interface AcpMapperContext {
   model: string;
   includePartialMessages: boolean;
   now?: () => number;
+  /** The session was loaded or resumed: its cost before this process is not known. */
+  resumed?: boolean;
+  /** True when the agent's `session/prompt` `usage` is a running total (asked at each result). */
+  cumulativeUsage?: () => boolean;
 }
 
 /** Turns one session's updates into messages; one instance per session, {@link beginTurn} per prompt. */
@@ -126,9 +134,11 @@ export class AcpUpdateMapper {
   private turnStartedAt = 0;
   private replayUser: { text: string; raw: RawObject[] } | undefined;
   private readonly now: () => number;
+  private readonly usage: AcpTurnUsage;
 
   constructor(private readonly ctx: AcpMapperContext) {
     this.now = ctx.now ?? Date.now;
+    this.usage = new AcpTurnUsage(ctx.resumed === true, ctx.cumulativeUsage);
   }
 
   /** A prompt was sent: the result's text and duration count from here. */
@@ -137,6 +147,7 @@ export class AcpUpdateMapper {
     this.lastTextId = undefined;
     this.turnStartedAt = this.now();
     this.tools.clear();
+    this.usage.beginTurn();
   }
 
   /** The messages for one `session/update` notification (the whole JSON-RPC message). */
@@ -145,6 +156,7 @@ export class AcpUpdateMapper {
     const update = asObject(params.update);
     const kind = str(update.sessionUpdate) ?? "unknown";
     const out: Message[] = [];
+    if (kind === "usage_update") this.usage.onUsageUpdate(update);
     switch (kind) {
       case "agent_message_chunk":
       case "agent_thought_chunk": {
@@ -251,6 +263,7 @@ export class AcpUpdateMapper {
   result(response: RawObject): ResultMessage {
     const stopReason = str(response.stopReason) ?? "end_turn";
     const usage = isObject(response.usage) ? response.usage : undefined;
+    const figures = this.usage.finishTurn(usage);
     const cancelled = stopReason === "cancelled";
     const isError = cancelled || stopReason === "refusal";
     const subtype =
@@ -267,19 +280,30 @@ export class AcpUpdateMapper {
       stopReason,
       ...(cancelled ? { terminalReason: "interrupted" } : {}),
       ...(usage ? { usage } : {}),
-      raw: { type: "result", ...response },
+      ...this.costFields(figures),
+      raw: { type: "result", ...response, ...(figures.cost ? { cost: figures.cost } : {}) },
     });
   }
 
   /** The `result` of a `session/prompt` the agent answered with an error. */
   errorResult(message: string, raw: RawObject): ResultMessage {
+    const figures = this.usage.finishTurn(undefined);
     return this.resultMessage({
       subtype: "error_during_execution",
       isError: true,
       errors: [message],
       result: message,
-      raw: { type: "result", error: raw },
+      ...this.costFields(figures),
+      raw: { type: "result", error: raw, ...(figures.cost ? { cost: figures.cost } : {}) },
     });
+  }
+
+  private costFields(figures: AcpTurnFigures): Partial<ResultMessage> {
+    return {
+      totalCostUsd: figures.totalCostUsd,
+      tokenUsage: figures.tokenUsage,
+      ...(figures.sessionCostUsd !== undefined ? { sessionCostUsd: figures.sessionCostUsd } : {}),
+    };
   }
 
   private resultMessage(
@@ -289,12 +313,12 @@ export class AcpUpdateMapper {
     const message: ResultMessage = {
       type: "result",
       durationMs: Math.max(0, this.now() - this.turnStartedAt),
-      // ACP reports no API time, round trips or cost: null, never a made-up number.
+      // ACP reports no API time or round trips: null, never a made-up number.
       durationApiMs: null,
       numTurns: null,
       sessionId,
       totalCostUsd: null,
-      tokenUsage: tokenUsage(fields.usage),
+      tokenUsage: null,
       result: this.turnText,
       ...fields,
     };
