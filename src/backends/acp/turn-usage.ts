@@ -10,10 +10,12 @@
  *
  * Tokens: the `session/prompt` answer's `usage` (`inputTokens`, `outputTokens`, `cachedReadTokens`,
  * `cachedWriteTokens`, `thoughtTokens`). The schema calls it the turn's usage but its fields
- * "across the session"; agents differ: OpenCode, Kilo and Qwen Code report the turn's own counts,
+ * "across the session"; agents differ: OpenCode and Kilo report the turn's own counts,
  * GitHub Copilot a running total over its process (20 → 30 → 50 → 60 input tokens over four turns of
  * 2, 1, 2 and 1 model calls; 10 again after a `session/load` in a new process). For an agent known
- * to report running totals the turn's counts are the difference from the previous answer's.
+ * to report running totals the turn's counts are the difference from the previous answer's. Qwen
+ * Code puts no `usage` in the answer, only a per-model-call `_meta.usage` on message chunks, which
+ * is outside the protocol and not read (its `tokenUsage` is `null`).
  */
 import type { RawObject, TokenUsage } from "../../messages.js";
 import { isObject, str } from "../../wire/read.js";

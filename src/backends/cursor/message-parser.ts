@@ -193,6 +193,14 @@ export class CursorTurnParser {
     return out;
   }
 
+  /**
+   * Cost and tokens: no Cursor `result` seen (a real capture of 2026.01.28: `duration_ms`,
+   * `duration_api_ms`, `is_error`, `result`, `session_id`, `request_id`; drivers also mention
+   * `usage`) carries `total_cost_usd`, so `totalCostUsd` is `null` in practice. Each turn is its own
+   * process (`--resume <chatId>`), so a `usage` there is taken as that turn's; whether a
+   * `total_cost_usd`, if Cursor ever sends one, is the run's or the chat's running total (as Claude
+   * Code's is) no capture can tell: it is passed through as this turn's cost, unverified.
+   */
   private onResult(raw: RawObject): Message[] {
     const out: Message[] = [];
     // An error the CLI reported before its own result: news, but not the turn's end.

@@ -150,7 +150,7 @@ describe("ACP cost per turn (usage_update cost is the session's cumulative amoun
 });
 
 describe("ACP token usage per turn", () => {
-  it("maps every ACP usage field (Qwen's thoughtTokens, Copilot's cachedReadTokens/cachedWriteTokens)", () => {
+  it("maps every ACP usage field (thoughtTokens, cachedReadTokens, cachedWriteTokens)", () => {
     const m = mapper();
     const r = turn(m, [], {
       stopReason: "end_turn",
@@ -203,7 +203,7 @@ describe("ACP token usage per turn", () => {
     ]);
   });
 
-  it("per-turn usage (OpenCode, Kilo, Qwen) is taken as it is", () => {
+  it("per-turn usage (OpenCode, Kilo) is taken as it is", () => {
     const m = mapper();
     for (let i = 0; i < 3; i++) {
       const r = turn(m, [], {
