@@ -2,7 +2,7 @@
  * Cost and token usage per turn on real ACP agents, offline against the fake model.
  * - GitHub Copilot answers each `session/prompt` with `usage` that is a running total over its
  *   process: the result's `tokenUsage` is the turn's own share (`raw.usage` keeps the total).
- * - OpenCode sends `usage_update` with `cost: { amount, currency: "USD" }` (the session's cumulative
+ * - OpenCode and Kilo send `usage_update` with `cost: { amount, currency: "USD" }` (the session's cumulative
  *   cost; 0 for the fake model, which has no price): the result's `totalCostUsd` and
  *   `sessionCostUsd` are numbers, not `null`. ~30 s from a fresh home: only with
  *   CODE_AGENT_SDK_SLOW_TESTS=1.
@@ -77,21 +77,23 @@ describe("ACP cost and tokens per turn on real agents", () => {
     },
   );
 
-  it.skipIf(skipReason("opencode", true) !== undefined)(
-    `OpenCode ${ACP_AGENTS.opencode.testedVersion}: usage_update's USD cost gives totalCostUsd and sessionCostUsd; tokens per turn`,
-    { timeout },
-    async () => {
-      const [a, b] = await twoTurns("opencode");
-      for (const r of [a, b]) {
-        expect(r.raw.cost).toMatchObject({ currency: "USD" });
-        expect(typeof r.totalCostUsd).toBe("number");
-        expect(r.sessionCostUsd).toBe((r.raw.cost as { amount: number }).amount);
-        expect(r.tokenUsage?.inputTokens).toBeGreaterThan(0);
-      }
-      expect(b.sessionCostUsd).toBeCloseTo(
-        (a.sessionCostUsd ?? Number.NaN) + (b.totalCostUsd ?? Number.NaN),
-        9,
-      );
-    },
-  );
+  for (const agent of ["opencode", "kilo"] as const) {
+    it.skipIf(skipReason(agent, true) !== undefined)(
+      `${ACP_AGENTS[agent].displayName} ${ACP_AGENTS[agent].testedVersion}: usage_update's USD cost gives totalCostUsd and sessionCostUsd; tokens per turn`,
+      { timeout },
+      async () => {
+        const [a, b] = await twoTurns(agent);
+        for (const r of [a, b]) {
+          expect(r.raw.cost).toMatchObject({ currency: "USD" });
+          expect(typeof r.totalCostUsd).toBe("number");
+          expect(r.sessionCostUsd).toBe((r.raw.cost as { amount: number }).amount);
+          expect(r.tokenUsage?.inputTokens).toBeGreaterThan(0);
+        }
+        expect(b.sessionCostUsd).toBeCloseTo(
+          (a.sessionCostUsd ?? Number.NaN) + (b.totalCostUsd ?? Number.NaN),
+          9,
+        );
+      },
+    );
+  }
 });
