@@ -2,15 +2,19 @@
  * Cost and token usage per turn on real ACP agents, offline against the fake model.
  * - GitHub Copilot answers each `session/prompt` with `usage` that is a running total over its
  *   process: the result's `tokenUsage` is the turn's own share (`raw.usage` keeps the total).
- * - OpenCode and Kilo send `usage_update` with `cost: { amount, currency: "USD" }` (the session's cumulative
- *   cost; 0 for the fake model, which has no price): the result's `totalCostUsd` and
- *   `sessionCostUsd` are numbers, not `null`. ~30 s from a fresh home: only with
+ * - OpenCode and Kilo send `usage_update` with `cost: { amount, currency: "USD" }` (the session's
+ *   cumulative cost, from the model's price in their config, which the test sets): the result's
+ *   `totalCostUsd` is the turn's share, `sessionCostUsd` the cumulative amount (measured: OpenCode
+ *   0.023076 then 0.023139, session 0.046215). Up to ~30 s each from a fresh home: only with
  *   CODE_AGENT_SDK_SLOW_TESTS=1.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AcpAgentOptions, AgentSdkClient } from "../../src/index.js";
 import {
   ACP_AGENTS,
+  type AcpAgentEnv,
   type AcpAgentName,
   acpAgentUnavailableReason,
   createAcpAgentEnv,
@@ -27,10 +31,26 @@ function skipReason(agent: AcpAgentName, slow: boolean): string | undefined {
   );
 }
 
+/**
+ * Gives the fake model of an OpenCode/Kilo config a price (USD per million tokens), so that the
+ * cost the agent reports is not 0.
+ */
+function priceModel(env: AcpAgentEnv, agent: "opencode" | "kilo"): void {
+  const file = join(env.home, ".config", agent, `${agent}.json`);
+  const config = JSON.parse(readFileSync(file, "utf8"));
+  for (const provider of Object.values(config.provider) as { models: Record<string, object> }[]) {
+    for (const [id, entry] of Object.entries(provider.models)) {
+      provider.models[id] = { ...entry, cost: { input: 3, output: 15 } };
+    }
+  }
+  writeFileSync(file, JSON.stringify(config));
+}
+
 async function twoTurns(agent: AcpAgentName) {
   await using model = await startFakeModelForAgent(agent, { defaultTurn: { text: "OK" } });
   const env = createAcpAgentEnv(agent, { baseUrl: model.url });
   try {
+    if (agent === "opencode" || agent === "kilo") priceModel(env, agent);
     const options: AcpAgentOptions = {
       backend: "acp",
       acp: { agent, args: [...ACP_AGENTS[agent].acpArgs] },
@@ -85,10 +105,14 @@ describe("ACP cost and tokens per turn on real agents", () => {
         const [a, b] = await twoTurns(agent);
         for (const r of [a, b]) {
           expect(r.raw.cost).toMatchObject({ currency: "USD" });
-          expect(typeof r.totalCostUsd).toBe("number");
+          // The priced model: every turn costs something.
+          expect(r.totalCostUsd).toBeGreaterThan(0);
           expect(r.sessionCostUsd).toBe((r.raw.cost as { amount: number }).amount);
           expect(r.tokenUsage?.inputTokens).toBeGreaterThan(0);
         }
+        // The first turn's cost is the whole session's so far; the second's only its own share.
+        expect(a.totalCostUsd).toBe(a.sessionCostUsd);
+        expect(b.totalCostUsd).toBeLessThan(b.sessionCostUsd ?? 0);
         expect(b.sessionCostUsd).toBeCloseTo(
           (a.sessionCostUsd ?? Number.NaN) + (b.totalCostUsd ?? Number.NaN),
           9,
