@@ -83,7 +83,7 @@ function preparingHost(ends: string, user?: { uid: number; gid: number }): strin
     'import { join } from "node:path";',
     'import { tmpdir } from "node:os";',
     'import { prepareStoreResume } from SRC/backends/claude/store-resume.ts";',
-    'import { InMemorySessionStore } from SRC/index.ts";',
+    'import { InMemorySessionStore } from SRC/backends/claude/index.ts";',
     'import { projectKeyOf } from SRC/backends/claude/sessions/store-keys.ts";',
     'const cwd = mkdtempSync(join(tmpdir(), "cwd-"));',
     'const config = mkdtempSync(join(tmpdir(), "config-"));',
@@ -152,7 +152,8 @@ describe("the resume-from-store directory goes with the host", () => {
       [
         'import { readdirSync } from "node:fs";',
         'import { tmpdir } from "node:os";',
-        'import { InMemorySessionStore, query } from SRC/index.ts";',
+        'import { query } from SRC/index.ts";',
+        'import { InMemorySessionStore } from SRC/backends/claude/index.ts";',
         "const store = new InMemorySessionStore();",
         `const options = ${JSON.stringify(bed.options())};`,
         "let sessionId;",
@@ -186,7 +187,8 @@ describe("a store whose append() rejects with odd values never crashes the host"
     const started = performance.now();
     const run = await runHost(
       [
-        'import { InMemorySessionStore, query } from SRC/index.ts";',
+        'import { query } from SRC/index.ts";',
+        'import { InMemorySessionStore } from SRC/backends/claude/index.ts";',
         "const cycle: Record<string, unknown> = {};",
         "cycle.self = cycle;",
         "const odd = [Object.create(null), 10n, cycle];",
