@@ -5,7 +5,8 @@
  * - OpenCode and Kilo send `usage_update` with `cost: { amount, currency: "USD" }` (the session's
  *   cumulative cost, from the model's price in their config, which the test sets): the result's
  *   `totalCostUsd` is the turn's share, `sessionCostUsd` the cumulative amount (measured: OpenCode
- *   0.023076 then 0.023139, session 0.046215). Up to ~30 s each from a fresh home: only with
+ *   0.023076 then 0.023139, session 0.046215; after a resume in a new process the amount goes on,
+ *   0.069408, and that first turn's share is null). Up to ~30 s each from a fresh home: only with
  *   CODE_AGENT_SDK_SLOW_TESTS=1.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -46,7 +47,7 @@ function priceModel(env: AcpAgentEnv, agent: "opencode" | "kilo"): void {
   writeFileSync(file, JSON.stringify(config));
 }
 
-async function twoTurns(agent: AcpAgentName) {
+async function twoTurns(agent: AcpAgentName, resumeTurn = false) {
   await using model = await startFakeModelForAgent(agent, { defaultTurn: { text: "OK" } });
   const env = createAcpAgentEnv(agent, { baseUrl: model.url });
   try {
@@ -65,6 +66,13 @@ async function twoTurns(agent: AcpAgentName) {
     const second = await client.run("say something else");
     await client.disconnect();
     expect(runningAgents()).toBe(0);
+    if (resumeTurn) {
+      await using again = new AgentSdkClient({ ...options, resume: first.result.sessionId });
+      await again.connect();
+      const third = await again.run("one more");
+      await again.disconnect();
+      return [first.result, second.result, third.result] as const;
+    }
     return [first.result, second.result] as const;
   } finally {
     await env.cleanup();
@@ -99,10 +107,10 @@ describe("ACP cost and tokens per turn on real agents", () => {
 
   for (const agent of ["opencode", "kilo"] as const) {
     it.skipIf(skipReason(agent, true) !== undefined)(
-      `${ACP_AGENTS[agent].displayName} ${ACP_AGENTS[agent].testedVersion}: usage_update's USD cost gives totalCostUsd and sessionCostUsd; tokens per turn`,
+      `${ACP_AGENTS[agent].displayName} ${ACP_AGENTS[agent].testedVersion}: usage_update's USD cost gives totalCostUsd and sessionCostUsd, also after a resume; tokens per turn`,
       { timeout },
       async () => {
-        const [a, b] = await twoTurns(agent);
+        const [a, b, c] = await twoTurns(agent, true);
         for (const r of [a, b]) {
           expect(r.raw.cost).toMatchObject({ currency: "USD" });
           // The priced model: every turn costs something.
@@ -117,6 +125,11 @@ describe("ACP cost and tokens per turn on real agents", () => {
           (a.sessionCostUsd ?? Number.NaN) + (b.totalCostUsd ?? Number.NaN),
           9,
         );
+        // Resumed in a new process: the agent's amount goes on from the session's (it is kept with the
+        // session), but no amount came before the turn (none in the load replay), so the turn's own
+        // share is not known.
+        expect(c?.sessionCostUsd).toBeGreaterThan(b.sessionCostUsd ?? Number.POSITIVE_INFINITY);
+        expect(c?.totalCostUsd).toBeNull();
       },
     );
   }
