@@ -3,7 +3,7 @@
 // agentCapabilities, `session` merged into the session/new, load and resume answers, `closeHangs`,
 // `optionsOnPrompt`: config options announced by `config_option_update` during each prompt),
 // and every request it gets is written to CONFIG_AGENT_RECORD (a JSON array of { method, params }).
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const profile = JSON.parse(process.env.CONFIG_AGENT_PROFILE ?? "{}");
@@ -12,8 +12,11 @@ const sessionId = `config-session-${process.pid}`;
 const session = structuredClone(profile.session ?? {});
 const send = (obj) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...obj })}\n`);
 const save = () => {
-  if (process.env.CONFIG_AGENT_RECORD)
-    writeFileSync(process.env.CONFIG_AGENT_RECORD, JSON.stringify(requests));
+  // Written aside and renamed: the agent may be killed mid-write (close() ends its group).
+  if (process.env.CONFIG_AGENT_RECORD) {
+    writeFileSync(`${process.env.CONFIG_AGENT_RECORD}.tmp`, JSON.stringify(requests));
+    renameSync(`${process.env.CONFIG_AGENT_RECORD}.tmp`, process.env.CONFIG_AGENT_RECORD);
+  }
 };
 
 const rl = createInterface({ input: process.stdin });
