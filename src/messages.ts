@@ -152,7 +152,7 @@ export interface TokenUsage {
 
 /**
  * The end of one agent turn. Every backend fills the same fields; a value the CLI does not report
- * is `null` (never a made-up number): see the README's "Results on every backend".
+ * is `null` (never a made-up number): see "Results on every backend" in docs/messages.md.
  */
 export interface ResultMessage extends MessageBase {
   type: "result";

@@ -758,7 +758,7 @@ export function validateAgentOptions(options: unknown): void {
 type Issue = $ZodIssue;
 
 /**
- * Official SDK option names this SDK spells differently (see the README's option table). Naming one
+ * Official SDK option names this SDK spells differently (see docs/claude.md's option table). Naming one
  * of them is answered with ours rather than a guess.
  */
 export const OFFICIAL_OPTION_NAMES: Readonly<Record<string, string>> = Object.freeze({

@@ -353,7 +353,7 @@ export interface AcpOptions {
    * Serve the agent's `terminal/*` requests: commands run in the session's working directory (or
    * below it), in their own process group, killed when released or when the session ends.
    * `false`: the capability is not advertised and such requests are refused. Default `true`.
-   * Each command is put to `canUseTool` first (toolName `"terminal/create"`, see the README).
+   * Each command is put to `canUseTool` first (toolName `"terminal/create"`, see docs/acp.md).
    */
   terminal?: boolean;
   /**
@@ -645,7 +645,7 @@ interface OptionFields {
   persistSession?: boolean;
   /**
    * Mirror the session's transcripts (subagents' included) to this store as the CLI writes them
-   * (`--session-mirror`; see "Sessions in your own store" in the README). The CLI still writes its
+   * (`--session-mirror`; see "Sessions in your own store" in docs/sessions.md). The CLI still writes its
    * local files; the store receives a copy. With `resume` (or `continueConversation`) the session
    * is loaded from the store, when it has it, before the CLI starts. Failed appends arrive as
    * `system` messages with subtype `mirror_error`. Cannot be combined with `persistSession: false`

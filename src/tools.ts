@@ -4,7 +4,7 @@
  * "the agent edited a file" reads every backend the same. Claude Code's own tool names and input
  * shapes are the canonical ones: they are what most users already know.
  *
- * What each backend's wire maps to is tabled in the README ("One tool vocabulary"). The wire payload
+ * What each backend's wire maps to is tabled in docs/messages.md ("One tool vocabulary"). The wire payload
  * is never lost: `tool_use` messages keep it in `raw`, `canUseTool` in `context.raw`.
  */
 import type { ToolUseBlock } from "./messages.js";

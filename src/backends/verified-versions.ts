@@ -1,10 +1,10 @@
 /**
  * The oldest CLI releases `npm run test:versions` verified (every e2e query test passing); the SDK
- * warns once per executable when it meets an older one. Update together with the README's
+ * warns once per executable when it meets an older one. Update together with docs/verification.md's
  * "Verified against" table when the matrix is re-run.
  */
 
-/** Oldest Claude Code release verified: 2.0.77 fails 3 of the 15 query tests (see the README). */
+/** Oldest Claude Code release verified: 2.0.77 fails 3 of the 15 query tests (see docs/verification.md). */
 export const OLDEST_VERIFIED_CLAUDE = "2.1.100";
 
 /** Oldest Codex release verified. */

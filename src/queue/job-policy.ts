@@ -12,7 +12,7 @@ import { MAX_TIMER_MS, validateAgentOptions } from "../options-schema.js";
 import type { PermissionMode } from "../permissions.js";
 
 /**
- * The job fields a worker accepts beyond the safe set (see the README, "Running agents across
+ * The job fields a worker accepts beyond the safe set (see docs/queue.md, "Running agents across
  * machines"): each is refused unless named here. The worker's own `options` are not checked: they
  * are the operator's.
  */

@@ -92,7 +92,7 @@ export interface AgentWorkerOptions extends QueueConnectionOptions {
   retentionSeconds?: number;
   /**
    * Start the watchdog process that SIGKILLs this worker's CLI process groups if the worker is
-   * killed outright (see the README). Default true (ignored on Windows).
+   * killed outright (see docs/queue.md). Default true (ignored on Windows).
    */
   watchdog?: boolean;
   /** Errors that belong to no run (Redis connection trouble, a failed interrupt). Default: `process.emitWarning`. */

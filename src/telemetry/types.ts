@@ -40,7 +40,7 @@ export interface CliTelemetryOptions {
 }
 
 /**
- * OpenTelemetry instrumentation of queries and clients (see the README, "Tracing and metrics").
+ * OpenTelemetry instrumentation of queries and clients (see docs/telemetry.md, "Tracing and metrics").
  * Without this option the SDK still instruments every run when the host has registered a global
  * tracer or meter provider (`trace.setGlobalTracerProvider`, `NodeSDK.start()`); with neither,
  * `@opentelemetry/api` is not even loaded.

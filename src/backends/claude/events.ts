@@ -531,7 +531,7 @@ export const CLAUDE_EVENT_LINE_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * Lifecycle noise: acknowledgements of the session's own bookkeeping rather than of the work.
- * See "Message types" in the README for where they may appear relative to a `result`.
+ * See docs/messages.md ("Message types") for where they may appear relative to a `result`.
  */
 export const LIFECYCLE_SUBTYPES: ReadonlySet<string> = new Set([
   "command_lifecycle",

@@ -1,6 +1,6 @@
 /**
  * How every option of the official `@anthropic-ai/claude-agent-sdk` 0.3.330 maps onto
- * `AgentOptions`, and how each reaches Claude Code: the single source of the README's option table
+ * `AgentOptions`, and how each reaches Claude Code: the single source of the option table in docs/claude.md
  * and of the conformance test (which reads the official SDK's `.d.ts` and fails on any option this
  * table does not cover). Shared here so other backends can refuse the Claude-only ones.
  */

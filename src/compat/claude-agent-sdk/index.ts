@@ -6,7 +6,7 @@
  * import { query, tool, createSdkMcpServer } from "code-agent-sdk/compat/claude-agent-sdk"; // was "@anthropic-ai/claude-agent-sdk"
  * ```
  *
- * Deliberate differences and refused options are listed in the README ("Switching from the
+ * Deliberate differences and refused options are listed in docs/compat.md ("Switching from the
  * official SDKs").
  * @packageDocumentation
  */

@@ -496,7 +496,7 @@ export type ResolveSettingsOptions = {
   serverManagedSettings?: Settings;
 };
 
-/** The options of `query()` this entry point honours; see the README for the ones it rejects. */
+/** The options of `query()` this entry point honours; see docs/compat.md for the ones it rejects. */
 export type Options = {
   abortController?: AbortController;
   additionalDirectories?: string[];

@@ -6,7 +6,7 @@
  * import { Codex } from "code-agent-sdk/compat/codex-sdk"; // was "@openai/codex-sdk"
  * ```
  *
- * Deliberate differences are listed in the README ("Switching from the official SDKs").
+ * Deliberate differences are listed in docs/compat.md ("Switching from the official SDKs").
  * @packageDocumentation
  */
 export { Codex } from "./codex.js";
