@@ -13,11 +13,18 @@ if (!entry) throw new Error("usage: import-entry.mts <entry file>");
 
 const created: string[] = [];
 let recording = true;
+// Only what the package's own code creates: on Node ≥ 22 the TypeScript loader's module hooks
+// create fs requests, ticks, immediates and a worker of their own while the entry loads.
+const source = `${resolve("src")}/`;
 const hook = createHook({
   init(_id, type) {
-    if (recording && type !== "PROMISE") created.push(type);
+    if (!recording || type === "PROMISE") return;
+    const stack = { stack: "" };
+    Error.captureStackTrace(stack);
+    if (stack.stack.includes(source)) created.push(type);
   },
 }).enable();
+Error.stackTraceLimit = 50;
 
 const before = process.getActiveResourcesInfo();
 const module = (await import(pathToFileURL(resolve(entry)).href)) as Record<string, unknown>;
