@@ -18,7 +18,14 @@ import { resolve } from "node:path";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { flagWithValue } from "../../process/argv.js";
 import { buildChildEnv } from "../../process/child-env.js";
-import { CONFIG_KEYS, codexConfigOverrides, configArgs, type TomlValue, tomlValue } from "./config.js";
+import {
+  CONFIG_KEYS,
+  codexConfigOverrides,
+  configArgs,
+  foldIntoTables,
+  type TomlValue,
+  tomlValue,
+} from "./config.js";
 import type { ThreadStartParams } from "./protocol.js";
 
 /** Files the exec command refers to, written by the session beforehand. */
@@ -200,52 +207,6 @@ export function threadParams(options: ResolvedOptions): ThreadStartParams {
   const servers = codexConfigOverrides(options).filter(isMcpServerOverride);
   if (servers.length > 0) params.config = foldIntoTables(servers);
   return params;
-}
-
-/**
- * The overrides as one `thread/start` config map, with every dotted key that falls inside an
- * earlier table (`mcp_servers.echo.enabled` after `mcp_servers.echo`) written into that table.
- * Codex reads the map unordered (a Rust `HashMap`), so two keys for the same setting would apply
- * in a random order; folded, the later override wins every time, as on the command line.
- */
-export function foldIntoTables(overrides: [string, TomlValue][]): Record<string, TomlValue> {
-  const config: Record<string, TomlValue> = {};
-  for (const [key, value] of overrides) {
-    const table = Object.keys(config).find(
-      (prefix) => key.startsWith(`${prefix}.`) && isTable(config[prefix]),
-    );
-    if (table === undefined) {
-      config[key] = value;
-      continue;
-    }
-    const path = dottedPath(key.slice(table.length + 1));
-    let at: Record<string, TomlValue> = { ...(config[table] as Record<string, TomlValue>) };
-    config[table] = at;
-    for (const part of path.slice(0, -1)) {
-      const next = at[part];
-      const inner: Record<string, TomlValue> = isTable(next) ? { ...next } : {};
-      at[part] = inner;
-      at = inner;
-    }
-    at[path[path.length - 1] as string] = value;
-  }
-  return config;
-}
-
-function isTable(value: TomlValue | undefined): value is Record<string, TomlValue> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** `a."b.c".d` → `["a", "b.c", "d"]` (TOML's dotted keys: bare or double-quoted parts). */
-function dottedPath(key: string): string[] {
-  const parts: string[] = [];
-  const part = /\s*(?:"((?:[^"\\]|\\.)*)"|([^."\s]+))\s*(?:\.|$)/y;
-  while (part.lastIndex < key.length) {
-    const match = part.exec(key);
-    if (!match) return [key];
-    parts.push(match[1] !== undefined ? (JSON.parse(`"${match[1]}"`) as string) : (match[2] as string));
-  }
-  return parts;
 }
 
 /**

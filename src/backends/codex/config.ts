@@ -7,6 +7,7 @@ import { InvalidOptionsError } from "../../errors.js";
 import type { McpServerConfig } from "../../mcp/config.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import type { CodexConfigValue } from "../../options.js";
+import { isObject } from "../../wire/read.js";
 
 /** A TOML value: what `codex.config` accepts. */
 export type TomlValue = CodexConfigValue;
@@ -69,7 +70,7 @@ export function configArgs(overrides: [key: string, value: TomlValue][]): string
  */
 export function flattenConfig(config: unknown, name = "config"): [string, TomlValue][] {
   if (config === undefined) return [];
-  if (!isTable(config)) throw new InvalidOptionsError([`${name}: must be a plain object`]);
+  if (!isObject(config)) throw new InvalidOptionsError([`${name}: must be a plain object`]);
   const out: [string, TomlValue][] = [];
   const walk = (table: Record<string, unknown>, prefix: string) => {
     const entries = Object.entries(table);
@@ -78,7 +79,7 @@ export function flattenConfig(config: unknown, name = "config"): [string, TomlVa
       if (!key) throw new InvalidOptionsError([`${name}: keys must be non-empty strings`]);
       if (child === undefined) continue;
       const path = prefix ? `${prefix}.${key}` : key;
-      if (isTable(child)) walk(child, path);
+      if (isObject(child)) walk(child, path);
       else out.push([path, checkedTomlValue(child, `${name}.${path}`)]);
     }
   };
@@ -94,7 +95,7 @@ function checkedTomlValue(value: unknown, path: string): TomlValue {
     throw new InvalidOptionsError([`${path}: must be a finite number`]);
   }
   if (Array.isArray(value)) return value.map((item, i) => checkedTomlValue(item, `${path}[${i}]`));
-  if (isTable(value)) {
+  if (isObject(value)) {
     const table: Record<string, TomlValue> = {};
     for (const [key, child] of Object.entries(value)) {
       if (!key) throw new InvalidOptionsError([`${path}: keys must be non-empty strings`]);
@@ -107,8 +108,46 @@ function checkedTomlValue(value: unknown, path: string): TomlValue {
   ]);
 }
 
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/**
+ * The overrides as one `thread/start` config map, with every dotted key that falls inside an
+ * earlier table (`mcp_servers.echo.enabled` after `mcp_servers.echo`) written into that table.
+ * Codex reads the map unordered (a Rust `HashMap`), so two keys for the same setting would apply
+ * in a random order; folded, the later override wins every time, as on the command line.
+ */
+export function foldIntoTables(overrides: [string, TomlValue][]): Record<string, TomlValue> {
+  const config: Record<string, TomlValue> = {};
+  for (const [key, value] of overrides) {
+    const table = Object.keys(config).find(
+      (prefix) => key.startsWith(`${prefix}.`) && isObject(config[prefix]),
+    );
+    if (table === undefined) {
+      config[key] = value;
+      continue;
+    }
+    const path = dottedPath(key.slice(table.length + 1));
+    let at: Record<string, TomlValue> = { ...(config[table] as Record<string, TomlValue>) };
+    config[table] = at;
+    for (const part of path.slice(0, -1)) {
+      const next = at[part];
+      const inner: Record<string, TomlValue> = isObject(next) ? { ...next } : {};
+      at[part] = inner;
+      at = inner;
+    }
+    at[path[path.length - 1] as string] = value;
+  }
+  return config;
+}
+
+/** `a."b.c".d` → `["a", "b.c", "d"]` (TOML's dotted keys: bare or double-quoted parts). */
+function dottedPath(key: string): string[] {
+  const parts: string[] = [];
+  const part = /\s*(?:"((?:[^"\\]|\\.)*)"|([^."\s]+))\s*(?:\.|$)/y;
+  while (part.lastIndex < key.length) {
+    const match = part.exec(key);
+    if (!match) return [key];
+    parts.push(match[1] !== undefined ? (JSON.parse(`"${match[1]}"`) as string) : (match[2] as string));
+  }
+  return parts;
 }
 
 /**

@@ -7,12 +7,12 @@ import {
   buildAppServerArgs,
   buildCodexEnv,
   buildExecArgs,
-  foldIntoTables,
   threadParams,
 } from "../../../src/backends/codex/command.js";
 import {
   codexConfigOverrides,
   configArgs,
+  foldIntoTables,
   tomlString,
   tomlValue,
 } from "../../../src/backends/codex/config.js";
