@@ -142,7 +142,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     chatSideCalls: [],
     geminiSideCalls: [],
     notes: [
-      "session/load fails with -32603 'No previous sessions found for this project.' when it happens in the same wall-clock minute as the session's creation.",
+      "session/load in the UTC minute the session's file is named by (the minute the session started) fails with -32603 'No previous sessions found for this project.' and destroys the stored history: the loader starts its own recording under the same id, which in that minute is the same file.",
       "write_file through client fs/* fails for a new file: it reads the target first and gives up on 'Resource not found'.",
       "Headless mode offers run_shell_command/write_file only with --approval-mode yolo.",
       "A refused permission is reported to the model ('Tool \"run_shell_command\" was canceled by the user.'), which answers in the same turn.",
