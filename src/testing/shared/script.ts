@@ -90,20 +90,31 @@ export function splitChunks(s: string, parts = 3): string[] {
 const LEADING_BLOCK = /^\s*<([A-Za-z_][\w-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>/;
 const TRAILING_BLOCK = /<([A-Za-z_][\w-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>\s*$/;
 
+/** Tags whose content is the user's own text (CodeBuddy Code's `<user_query>`): kept, unwrapped. */
+const USER_TEXT_TAGS: ReadonlySet<string> = new Set(["user_query"]);
+const USER_TEXT_BLOCK = /^<([A-Za-z_][\w-]*)(?:\s[^>]*)?>([\s\S]*)<\/\1>$/;
+
+/** A block's replacement: nothing for an injected context block, itself for a user-text block. */
+const dropInjected = (block: string, tag: string): string => (USER_TEXT_TAGS.has(tag) ? block : "");
+
 /**
  * Removes the `<tag>…</tag>` blocks an agent wraps around a user prompt (Copilot's leading
  * `<current_datetime>`, Kilo's trailing `<environment_details>`, Gemini's `<session_context>`,
- * Qwen's `<system-reminder>`) from the start and end of a text, and trims it.
+ * Qwen's and CodeBuddy's `<system-reminder>`) from the start and end of a text, and trims it. A block
+ * that holds the prompt itself (CodeBuddy Code's `<user_query>…</user_query>`) is kept: when it is
+ * all that is left, its content is the text.
  *
  * @param text - A user message text.
- * @returns The text without leading and trailing tag blocks; `""` when it was only blocks.
+ * @returns The text without leading and trailing tag blocks; `""` when it was only context blocks.
  */
 export function stripInjectedBlocks(text: string): string {
   let s = text;
   for (let i = 0; i < 32; i++) {
-    const next = s.replace(LEADING_BLOCK, "").replace(TRAILING_BLOCK, "");
+    const next = s.replace(LEADING_BLOCK, dropInjected).replace(TRAILING_BLOCK, dropInjected);
     if (next === s) break;
     s = next;
   }
-  return s.trim();
+  s = s.trim();
+  const wrapped = USER_TEXT_BLOCK.exec(s);
+  return wrapped && USER_TEXT_TAGS.has(wrapped[1] as string) ? (wrapped[2] as string).trim() : s;
 }

@@ -198,6 +198,32 @@ describe("fake OpenAI Chat Completions server (HTTP)", () => {
     expect(req.lastUserText).toBe("RUN: ls");
   });
 
+  it("lastUserText keeps the prompt CodeBuddy Code wraps in <user_query>, other context tags still stripped", async () => {
+    await using server = await startFakeChatCompletions({ turns: [{ text: "a" }, { text: "b" }] });
+    // CodeBuddy Code 2.117.0's user message: context reminders, then the prompt in <user_query>.
+    const codebuddy =
+      '<system-reminder data-role="memory"><memory>\n# auto memory\n</memory></system-reminder>\n\n' +
+      "<system-reminder>\nAs you answer the user's questions, you can use the following context\n</system-reminder>\n\n" +
+      "<user_query>RUN: write <b>a.txt</b>\nnow</user_query>";
+    await post(server, chatBody({ messages: [{ role: "user", content: codebuddy }], stream: false }));
+    // A trailing context block after the query goes too; a message that is only context is skipped.
+    await post(
+      server,
+      chatBody({
+        stream: false,
+        messages: [
+          { role: "user", content: "<user_query>first</user_query>" },
+          {
+            role: "user",
+            content: "<user_query> second </user_query>\n<environment_details>x</environment_details>",
+          },
+          { role: "user", content: "<system-reminder>only</system-reminder>" },
+        ],
+      }),
+    );
+    expect(server.requests.map((r) => r.lastUserText)).toEqual(["RUN: write <b>a.txt</b>\nnow", "second"]);
+  });
+
   it("omits the usage chunk unless include_usage is set, and uses scripted usage", async () => {
     await using server = await startFakeChatCompletions({
       turns: [{ text: "a" }, { text: "b", usage: { prompt_tokens: 7, completion_tokens: 3 } }],
