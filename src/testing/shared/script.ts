@@ -92,7 +92,7 @@ const TRAILING_BLOCK = /<([A-Za-z_][\w-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>\s*$/;
 
 /** Tags whose content is the user's own text (CodeBuddy Code's `<user_query>`): kept, unwrapped. */
 const USER_TEXT_TAGS: ReadonlySet<string> = new Set(["user_query"]);
-const USER_TEXT_BLOCK = /^<([A-Za-z_][\w-]*)(?:\s[^>]*)?>([\s\S]*)<\/\1>$/;
+const USER_TEXT_BLOCKS = /<([A-Za-z_][\w-]*)(?:\s[^>]*)?>([\s\S]*?)<\/\1>/g;
 
 /** A block's replacement: nothing for an injected context block, itself for a user-text block. */
 const dropInjected = (block: string, tag: string): string => (USER_TEXT_TAGS.has(tag) ? block : "");
@@ -101,8 +101,9 @@ const dropInjected = (block: string, tag: string): string => (USER_TEXT_TAGS.has
  * Removes the `<tag>…</tag>` blocks an agent wraps around a user prompt (Copilot's leading
  * `<current_datetime>`, Kilo's trailing `<environment_details>`, Gemini's `<session_context>`,
  * Qwen's and CodeBuddy's `<system-reminder>`) from the start and end of a text, and trims it. A block
- * that holds the prompt itself (CodeBuddy Code's `<user_query>…</user_query>`) is kept: when it is
- * all that is left, its content is the text.
+ * that holds the prompt itself (CodeBuddy Code's `<user_query>…</user_query>`) is kept: when only such
+ * blocks are left, their contents joined with `"\n"` are the text (CodeBuddy sends a prompt cancelled
+ * before it ran and the next one as two blocks of one message).
  *
  * @param text - A user message text.
  * @returns The text without leading and trailing tag blocks; `""` when it was only context blocks.
@@ -115,6 +116,11 @@ export function stripInjectedBlocks(text: string): string {
     s = next;
   }
   s = s.trim();
-  const wrapped = USER_TEXT_BLOCK.exec(s);
-  return wrapped && USER_TEXT_TAGS.has(wrapped[1] as string) ? (wrapped[2] as string).trim() : s;
+  const queries: string[] = [];
+  const rest = s.replace(USER_TEXT_BLOCKS, (block, tag: string, inner: string) => {
+    if (!USER_TEXT_TAGS.has(tag)) return block;
+    queries.push(inner.trim());
+    return "";
+  });
+  return queries.length > 0 && rest.trim() === "" ? queries.join("\n") : s;
 }

@@ -199,7 +199,9 @@ describe("fake OpenAI Chat Completions server (HTTP)", () => {
   });
 
   it("lastUserText keeps the prompt CodeBuddy Code wraps in <user_query>, other context tags still stripped", async () => {
-    await using server = await startFakeChatCompletions({ turns: [{ text: "a" }, { text: "b" }] });
+    await using server = await startFakeChatCompletions({
+      turns: [{ text: "a" }, { text: "b" }, { text: "c" }],
+    });
     // CodeBuddy Code 2.117.0's user message: context reminders, then the prompt in <user_query>.
     const codebuddy =
       '<system-reminder data-role="memory"><memory>\n# auto memory\n</memory></system-reminder>\n\n' +
@@ -221,7 +223,21 @@ describe("fake OpenAI Chat Completions server (HTTP)", () => {
         ],
       }),
     );
-    expect(server.requests.map((r) => r.lastUserText)).toEqual(["RUN: write <b>a.txt</b>\nnow", "second"]);
+    // A prompt cancelled before it ran and the next one: two blocks in one message.
+    await post(
+      server,
+      chatBody({
+        stream: false,
+        messages: [
+          { role: "user", content: "<user_query>SLOW</user_query>\n<user_query>AFTER</user_query>" },
+        ],
+      }),
+    );
+    expect(server.requests.map((r) => r.lastUserText)).toEqual([
+      "RUN: write <b>a.txt</b>\nnow",
+      "second",
+      "SLOW\nAFTER",
+    ]);
   });
 
   it("omits the usage chunk unless include_usage is set, and uses scripted usage", async () => {
