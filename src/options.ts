@@ -324,6 +324,7 @@ export type AcpAgentPreset =
   | "opencode"
   | "copilot"
   | "kilo"
+  | "cline"
   | "claude-code-acp"
   | "codex-acp";
 

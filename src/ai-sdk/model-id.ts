@@ -12,6 +12,7 @@ export const ACP_PRESETS: readonly AcpAgentPreset[] = [
   "opencode",
   "copilot",
   "kilo",
+  "cline",
   "claude-code-acp",
   "codex-acp",
 ];

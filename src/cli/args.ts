@@ -71,6 +71,7 @@ export const ACP_AGENTS = [
   "opencode",
   "copilot",
   "kilo",
+  "cline",
   "claude-code-acp",
   "codex-acp",
 ] as const;

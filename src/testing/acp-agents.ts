@@ -22,10 +22,17 @@ import { sampleFromJsonSchema } from "./shared/side-calls.js";
 import { removeDirOnce } from "./shared/temp-dir.js";
 
 /** The ACP agents the testing kit knows. */
-export type AcpAgentName = "gemini" | "qwen" | "opencode" | "copilot" | "kilo";
+export type AcpAgentName = "gemini" | "qwen" | "opencode" | "copilot" | "kilo" | "cline";
 
 /** Every {@link AcpAgentName}, in the order of the README table. */
-export const ACP_AGENT_NAMES: readonly AcpAgentName[] = ["gemini", "qwen", "opencode", "copilot", "kilo"];
+export const ACP_AGENT_NAMES: readonly AcpAgentName[] = [
+  "gemini",
+  "qwen",
+  "opencode",
+  "copilot",
+  "kilo",
+  "cline",
+];
 
 /** The model API an agent calls: Gemini `generateContent`, or OpenAI Chat Completions. */
 export type AcpAgentModelApi = "gemini" | "chat-completions";
@@ -241,6 +248,27 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
       "A refused permission ends the turn (end_turn) without another model request.",
     ],
   },
+  cline: {
+    name: "cline",
+    displayName: "Cline",
+    packageName: "cline",
+    testedVersion: "3.0.65",
+    pathCommand: "cline",
+    acpArgs: ["--acp"],
+    headlessArgs: (prompt) => ["--json", "--auto-approve", "true", prompt],
+    api: "chat-completions",
+    shellCall: (command) => ({ name: "run_commands", args: { commands: [command] } }),
+    writeFileCall: (path, content) => ({ name: "editor", args: { path, new_text: content } }),
+    chatSideCalls: [],
+    geminiSideCalls: [],
+    notes: [
+      "Only the platform package (@cline/cli-<os>-<arch>) is needed: the `cline` package's bin is a Node launcher of it.",
+      "Its `cline` provider calls `<CLINE_API_BASE_URL>/api/v1/chat/completions` (and GET /api/v1/users/me, answered 404 by the fake, harmless); the `local` environment's built-in http://localhost:7777 applies only when CLINE_API_BASE_URL is unset, so no port forwarder is needed.",
+      "Without CLINE_SESSION_BACKEND_MODE=local it starts a detached hub daemon that outlives the process group.",
+      "PostHog feature flags (data.cline.bot) are off only with E2E_TEST=true; OpenTelemetry (otel.cline.bot) only with telemetryOptOut in global-settings.json.",
+      "Writes files itself (tool 'editor', kind edit), not through client fs/*; run_commands takes an array of commands.",
+    ],
+  },
 };
 
 /** Options for {@link createAcpAgentEnv}. */
@@ -380,6 +408,11 @@ export function resolveAcpAgentCommand(agent: AcpAgentName): AcpAgentCommand | u
       const bin = nativeBinary([[`@kilocode/cli-${platform}`, "bin/kilo"]]);
       return bin ? fromModules(bin) : undefined;
     }
+    case "cline": {
+      const os = process.platform === "win32" ? "windows" : process.platform;
+      const bin = nativeBinary([[`@cline/cli-${os}-${process.arch}`, "bin/cline"]]);
+      return bin ? fromModules(bin) : undefined;
+    }
   }
 }
 
@@ -437,6 +470,15 @@ function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<
  *   updates, model fetches, sharing, LSP downloads and telemetry.
  * - **copilot**: `COPILOT_OFFLINE=true`, `COPILOT_PROVIDER_*` (type openai, wire API completions),
  *   `COPILOT_HOME`, auto-update off; no GitHub login.
+ * - **cline**: its `cline` provider with `CLINE_API_KEY` and `CLINE_API_BASE_URL` = the server's
+ *   base (it calls `<base>/api/v1/chat/completions`, which the Chat Completions fake answers),
+ *   `CLINE_ENVIRONMENT=local` (anything not covered by the override would go to loopback
+ *   `localhost:7777`, not to cline.bot), `CLINE_SESSION_BACKEND_MODE=local` (no detached hub
+ *   daemon), `CLINE_NO_AUTO_UPDATE`, `E2E_TEST=true` (no PostHog feature-flag client);
+ *   `~/.cline/data/settings/global-settings.json` with `telemetryOptOut` (no OpenTelemetry export)
+ *   and auto-update off. No port forwarder: the `local` environment's fixed `localhost:7777` is only
+ *   the default that `CLINE_API_BASE_URL` replaces, so every environment has its own fake server on
+ *   its own ephemeral port and any number of them (vitest workers included) run at once.
  *
  * `PATH` comes from `process.env`; `TMPDIR` is inside the home.
  *
@@ -540,6 +582,24 @@ export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptio
         COPILOT_MODEL: "gpt-4.1",
         COPILOT_HOME: join(home, ".copilot"),
         COPILOT_AUTO_UPDATE: "false",
+      });
+      break;
+    case "cline":
+      Object.assign(env, {
+        CLINE_ENVIRONMENT: "local",
+        CLINE_API_BASE_URL: base,
+        CLINE_API_KEY: FAKE_KEY,
+        CLINE_PROVIDER: "cline",
+        CLINE_MODEL: model,
+        // In-process sessions: the default (`auto`) starts a detached hub daemon that outlives us.
+        CLINE_SESSION_BACKEND_MODE: "local",
+        CLINE_NO_AUTO_UPDATE: "1",
+        // The only switch of its PostHog feature-flag client (data.cline.bot).
+        E2E_TEST: "true",
+      });
+      writeJson(join(home, ".cline", "data", "settings", "global-settings.json"), {
+        telemetryOptOut: true,
+        autoUpdateEnabled: false,
       });
       break;
   }

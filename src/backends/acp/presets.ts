@@ -88,6 +88,16 @@ export const ACP_PRESETS: Readonly<Record<AcpAgentPreset, AcpPreset>> = Object.f
       path: "bin/kilo",
     },
   },
+  // `cline`'s own `bin` is a Node launcher of the platform binary: run the binary itself.
+  cline: {
+    packageName: "cline",
+    bin: "cline",
+    args: ["--acp"],
+    native: {
+      packages: (os, arch) => [`@cline/cli-${os === "win32" ? "windows" : os}-${arch}`],
+      path: "bin/cline",
+    },
+  },
   "claude-code-acp": { packageName: "@zed-industries/claude-code-acp", bin: "claude-code-acp", args: [] },
   "codex-acp": {
     packageName: "@zed-industries/codex-acp",
@@ -115,7 +125,8 @@ export interface AcpDiscoveryContext {
 /**
  * Resolves the command that starts the agent of `acp`: `acp.command` (or `cliPath`) when given,
  * with the preset's arguments unless `acp.args` replaces them; else the preset's native binary,
- * its package's `bin` entry (a JavaScript entry runs on this Node), or its name on `PATH`.
+ * its package's `bin` entry (a JavaScript entry runs on this Node), a platform package of it
+ * installed on its own, or its name on `PATH`.
  *
  * @throws CliNotFoundError when a preset's agent is nowhere to be found, listing where it looked.
  */
@@ -158,6 +169,9 @@ export function resolveAcpCommand(
       if (isExecutableFile(entry)) return { command: entry, args, name: acp.agent };
     }
   }
+  // A platform package installed without its launcher package (as a direct dependency).
+  const standalone = nativeBinaryFrom(preset, requires, search);
+  if (standalone) return { command: standalone, args, name: acp.agent };
   const onPath = search.onPathThenCommon(ctx.env, executableName(preset.bin), []);
   if (onPath) return { command: onPath, args, name: acp.agent };
   throw new CliNotFoundError(
@@ -188,11 +202,19 @@ function explicitCommand(command: string, name: string, env: Record<string, stri
 }
 
 function nativeBinary(preset: AcpPreset, packageDir: string, search: CliSearch): string | undefined {
+  return nativeBinaryFrom(preset, [createRequire(join(packageDir, "package.json"))], search);
+}
+
+/** The preset's native binary in the first of its platform packages that one of `requires` resolves. */
+function nativeBinaryFrom(
+  preset: AcpPreset,
+  requires: NodeJS.Require[],
+  search: CliSearch,
+): string | undefined {
   if (!preset.native) return undefined;
   const os = process.platform === "android" ? "linux" : process.platform;
-  const fromPackage = createRequire(join(packageDir, "package.json"));
   for (const pkg of preset.native.packages(os, process.arch)) {
-    for (const dir of platformPackageDirs(fromPackage, pkg)) {
+    for (const dir of requires.flatMap((req) => platformPackageDirs(req, pkg))) {
       const path =
         process.platform === "win32" ? `${join(dir, preset.native.path)}.exe` : join(dir, preset.native.path);
       const found = search.check(path);

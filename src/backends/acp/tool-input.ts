@@ -26,9 +26,7 @@ export function unifiedAcpInput(
       const source =
         typeof raw === "string" || (Array.isArray(raw) && raw.every((a) => typeof a === "string"))
           ? (raw as string | string[])
-          : typeof title === "string" && title !== ""
-            ? title
-            : undefined;
+          : (commandList(input.commands) ?? (typeof title === "string" && title !== "" ? title : undefined));
       if (source !== undefined) {
         const unwrapped = unwrapShellCommand(source);
         out.command = unwrapped.command;
@@ -42,8 +40,14 @@ export function unifiedAcpInput(
       const diff = firstDiff(update);
       set("file_path", filePath(input) ?? str(diff?.path) ?? firstLocation(update));
       if (name === "Edit") {
-        set("old_string", str(input.oldText) ?? str(input.old_str) ?? str(diff?.oldText));
-        set("new_string", str(input.newText) ?? str(input.new_str) ?? str(diff?.newText));
+        set(
+          "old_string",
+          str(input.oldText) ?? str(input.old_str) ?? str(input.old_text) ?? str(diff?.oldText),
+        );
+        set(
+          "new_string",
+          str(input.newText) ?? str(input.new_str) ?? str(input.new_text) ?? str(diff?.newText),
+        );
       }
       break;
     }
@@ -56,6 +60,16 @@ export function unifiedAcpInput(
       break;
   }
   return out;
+}
+
+/**
+ * Cline's `run_commands` input: `commands`, an array of independent shell command lines (each run on
+ * its own, not an argv). One command line for a rule to read: one line each, joined by newlines.
+ */
+function commandList(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  if (!value.every((c): c is string => typeof c === "string")) return undefined;
+  return value.join("\n");
 }
 
 function filePath(input: Record<string, unknown>): string | undefined {

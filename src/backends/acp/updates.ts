@@ -83,11 +83,14 @@ export function toolContentText(update: RawObject): string {
   const raw = update.rawOutput;
   if (typeof raw === "string") return raw;
   if (Array.isArray(raw)) {
-    const texts = raw.map((b) => asObject(b).text).filter((t): t is string => typeof t === "string");
+    // Text blocks, or Cline's per-command `{ query, result, success }` entries.
+    const texts = raw
+      .map((b) => asObject(b).text ?? asObject(b).result)
+      .filter((t): t is string => typeof t === "string");
     if (texts.length > 0) return texts.join("\n");
   }
   if (isObject(raw)) {
-    for (const key of ["output", "stdout", "content", "message", "error"]) {
+    for (const key of ["output", "stdout", "content", "result", "message", "error"]) {
       if (typeof raw[key] === "string") return raw[key] as string;
     }
     return JSON.stringify(raw);

@@ -68,7 +68,8 @@ const REQUEST_ID_HEADER = "x-request-id";
  * Starts a fake OpenAI Chat Completions server on 127.0.0.1 (ephemeral port).
  *
  * Routing:
- * - `POST /v1/chat/completions` (or `/chat/completions`): answered by the first matching side call,
+ * - `POST /v1/chat/completions` (or `/chat/completions`, or `/api/v1/chat/completions` as Cline's
+ *   `cline` provider sends it): answered by the first matching side call,
  *   else by the next scripted turn (or `defaultTurn`). SSE when `stream: true` — data-only chunks
  *   `chat.completion.chunk`, a usage chunk when `stream_options.include_usage` is set, then
  *   `data: [DONE]` — else one `chat.completion` JSON.
@@ -95,7 +96,7 @@ export async function startFakeChatCompletions(
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { method, path, query, headers, body, malformed, validBody } = await readJsonRequest(req);
-    const isChat = method === "POST" && /^(\/v1)?\/chat\/completions\/?$/.test(path);
+    const isChat = method === "POST" && /^((\/api)?\/v1)?\/chat\/completions\/?$/.test(path);
     const record: RecordedChatRequest = {
       method,
       path,

@@ -157,6 +157,7 @@ describe("resolveAcpCommand", () => {
   it("every preset names its package, executable and ACP flags", () => {
     expect(Object.keys(ACP_PRESETS).sort()).toEqual([
       "claude-code-acp",
+      "cline",
       "codex-acp",
       "copilot",
       "gemini",
@@ -166,6 +167,13 @@ describe("resolveAcpCommand", () => {
     ]);
     expect(ACP_PRESETS.gemini.args).toEqual(["--acp"]);
     expect(ACP_PRESETS.opencode.args).toEqual(["acp"]);
+  });
+
+  it("Cline: the platform package's binary, found without the `cline` launcher package installed", () => {
+    const found = resolveAcpCommand({ agent: "cline" }, undefined, { env: {} });
+    expect(found.command).toMatch(/@cline\/cli-[^/]+\/bin\/cline$/);
+    expect(found.args).toEqual(["--acp"]);
+    expect(ACP_PRESETS.cline.native?.packages("win32", "x64")).toEqual(["@cline/cli-windows-x64"]);
   });
 
   it("extraArgs follow the agent's own arguments, each value one argv element", () => {

@@ -302,6 +302,51 @@ describe("acpToolName / toolContentText", () => {
       m.toolForPermission({ toolCallId: "r1", kind: "read", rawInput: { abs_path: "/w/b.ts" } }, out).input,
     ).toEqual({ abs_path: "/w/b.ts", file_path: "/w/b.ts" });
   });
+
+  it("Cline 3.0.65's shapes: run_commands' command list, editor's old_text/new_text, per-command results", () => {
+    const m = mapper();
+    m.beginTurn();
+    const out: Message[] = [];
+    const shell = (id: string, commands: unknown) =>
+      m.toolForPermission(
+        { toolCallId: id, kind: "execute", title: "run_commands: x", rawInput: { commands } },
+        out,
+      ).input;
+    expect(shell("c1", ["echo hi > a.txt"])).toEqual({
+      commands: ["echo hi > a.txt"],
+      command: "echo hi > a.txt",
+    });
+    // Independent command lines, each run on its own: one per line of the unified command.
+    expect(shell("c2", ["ls", "git status"]).command).toBe("ls\ngit status");
+    // Not a list of strings: the title is all there is.
+    expect(shell("c3", [1]).command).toBe("run_commands: x");
+    expect(
+      m.toolForPermission(
+        { toolCallId: "e1", kind: "edit", rawInput: { path: "/w/a.ts", old_text: "a", new_text: "b" } },
+        out,
+      ).input,
+    ).toEqual({
+      path: "/w/a.ts",
+      old_text: "a",
+      new_text: "b",
+      file_path: "/w/a.ts",
+      old_string: "a",
+      new_string: "b",
+    });
+    expect(
+      toolContentText({
+        rawOutput: [
+          { query: "echo hi", result: "hi\n", success: true },
+          { query: "ls", result: "a.txt\n", success: true },
+        ],
+      }),
+    ).toBe("hi\n\na.txt\n");
+    expect(
+      toolContentText({
+        rawOutput: { query: "edit:/w/a", result: "File created successfully", success: true },
+      }),
+    ).toBe("File created successfully");
+  });
 });
 
 setFlagsFromString("--expose-gc");

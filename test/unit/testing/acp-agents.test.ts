@@ -101,6 +101,24 @@ describe("ACP agent presets", () => {
             expect(env.env.XDG_CONFIG_HOME).toBe(join(env.home, ".config"));
             break;
           }
+          case "cline": {
+            // Its own base URL (no fixed-port forwarder), the local backend (no hub daemon), no telemetry.
+            expect(env.env).toMatchObject({
+              CLINE_API_BASE_URL: BASE,
+              CLINE_ENVIRONMENT: "local",
+              CLINE_PROVIDER: "cline",
+              CLINE_MODEL: "m-1",
+              CLINE_SESSION_BACKEND_MODE: "local",
+              CLINE_NO_AUTO_UPDATE: "1",
+              E2E_TEST: "true",
+            });
+            const file = join(env.home, ".cline", "data", "settings", "global-settings.json");
+            expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+              telemetryOptOut: true,
+              autoUpdateEnabled: false,
+            });
+            break;
+          }
           case "copilot":
             expect(env.env).toMatchObject({
               COPILOT_OFFLINE: "true",
