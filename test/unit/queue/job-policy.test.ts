@@ -1,6 +1,7 @@
 /**
  * The worker's check of a job (deny by default) and the queue's cryptography, without Redis.
  */
+import { createPublicKey, generateKeyPairSync, sign } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -194,6 +195,26 @@ describe("the queue's keys", () => {
     expect(verifier.cancel("job-1", "abort", "n", keys.signCancel("job-1", "abort", "n"))).toBe(true);
     expect(verifier.cancel("job-1", "abort", "n", keys.signCancel("job-1", "interrupt", "n"))).toBe(false);
     expect(RunVerifier.from("not a key")).toBeUndefined();
+  });
+
+  it("a run's public key is the SPKI DER of its key (imported raw), and a verifier takes any Ed25519 SPKI, nothing else", () => {
+    const spki = new RunKeys().publicKey("job-1");
+    const der = Buffer.from(spki, "base64");
+    const key = createPublicKey({ key: der, format: "der", type: "spki" });
+    expect(key.asymmetricKeyType).toBe("ed25519");
+    expect(key.export({ format: "der", type: "spki" }).equals(der)).toBe(true);
+    const other = generateKeyPairSync("ed25519");
+    const signature = sign(
+      null,
+      Buffer.from("code-agent-sdk/queue v1\0cancel\0j\0abort\0n"),
+      other.privateKey,
+    );
+    const otherSpki = other.publicKey.export({ format: "der", type: "spki" }).toString("base64");
+    expect(RunVerifier.from(otherSpki)?.cancel("j", "abort", "n", signature.toString("base64"))).toBe(true);
+    const x25519 = generateKeyPairSync("x25519").publicKey.export({ format: "der", type: "spki" });
+    expect(RunVerifier.from(x25519.toString("base64"))).toBeUndefined();
+    // The Ed25519 prefix with a key too short goes to the DER decoder, which refuses it.
+    expect(RunVerifier.from(der.subarray(0, 40).toString("base64"))).toBeUndefined();
   });
 
   it("seals env for one job only, MACs jobs and entries", () => {
