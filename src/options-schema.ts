@@ -342,7 +342,19 @@ const cursorSchema = lazy(() =>
 const acpSchema = lazy(() =>
   z.strictObject({
     agent: z.optional(
-      z.enum(["gemini", "qwen", "opencode", "copilot", "kilo", "cline", "claude-code-acp", "codex-acp"]),
+      z.enum([
+        "gemini",
+        "qwen",
+        "opencode",
+        "copilot",
+        "kilo",
+        "cline",
+        "droid",
+        "codebuddy",
+        "kimi",
+        "claude-code-acp",
+        "codex-acp",
+      ]),
     ),
     command: z.optional(nonEmpty()),
     args: z.optional(z.array(z.string())),

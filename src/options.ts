@@ -325,6 +325,9 @@ export type AcpAgentPreset =
   | "copilot"
   | "kilo"
   | "cline"
+  | "droid"
+  | "codebuddy"
+  | "kimi"
   | "claude-code-acp"
   | "codex-acp";
 
@@ -638,7 +641,12 @@ interface OptionFields {
    * the CLI refuses the resume when more would be dropped. Claude only.
    */
   resumeDropsTurn?: string;
-  /** `--fork-session`: a resumed session continues under a new id. */
+  /**
+   * With `resume`: a resumed session continues under a new id, leaving the resumed one as it was.
+   * Claude: `--fork-session`. ACP: `session/fork` instead of `session/load`, where the agent
+   * declares `sessionCapabilities.fork` (`UnsupportedFeatureError` where it does not); the `init`
+   * message and the results carry the new id. Without `resume`: no effect.
+   */
   forkSession?: boolean;
   /** `--session-id <uuid>`: use this id for the new session. Claude only. */
   sessionId?: string;

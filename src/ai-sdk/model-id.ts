@@ -13,6 +13,9 @@ export const ACP_PRESETS: readonly AcpAgentPreset[] = [
   "copilot",
   "kilo",
   "cline",
+  "droid",
+  "codebuddy",
+  "kimi",
   "claude-code-acp",
   "codex-acp",
 ];

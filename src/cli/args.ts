@@ -72,6 +72,9 @@ export const ACP_AGENTS = [
   "copilot",
   "kilo",
   "cline",
+  "droid",
+  "codebuddy",
+  "kimi",
   "claude-code-acp",
   "codex-acp",
 ] as const;

@@ -4,7 +4,7 @@
  * binary is run directly: some npm launchers run it with `spawnSync` and do not pass SIGTERM on
  * (codex-acp's left the native process orphaned), so signalling the launcher is not enough.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { CliNotFoundError } from "../../errors.js";
@@ -37,6 +37,12 @@ export interface AcpPreset {
    * launcher that would start the real CLI as a child of its own with `spawnSync` (signals stop there).
    */
   readonly script?: { readonly path: string; readonly nodeArgs: readonly string[] };
+  /**
+   * The oldest Node (`major.minor.patch`) its JavaScript entry runs on (the package's `engines`). On
+   * an older Node the entry is passed over for the `bin` name on `PATH` (a native build), and
+   * without one starting fails with a {@link CliNotFoundError} naming the requirement.
+   */
+  readonly minNode?: string;
 }
 
 /** The baseline (no AVX2) builds first on a CPU without AVX2, where the others crash. */
@@ -98,6 +104,27 @@ export const ACP_PRESETS: Readonly<Record<AcpAgentPreset, AcpPreset>> = Object.f
       path: "bin/cline",
     },
   },
+  // `exec --output-format acp` is Droid's ACP server. @factory/cli 0.225.1's launcher package needs a
+  // platform package missing on npm, so a platform package installed on its own is found too.
+  droid: {
+    packageName: "@factory/cli",
+    bin: "droid",
+    args: ["exec", "--output-format", "acp"],
+    native: {
+      packages: (os, arch) => byCpu(`@factory/cli-${os}-${arch}`, `@factory/cli-${os}-${arch}-baseline`),
+      path: "bin/droid",
+    },
+  },
+  // The CLI is bundled in CodeBuddy's agent SDK; its `bin/codebuddy` (no .js) loads the bundle in-process.
+  codebuddy: {
+    packageName: "@tencent-ai/agent-sdk",
+    bin: "codebuddy",
+    args: ["--acp"],
+    script: { path: "cli/bin/codebuddy", nodeArgs: [] },
+  },
+  // Kimi Code's bundle imports Node 22.19 APIs at load (node:zlib's createZstdDecompress): it fails
+  // to start on Node 20, so it runs on this Node only from 22.19 on.
+  kimi: { packageName: "@moonshot-ai/kimi-code", bin: "kimi", args: ["acp"], minNode: "22.19.0" },
   "claude-code-acp": { packageName: "@zed-industries/claude-code-acp", bin: "claude-code-acp", args: [] },
   "codex-acp": {
     packageName: "@zed-industries/codex-acp",
@@ -120,15 +147,19 @@ export interface AcpDiscoveryContext {
   env: Record<string, string | undefined>;
   /** Files or URLs to resolve packages from. Default: this module, then `./package.json`. */
   resolveFrom?: string[];
+  /** The Node version a JavaScript entry would run on (see `minNode`). Default: this process's. */
+  nodeVersion?: string;
 }
 
 /**
  * Resolves the command that starts the agent of `acp`: `acp.command` (or `cliPath`) when given,
  * with the preset's arguments unless `acp.args` replaces them; else the preset's native binary,
- * its package's `bin` entry (a JavaScript entry runs on this Node), a platform package of it
- * installed on its own, or its name on `PATH`.
+ * its package's `bin` entry (a JavaScript entry runs on this Node, if it is as new as the preset's
+ * `minNode`), a platform package of it installed on its own, or its name on `PATH` (not a link to
+ * an entry passed over for being too new for this Node).
  *
- * @throws CliNotFoundError when a preset's agent is nowhere to be found, listing where it looked.
+ * @throws CliNotFoundError when a preset's agent is nowhere to be found, listing where it looked;
+ *   when its entry was passed over, the message names the Node it needs and this one.
  */
 export function resolveAcpCommand(
   acp: AcpOptions,
@@ -148,12 +179,17 @@ export function resolveAcpCommand(
   }
   const search = new CliSearch();
   const requires = packageResolvers(ctx.resolveFrom ?? defaultResolveRoots(import.meta.url));
-  for (const dir of resolvePackageDirs(requires, preset.packageName)) {
+  // Scripts this Node is too old for, passed over (and not taken again through a PATH link to them).
+  const nodeVersion = ctx.nodeVersion ?? process.versions.node;
+  const tooOld = preset.minNode !== undefined && !nodeAtLeast(nodeVersion, preset.minNode);
+  const passedOver: string[] = [];
+  for (const dir of packageDirs(requires, preset.packageName)) {
     const native = nativeBinary(preset, dir, search);
     if (native) return { command: native, args, name: acp.agent };
     if (preset.script) {
       const script = search.check(join(dir, preset.script.path), isFile);
-      if (script) {
+      if (script && tooOld) passedOver.push(script);
+      else if (script) {
         return {
           command: process.execPath,
           args: [...preset.script.nodeArgs, script, ...args],
@@ -164,21 +200,51 @@ export function resolveAcpCommand(
     const entry = binEntry(dir, preset.bin);
     if (entry && search.check(entry, isFile)) {
       // A JavaScript entry runs on this very Node: no shebang or PATH lookup in between.
-      if (/\.(c|m)?js$/.test(entry))
-        return { command: process.execPath, args: [entry, ...args], name: acp.agent };
-      if (isExecutableFile(entry)) return { command: entry, args, name: acp.agent };
+      if (/\.(c|m)?js$/.test(entry)) {
+        if (tooOld) passedOver.push(entry);
+        else return { command: process.execPath, args: [entry, ...args], name: acp.agent };
+      } else if (isExecutableFile(entry)) return { command: entry, args, name: acp.agent };
     }
   }
   // A platform package installed without its launcher package (as a direct dependency).
   const standalone = nativeBinaryFrom(preset, requires, search);
   if (standalone) return { command: standalone, args, name: acp.agent };
   const onPath = search.onPathThenCommon(ctx.env, executableName(preset.bin), []);
-  if (onPath) return { command: onPath, args, name: acp.agent };
+  if (onPath && !passedOver.some((p) => realPath(p) === realPath(onPath)))
+    return { command: onPath, args, name: acp.agent };
+  if (passedOver.length > 0) {
+    throw new CliNotFoundError(
+      acp.agent,
+      search.searched,
+      `${preset.packageName} at ${passedOver[0]} needs Node >= ${preset.minNode} (this is ${nodeVersion}): run on Node >= ${preset.minNode}, put a native '${preset.bin}' on PATH, or set acp.command / cliPath.`,
+    );
+  }
   throw new CliNotFoundError(
     acp.agent,
     search.searched,
     `Install it (npm install ${preset.packageName}), put '${preset.bin}' on PATH, or set acp.command / cliPath.`,
   );
+}
+
+/** Whether Node `version` (`22.23.3`) is at least `min` (`22.19.0`), compared numerically. */
+export function nodeAtLeast(version: string, min: string): boolean {
+  const have = version.split(".").map((part) => Number.parseInt(part, 10) || 0);
+  const want = min.split(".").map((part) => Number.parseInt(part, 10) || 0);
+  for (let i = 0; i < Math.max(have.length, want.length); i++) {
+    const a = have[i] ?? 0;
+    const b = want[i] ?? 0;
+    if (a !== b) return a > b;
+  }
+  return true;
+}
+
+/** `path` with every link resolved, or as given when that fails. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
@@ -224,9 +290,15 @@ function nativeBinaryFrom(
   return undefined;
 }
 
+/** Where package `pkg` is, as seen by each of `requires` (see {@link platformPackageDirs}), once each. */
+function packageDirs(requires: NodeJS.Require[], pkg: string): string[] {
+  return [...new Set(requires.flatMap((req) => platformPackageDirs(req, pkg)))];
+}
+
 /**
- * Where platform package `pkg` is, as seen by `req`. Some (`@github/copilot-<os>-<arch>`) export
- * only their binary, not `package.json`: then the directory is found from the export.
+ * Where package `pkg` is, as seen by `req`. Some (`@github/copilot-<os>-<arch>`, CodeBuddy's
+ * `@tencent-ai/agent-sdk`) export only their entry, not `package.json`: then the directory is found
+ * from the export.
  */
 function platformPackageDirs(req: NodeJS.Require, pkg: string): string[] {
   const dirs = resolvePackageDirs([req], pkg);

@@ -26,7 +26,7 @@ export function acpOptionIssues(options: ResolvedOptions): string[] {
   const acp = options.acp;
   if (acp?.agent === undefined && acp?.command === undefined && options.cliPath === undefined) {
     issues.push(
-      'acp: name the agent: acp.agent (a preset: "gemini", "qwen", "opencode", "copilot", "kilo", "cline", "claude-code-acp", "codex-acp") or acp.command',
+      'acp: name the agent: acp.agent (a preset: "gemini", "qwen", "opencode", "copilot", "kilo", "cline", "droid", "codebuddy", "kimi", "claude-code-acp", "codex-acp") or acp.command',
     );
   }
   if (typeof options.mcpServers === "string") {

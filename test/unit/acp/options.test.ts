@@ -158,10 +158,12 @@ describe("resolveAcpCommand", () => {
     expect(Object.keys(ACP_PRESETS).sort()).toEqual([
       "claude-code-acp",
       "cline",
+      "codebuddy",
       "codex-acp",
       "copilot",
       "gemini",
       "kilo",
+      "kimi",
       "opencode",
       "qwen",
     ]);
