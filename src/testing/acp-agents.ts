@@ -16,13 +16,24 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeAtLeast } from "../backends/acp/presets.js";
 import type { ChatSideCall } from "./chat/server.js";
+import { tomlKey, tomlString } from "./codex-home.js";
 import type { GeminiSideCall } from "./gemini/server.js";
 import { sampleFromJsonSchema } from "./shared/side-calls.js";
 import { removeDirOnce } from "./shared/temp-dir.js";
 
 /** The ACP agents the testing kit knows. */
-export type AcpAgentName = "gemini" | "qwen" | "opencode" | "copilot" | "kilo" | "cline";
+export type AcpAgentName =
+  | "gemini"
+  | "qwen"
+  | "opencode"
+  | "copilot"
+  | "kilo"
+  | "droid"
+  | "cline"
+  | "codebuddy"
+  | "kimi";
 
 /** Every {@link AcpAgentName}, in the order of the README table. */
 export const ACP_AGENT_NAMES: readonly AcpAgentName[] = [
@@ -31,7 +42,10 @@ export const ACP_AGENT_NAMES: readonly AcpAgentName[] = [
   "opencode",
   "copilot",
   "kilo",
+  "droid",
   "cline",
+  "codebuddy",
+  "kimi",
 ];
 
 /** The model API an agent calls: Gemini `generateContent`, or OpenAI Chat Completions. */
@@ -76,6 +90,17 @@ export interface AcpAgentPreset {
   geminiSideCalls: readonly GeminiSideCall[];
   /** Known limitations, verbatim enough to act on. */
   notes: readonly string[];
+  /**
+   * After a `session/cancel`, prompts of that session that arrive within this many milliseconds are
+   * answered `cancelled` at once without running (CodeBuddy Code's "cancel barrier", 500 ms): wait
+   * this long after the cancelled turn's result before the next prompt. Absent: no such window.
+   */
+  cancelBarrierMs?: number;
+  /**
+   * The oldest Node (`major.minor.patch`) its Node script runs on: on an older Node the kit finds
+   * no command for it and {@link acpAgentUnavailableReason} says so. Absent: any Node.
+   */
+  minNode?: string;
 }
 
 /** The resolved executable of an installed agent. */
@@ -116,6 +141,21 @@ const qwenSideCalls: ChatSideCall[] = [
     },
   },
 ];
+
+/** CodeBuddy Code's session title request, sent without tools before each turn. */
+const codebuddyTitleSideCall: ChatSideCall = {
+  name: "codebuddy-title",
+  match: (r) =>
+    r.systemText.startsWith("Generate a concise, sentence-case title") && r.toolNames.length === 0,
+  turn: { text: "Fake title" },
+};
+
+/** Factory Droid's session title request, sent without tools before the first turn. */
+const droidTitleSideCall: ChatSideCall = {
+  name: "droid-title",
+  match: (r) => r.systemText.includes("generates concise session titles") && r.toolNames.length === 0,
+  turn: { text: "Fake title" },
+};
 
 /** Filled-in arguments for a tool's parameter schema. */
 function sampleArgs(schema: unknown): Record<string, unknown> {
@@ -248,6 +288,30 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
       "A refused permission ends the turn (end_turn) without another model request.",
     ],
   },
+  droid: {
+    name: "droid",
+    displayName: "Factory Droid",
+    packageName: "@factory/cli",
+    testedVersion: "0.225.2",
+    pathCommand: "droid",
+    acpArgs: ["exec", "--output-format", "acp"],
+    headlessArgs: (prompt) => ["exec", "--output-format", "stream-json", "--auto", "high", prompt],
+    api: "chat-completions",
+    // Execute refuses a call without its risk classification (riskLevelReason, riskLevel).
+    shellCall: (command) => ({
+      name: "Execute",
+      args: { command, riskLevelReason: "a scripted test command", riskLevel: "low" },
+    }),
+    writeFileCall: (path, content) => ({ name: "Create", args: { file_path: path, content } }),
+    chatSideCalls: [droidTitleSideCall],
+    geminiSideCalls: [],
+    notes: [
+      "@factory/cli 0.225.1 does not install (its platform package @factory/cli-linux-x64@0.225.1 is missing from the registry); the platform package @factory/cli-linux-x64@0.225.2 alone does, and holds the whole native binary.",
+      "Offline only in Airgap Mode (FACTORY_AIRGAP_ENABLED): otherwise it resolves api.factory.ai at start and offers Factory's hosted models beside the custom one.",
+      "Sends a tool-less session title request ('generates concise session titles') with the first prompt.",
+      "Its shell tool Execute fails a call without riskLevelReason and riskLevel; shell output is not in the tool call updates (a terminal id without a terminal), only in the model's tool result.",
+    ],
+  },
   cline: {
     name: "cline",
     displayName: "Cline",
@@ -267,6 +331,56 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
       "Without CLINE_SESSION_BACKEND_MODE=local it starts a detached hub daemon that outlives the process group.",
       "PostHog feature flags (data.cline.bot) are off only with E2E_TEST=true; OpenTelemetry (otel.cline.bot) only with telemetryOptOut in global-settings.json.",
       "Writes files itself (tool 'editor', kind edit), not through client fs/*; run_commands takes an array of commands.",
+    ],
+  },
+  codebuddy: {
+    name: "codebuddy",
+    displayName: "CodeBuddy Code",
+    packageName: "@tencent-ai/agent-sdk",
+    testedVersion: "0.3.201",
+    pathCommand: "codebuddy",
+    acpArgs: ["--acp"],
+    headlessArgs: (prompt) => [
+      "-p",
+      prompt,
+      "--output-format",
+      "stream-json",
+      "--permission-mode",
+      "bypassPermissions",
+    ],
+    api: "chat-completions",
+    shellCall: (command) => ({ name: "Bash", args: { command, description: "run a command" } }),
+    writeFileCall: (path, content) => ({ name: "Write", args: { file_path: path, content } }),
+    chatSideCalls: [codebuddyTitleSideCall],
+    geminiSideCalls: [],
+    notes: [
+      "The CLI (@tencent-ai/codebuddy-code 2.117.0) is bundled in @tencent-ai/agent-sdk under cli/; its bin/codebuddy is a Node script that loads the bundle in-process (run on this Node).",
+      "Wraps the prompt in <user_query>…</user_query> after <system-reminder> blocks (the fakes keep the user_query text).",
+      "Sends a tool-less session title request ('Generate a concise, sentence-case title') before each turn.",
+      "A refused permission ends the turn as cancelled (stopReason 'cancelled'), not end_turn, without another model request.",
+      "After session/cancel, a prompt within 500 ms is answered 'cancelled' without running (its cancel barrier, see cancelBarrierMs).",
+    ],
+    cancelBarrierMs: 500,
+  },
+  kimi: {
+    name: "kimi",
+    displayName: "Kimi Code",
+    packageName: "@moonshot-ai/kimi-code",
+    testedVersion: "2.1.0",
+    pathCommand: "kimi",
+    acpArgs: ["acp"],
+    headlessArgs: (prompt) => ["-p", prompt, "--output-format", "stream-json", "--auto"],
+    api: "chat-completions",
+    shellCall: (command) => ({ name: "Bash", args: { command } }),
+    writeFileCall: (path, content) => ({ name: "Write", args: { path, content } }),
+    chatSideCalls: [],
+    geminiSideCalls: [],
+    minNode: "22.19.0",
+    notes: [
+      "Needs Node >= 22.19 (its engines): on Node 20 the bundle does not load (node:zlib has no createZstdDecompress); the kit runs dist/main.mjs on this Node only from 22.19 on.",
+      "Permission requests carry no rawInput: { title: 'Bash', content: 'Requesting approval to Running: <command, cut to 50 characters + …>' } ('Writing <path>' / 'Editing <path>' for files); the arguments come before as streamed JSON in tool_call_update content, rawInput only after the approval.",
+      "Runs shell commands in a client terminal (terminal/create) when the client offers terminals, and reads its login shell's environment (bash -l -c /usr/bin/env) at start.",
+      "Modes default / plan / yolo ('Ask When Needed': dangerous commands still ask) / auto ('Never Ask'); the ACP mode descriptions call yolo 'everything' and auto 'safe operations', the reverse of what they do. No acceptEdits.",
     ],
   },
 };
@@ -408,12 +522,38 @@ export function resolveAcpAgentCommand(agent: AcpAgentName): AcpAgentCommand | u
       const bin = nativeBinary([[`@kilocode/cli-${platform}`, "bin/kilo"]]);
       return bin ? fromModules(bin) : undefined;
     }
+    case "droid": {
+      // The platform package holds the whole CLI; @factory/cli's launcher is not needed.
+      const variants = cpuHasAvx2() ? ["", "-baseline"] : ["-baseline", ""];
+      const bin = nativeBinary(
+        variants.map((v) => [`@factory/cli-${platform}${v}`, "bin/droid"] as [string, string]),
+      );
+      return bin ? fromModules(bin) : undefined;
+    }
     case "cline": {
       const os = process.platform === "win32" ? "windows" : process.platform;
       const bin = nativeBinary([[`@cline/cli-${os}-${process.arch}`, "bin/cline"]]);
       return bin ? fromModules(bin) : undefined;
     }
+    case "codebuddy": {
+      // The bundled CLI's bin is a Node script that loads its bundle in-process: run it on this Node.
+      const dir = findPackageDir("@tencent-ai/agent-sdk");
+      const script = dir && join(dir, "cli", "bin", "codebuddy");
+      return script && existsSync(script) ? fromModules(process.execPath, [script]) : undefined;
+    }
+    case "kimi": {
+      // A Node bundle (no native package on npm): runs on this Node, if it is new enough.
+      const dir = findPackageDir("@moonshot-ai/kimi-code");
+      const script = dir && binOf(dir, "kimi");
+      if (!script || !existsSync(script) || !nodeIsAtLeast(ACP_AGENTS.kimi.minNode)) return undefined;
+      return fromModules(process.execPath, [script]);
+    }
   }
+}
+
+/** Whether this Node is at least `min` (`major.minor.patch`); true without a minimum. */
+function nodeIsAtLeast(min: string | undefined): boolean {
+  return min === undefined || nodeAtLeast(process.versions.node, min);
 }
 
 /**
@@ -425,6 +565,9 @@ export function resolveAcpAgentCommand(agent: AcpAgentName): AcpAgentCommand | u
 export function acpAgentUnavailableReason(agent: AcpAgentName): string | undefined {
   if (resolveAcpAgentCommand(agent)) return undefined;
   const p = ACP_AGENTS[agent];
+  if (!nodeIsAtLeast(p.minNode)) {
+    return `${p.displayName} needs Node >= ${p.minNode} (this is ${process.versions.node})`;
+  }
   return `${p.packageName} (or its platform binary) is not installed: npm i -D ${p.packageName}@${p.testedVersion}`;
 }
 
@@ -468,6 +611,11 @@ function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<
  *   `@ai-sdk/openai-compatible` provider `fake` (and `permission` ask, see
  *   {@link AcpAgentEnvOptions.askPermissions}), XDG dirs in the home, the `*_DISABLE_*` switches for
  *   updates, model fetches, sharing, LSP downloads and telemetry.
+ * - **droid**: `FACTORY_API_KEY`, `FACTORY_AIRGAP_ENABLED=1` (no Factory backend: no DNS lookup of
+ *   api.factory.ai, feature flags, org settings, telemetry, update or changelog checks), auto-update
+ *   and keyring off, `OTEL_SDK_DISABLED`; `~/.factory/settings.json` with one `customModels` entry
+ *   (`provider: "generic-chat-completion-api"`, displayName = the model) selected as
+ *   `custom:<model>-0` for ACP sessions and headless runs, cloud session sync off.
  * - **copilot**: `COPILOT_OFFLINE=true`, `COPILOT_PROVIDER_*` (type openai, wire API completions),
  *   `COPILOT_HOME`, auto-update off; no GitHub login.
  * - **cline**: its `cline` provider with `CLINE_API_KEY` and `CLINE_API_BASE_URL` = the server's
@@ -479,6 +627,10 @@ function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<
  *   and auto-update off. No port forwarder: the `local` environment's fixed `localhost:7777` is only
  *   the default that `CLINE_API_BASE_URL` replaces, so every environment has its own fake server on
  *   its own ephemeral port and any number of them (vitest workers included) run at once.
+ *
+ * - **kimi**: `~/.kimi-code/config.toml` (`KIMI_CODE_HOME`) with an `openai` provider `fake` at the
+ *   server's `/v1` and the model as the default, telemetry off; `KIMI_DISABLE_TELEMETRY`,
+ *   `KIMI_CODE_NO_AUTO_UPDATE`, no model-catalog refresh at start or on an interval.
  *
  * `PATH` comes from `process.env`; `TMPDIR` is inside the home.
  *
@@ -571,6 +723,36 @@ export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptio
         openCodeConfig(baseV1, model, options.askPermissions ?? true),
       );
       break;
+    case "droid": {
+      Object.assign(env, {
+        FACTORY_API_KEY: FAKE_KEY,
+        // No Factory backend at all: no api.factory.ai lookups, feature flags, org settings,
+        // OpenTelemetry export, update or changelog checks; only custom (BYOK) models.
+        FACTORY_AIRGAP_ENABLED: "1",
+        FACTORY_DROID_AUTO_UPDATE_ENABLED: "false",
+        FACTORY_DISABLE_KEYRING: "1",
+        OTEL_SDK_DISABLED: "true",
+      });
+      // Its model ids are `custom:<displayName, blanks as dashes>-<index>`.
+      const id = `custom:${model.trim().replace(/\s+/g, "-")}-0`;
+      writeJson(join(home, ".factory", "settings.json"), {
+        customModels: [
+          {
+            model,
+            displayName: model,
+            baseUrl: baseV1,
+            apiKey: FAKE_KEY,
+            provider: "generic-chat-completion-api",
+            maxOutputTokens: 4096,
+          },
+        ],
+        // `model` is what `droid exec` (headless) runs; sessionDefaultSettings what ACP sessions start with.
+        model: id,
+        sessionDefaultSettings: { model: id },
+        cloudSessionSync: false,
+      });
+      break;
+    }
     case "copilot":
       Object.assign(env, {
         COPILOT_OFFLINE: "true",
@@ -602,6 +784,76 @@ export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptio
         autoUpdateEnabled: false,
       });
       break;
+    case "codebuddy":
+      Object.assign(env, {
+        CODEBUDDY_API_KEY: FAKE_KEY,
+        CODEBUDDY_MODEL: model,
+        CODEBUDDY_REMOTE_CONFIG_DISABLED: "1",
+        CODEBUDDY_DISABLE_BUILTIN_MODELS: "1",
+        CODEBUDDY_SKIP_BUILTIN_MARKETPLACE: "1",
+        CODEBUDDY_GIT_REPO_SCAN_DISABLED: "1",
+        CODEBUDDY_DISABLE_AUTO_MEMORY: "1",
+        CODEBUDDY_MEMORY_EXTRACTION_DISABLED: "1",
+        CODEBUDDY_MEMORY_RELEVANCE_DISABLED: "1",
+        CODEBUDDY_CODE_DISABLE_SESSION_SUMMARY: "1",
+        CODEBUDDY_DISABLE_CRON: "1",
+        CODEBUDDY_DISABLE_IDE: "1",
+        CODEBUDDY_DISABLE_HOT_RELOAD: "1",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_AUTOUPDATER: "1",
+      });
+      // A custom model (`custom-local:<id>`) served by the fake: the URL gets `/chat/completions`.
+      writeJson(join(home, ".codebuddy", "models.json"), {
+        models: [
+          {
+            id: model,
+            name: model,
+            vendor: "OpenAI",
+            url: `${baseV1}/chat/completions`,
+            apiKey: FAKE_KEY,
+            maxInputTokens: 100_000,
+            maxOutputTokens: 4096,
+            supportsToolCall: true,
+            supportsImages: false,
+          },
+        ],
+        availableModels: [model],
+      });
+      break;
+    case "kimi": {
+      const kimiHome = join(home, ".kimi-code");
+      Object.assign(env, {
+        KIMI_CODE_HOME: kimiHome,
+        KIMI_DISABLE_TELEMETRY: "1",
+        KIMI_CODE_NO_AUTO_UPDATE: "1",
+        KIMI_CODE_MODEL_CATALOG_REFRESH_ON_START: "0",
+        KIMI_CODE_MODEL_CATALOG_REFRESH_INTERVAL_MS: "0",
+      });
+      mkdirSync(kimiHome, { recursive: true });
+      writeFileSync(
+        join(kimiHome, "config.toml"),
+        [
+          `default_model = ${tomlString(model)}`,
+          "telemetry = false",
+          "",
+          "[providers.fake]",
+          'type = "openai"',
+          `base_url = ${tomlString(baseV1)}`,
+          `api_key = ${tomlString(FAKE_KEY)}`,
+          "",
+          `[models.${tomlKey(model)}]`,
+          'provider = "fake"',
+          `model = ${tomlString(model)}`,
+          "max_context_size = 100000",
+          "",
+          "[model_catalog]",
+          "refresh_on_start = false",
+          "refresh_interval_ms = 0",
+          "",
+        ].join("\n"),
+      );
+      break;
+    }
   }
   Object.assign(env, options.env ?? {});
   const cleanup = removeDirOnce(home);
