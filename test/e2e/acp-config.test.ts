@@ -45,7 +45,9 @@ function modelChoices(session: Record<string, unknown>): string[] {
   const options = Array.isArray(session.configOptions)
     ? (session.configOptions as Record<string, unknown>[])
     : [];
-  const model = options.find((o) => o.category === "model");
+  // Cline sends a `provider` option in category model before its `model` one.
+  const inCategory = options.filter((o) => o.category === "model");
+  const model = inCategory.find((o) => o.id === "model") ?? inCategory[0];
   if (model && Array.isArray(model.options)) return model.options.map((o: { value: string }) => o.value);
   const models = session.models as { availableModels?: { modelId: string }[] } | undefined;
   return (models?.availableModels ?? []).map((m) => m.modelId);
@@ -148,6 +150,17 @@ describe("ACP session controls against real agents", () => {
         },
         mode: "plan",
       },
+      // Cline: mode (plan, act) and model config options beside `modes` and `models`; no close.
+      {
+        agent: "cline",
+        expected: {
+          setModel: "config_option",
+          setPermissionMode: "config_option",
+          close: false,
+          resume: "load",
+        },
+        mode: "plan",
+      },
       // Copilot: a mode config option (URL ids), no model choice offline, session/close.
       {
         agent: "copilot",
@@ -171,7 +184,7 @@ describe("ACP session controls against real agents", () => {
         await using model = await startFakeModelForAgent(agent, { defaultTurn: { text: "OK" } });
         const env = createAcpAgentEnv(agent, { baseUrl: model.url });
         try {
-          await exercise(
+          const { model: chosen } = await exercise(
             {
               backend: "acp",
               acp: { agent, args: [...preset.acpArgs] },
@@ -183,6 +196,11 @@ describe("ACP session controls against real agents", () => {
             mode,
             (choices) => String(choices[0]),
           );
+          if (agent === "cline") {
+            // The turn after the switch asked for the chosen model.
+            const turn = model.requests.find((r) => r.lastUserText.includes("hello after the switches"));
+            expect(turn?.body?.model).toBe(chosen);
+          }
         } finally {
           await env.cleanup();
         }

@@ -118,7 +118,7 @@ export class AcpSessionConfig {
    *   when `model` is not one of its choices (the message lists them).
    */
   modelRequest(model: string | undefined): AcpConfigRequest {
-    const option = this.options.find((o) => o.category === "model");
+    const option = this.modelOption();
     const wanted = model ?? this.initialModel;
     if (option) {
       const value = pick(option.choices, wanted, "setModel", this.agent);
@@ -169,8 +169,17 @@ export class AcpSessionConfig {
     };
   }
 
+  /**
+   * The model option: of several in category `model` (Cline 3.0.65 sends a `provider` one before its
+   * `model` one), the one with id `model`, else the first.
+   */
+  private modelOption(): SelectOption | undefined {
+    const all = this.options.filter((o) => o.category === "model");
+    return all.find((o) => o.id === "model") ?? all[0];
+  }
+
   private currentModel(): string | undefined {
-    const option = this.options.find((o) => o.category === "model");
+    const option = this.modelOption();
     return option ? option.currentValue : this.models?.current;
   }
 

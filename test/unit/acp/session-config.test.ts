@@ -155,6 +155,41 @@ describe("ACP setModel / setPermissionMode", () => {
     ]);
   });
 
+  it("of two options in category model (Cline's provider, then model) uses the one with id model", async () => {
+    const select = (id: string, currentValue: string, values: string[]) => ({
+      id,
+      name: id,
+      category: "model",
+      type: "select",
+      currentValue,
+      options: values.map((value) => ({ value, name: value.toUpperCase() })),
+    });
+    const t = client({
+      session: {
+        configOptions: [
+          select("provider", "cline", ["cline", "cline-pass"]),
+          select("model", "anthropic/claude-sonnet-5", ["anthropic/claude-sonnet-5", "openai/gpt-6-luna"]),
+        ],
+      },
+    });
+    await t.client.connect();
+    await t.client.setModel("openai/gpt-6-luna");
+    await expect(t.client.setModel("cline-pass")).rejects.toBeInstanceOf(InvalidOptionsError);
+    // setModel() without a model goes back to the model the session started with, not the provider.
+    await t.client.setModel();
+    await t.client.disconnect();
+    expect(t.controls().filter((r) => r.method === "session/set_config_option")).toEqual([
+      {
+        method: "session/set_config_option",
+        params: expect.objectContaining({ configId: "model", value: "openai/gpt-6-luna" }),
+      },
+      {
+        method: "session/set_config_option",
+        params: expect.objectContaining({ configId: "model", value: "anthropic/claude-sonnet-5" }),
+      },
+    ]);
+  });
+
   it("refuses a model the agent does not offer (listing its choices) and a mode switch it lacks", async () => {
     const t = client(CODEX_LIKE);
     await t.client.connect();
