@@ -799,6 +799,7 @@ export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptio
         CODEBUDDY_DISABLE_CRON: "1",
         CODEBUDDY_DISABLE_IDE: "1",
         CODEBUDDY_DISABLE_HOT_RELOAD: "1",
+        CODEBUDDY_SANDBOX_CLOUD_AUDIT_DISABLED: "1",
         DISABLE_TELEMETRY: "1",
         DISABLE_AUTOUPDATER: "1",
       });

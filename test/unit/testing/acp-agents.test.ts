@@ -49,6 +49,12 @@ describe("ACP agent presets", () => {
       if (agent === "gemini" || agent === "qwen") {
         expect(cmd.command).toBe(process.execPath);
         expect(cmd.prefixArgs.at(-1)).toMatch(agent === "gemini" ? /gemini\.js$/ : /qwen-code\/cli\.js$/);
+      } else if (agent === "codebuddy") {
+        // The bundled CLI's bin script loads its bundle in-process: it runs on this Node.
+        expect(cmd.command).toBe(process.execPath);
+        expect(cmd.prefixArgs).toEqual([
+          expect.stringMatching(/@tencent-ai\/agent-sdk\/cli\/bin\/codebuddy$/),
+        ]);
       } else {
         expect(cmd.prefixArgs).toEqual([]);
         expect(cmd.command).not.toMatch(/\.js$|npm-loader/);
@@ -119,6 +125,52 @@ describe("ACP agent presets", () => {
             });
             break;
           }
+          case "droid": {
+            // Airgap Mode: no Factory backend; one custom model on the fake, selected for ACP and exec.
+            expect(env.env).toMatchObject({
+              FACTORY_AIRGAP_ENABLED: "1",
+              FACTORY_DROID_AUTO_UPDATE_ENABLED: "false",
+              OTEL_SDK_DISABLED: "true",
+            });
+            expect(env.env.FACTORY_API_KEY).toBeTruthy();
+            const settings = JSON.parse(readFileSync(join(env.home, ".factory", "settings.json"), "utf8"));
+            expect(settings.customModels).toEqual([
+              expect.objectContaining({
+                model: "m-1",
+                displayName: "m-1",
+                baseUrl: `${BASE}/v1`,
+                provider: "generic-chat-completion-api",
+              }),
+            ]);
+            expect(settings.model).toBe("custom:m-1-0");
+            expect(settings.sessionDefaultSettings).toEqual({ model: "custom:m-1-0" });
+            expect(env.args.slice(-3)).toEqual(["exec", "--output-format", "acp"]);
+            break;
+          }
+          case "codebuddy": {
+            // A custom model on the fake selected by CODEBUDDY_MODEL; remote config, telemetry, update
+            // checks, memory sub-agents and cloud audit off.
+            expect(env.env).toMatchObject({
+              CODEBUDDY_MODEL: "m-1",
+              CODEBUDDY_REMOTE_CONFIG_DISABLED: "1",
+              CODEBUDDY_DISABLE_AUTO_MEMORY: "1",
+              CODEBUDDY_SANDBOX_CLOUD_AUDIT_DISABLED: "1",
+              DISABLE_TELEMETRY: "1",
+              DISABLE_AUTOUPDATER: "1",
+            });
+            expect(env.env.CODEBUDDY_API_KEY).toBeTruthy();
+            const models = JSON.parse(readFileSync(join(env.home, ".codebuddy", "models.json"), "utf8"));
+            expect(models.models).toEqual([
+              expect.objectContaining({
+                id: "m-1",
+                url: `${BASE}/v1/chat/completions`,
+                supportsToolCall: true,
+              }),
+            ]);
+            expect(models.availableModels).toEqual(["m-1"]);
+            expect(env.args.at(-1)).toBe("--acp");
+            break;
+          }
           case "copilot":
             expect(env.env).toMatchObject({
               COPILOT_OFFLINE: "true",
@@ -171,6 +223,28 @@ describe("ACP agent presets", () => {
       find("qwen", chatRequest({ lastUserText: "RUN: ls", toolNames: ["run_shell_command"] })),
     ).toBeUndefined();
     expect(ACP_AGENTS.copilot.chatSideCalls).toEqual([]);
+    const codebuddyTitle = chatRequest({
+      systemText: "Generate a concise, sentence-case title (3-7 words) that captures the main topic",
+      lastUserText: "",
+    });
+    expect(find("codebuddy", codebuddyTitle)).toBe("codebuddy-title");
+    expect(
+      find("codebuddy", chatRequest({ systemText: "You are CodeBuddy Code.", toolNames: ["Bash", "Write"] })),
+    ).toBeUndefined();
+    const droidTitle = chatRequest({
+      systemText:
+        "You are Droid, an AI software engineering agent built by Factory.\nYou are a helper that generates concise session titles for a session picker.",
+    });
+    expect(find("droid", droidTitle)).toBe("droid-title");
+    expect(
+      find(
+        "droid",
+        chatRequest({
+          systemText: "You are Droid, an AI software engineering agent",
+          toolNames: ["Execute"],
+        }),
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -191,6 +265,16 @@ describe("agent-neutral turns", () => {
     });
     expect(toAgentApiTurn("kilo", { tool: { name: "read", args: { filePath: "/a" } } })).toEqual({
       toolCall: { name: "read", arguments: { filePath: "/a" } },
+    });
+    // Droid's Execute refuses a call without its risk classification.
+    expect(toAgentApiTurn("droid", { shell: "ls" })).toEqual({
+      toolCall: {
+        name: "Execute",
+        arguments: { command: "ls", riskLevelReason: "a scripted test command", riskLevel: "low" },
+      },
+    });
+    expect(toAgentApiTurn("droid", { writeFile: { path: "/a", content: "b" } })).toEqual({
+      toolCall: { name: "Create", arguments: { file_path: "/a", content: "b" } },
     });
     expect(toAgentApiTurn("copilot", { stall: true })).toEqual({ stall: true });
     expect(toAgentApiTurn("gemini", { text: "hi" })).toEqual({ text: "hi" });
