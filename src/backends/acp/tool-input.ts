@@ -8,13 +8,19 @@
 
 import { asObject, isObject, str } from "../../wire/read.js";
 import { unwrapShellCommand } from "../shell-command.js";
+import { approvalArguments, approvalCommand, approvalPath } from "./approval-text.js";
 
-/** The input of a call named `name` (see `acpToolName`), with the canonical fields added. */
+/**
+ * The input of a call named `name` (see `acpToolName`), with the canonical fields added.
+ * `argsText`: the call's last content text that was a JSON object (Kimi Code streams its
+ * arguments so), read only to complete what an approval text shows (see `approval-text.ts`).
+ */
 export function unifiedAcpInput(
   name: string,
   input: Record<string, unknown>,
   title: unknown,
   update: Record<string, unknown>,
+  argsText?: string,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...input };
   const set = (key: string, value: unknown) => {
@@ -26,7 +32,10 @@ export function unifiedAcpInput(
       const source =
         typeof raw === "string" || (Array.isArray(raw) && raw.every((a) => typeof a === "string"))
           ? (raw as string | string[])
-          : (commandList(input.commands) ?? (typeof title === "string" && title !== "" ? title : undefined));
+          : (commandList(input.commands) ??
+            approvalCommand(input.description, argsText) ??
+            // A title that is only the tool's name (Kimi's "Bash") is no command.
+            (typeof title === "string" && title !== "" && title !== name ? title : undefined));
       if (source !== undefined) {
         const unwrapped = unwrapShellCommand(source);
         out.command = unwrapped.command;
@@ -38,7 +47,17 @@ export function unifiedAcpInput(
     case "Read":
     case "Edit": {
       const diff = firstDiff(update);
-      set("file_path", filePath(input) ?? str(diff?.path) ?? firstLocation(update));
+      const approved = approvalPath(input.description);
+      set("file_path", filePath(input) ?? str(diff?.path) ?? firstLocation(update) ?? approved);
+      const streamed =
+        approved !== undefined && out.file_path === approved
+          ? approvalArguments(approved, argsText)
+          : undefined;
+      if (streamed && name === "Edit") {
+        set("old_string", str(streamed.old_string));
+        set("new_string", str(streamed.new_string));
+        set("content", str(streamed.content));
+      }
       if (name === "Edit") {
         set(
           "old_string",

@@ -90,7 +90,8 @@ export function toolContentText(update: RawObject): string {
     if (texts.length > 0) return texts.join("\n");
   }
   if (isObject(raw)) {
-    for (const key of ["output", "stdout", "content", "result", "message", "error"]) {
+    // CodeBuddy Code's is a text block: `{ type: "text", text }`.
+    for (const key of ["output", "stdout", "content", "result", "message", "error", "text"]) {
       if (typeof raw[key] === "string") return raw[key] as string;
     }
     return JSON.stringify(raw);
@@ -105,7 +106,14 @@ interface ToolState {
   input: Record<string, unknown>;
   /** The agent sent `rawInput`: that is the input, whatever else arrives. */
   rawInput: boolean;
+  /** Without `rawInput`: the last content text that was a JSON object (Kimi streams its arguments so). */
+  argsText?: string;
   announced: boolean;
+  /**
+   * It opened with an empty `rawInput` while in progress: status-less updates with a `rawInput` are
+   * its arguments half streamed (CodeBuddy Code parses the partial JSON into them), not its input.
+   */
+  streamingArgs?: boolean;
   finished: boolean;
   raw: RawObject;
 }
@@ -238,7 +246,7 @@ export class AcpUpdateMapper {
 
   /** The call's input in the SDK's tool vocabulary (see `unifiedAcpInput`). */
   private inputOf(state: ToolState): Record<string, unknown> {
-    return unifiedAcpInput(acpToolName(state.kind), state.input, state.title, state.raw);
+    return unifiedAcpInput(acpToolName(state.kind), state.input, state.title, state.raw, state.argsText);
   }
 
   /** True while chunks wait to be joined into a message. */
@@ -331,13 +339,25 @@ export class AcpUpdateMapper {
   private onToolUpdate(kind: string, update: RawObject, params: RawObject, out: Message[]): void {
     const id = str(update.toolCallId) ?? "";
     const state = this.toolState(id, params);
-    merge(state, update);
     const status = update.status;
-    // The first `tool_call` often comes before the input is known (pending, empty rawInput): the
-    // tool_use waits for the input, or for anything else to happen.
+    // CodeBuddy Code opens a call in progress with an empty rawInput, then streams its arguments as
+    // status-less updates whose rawInput is the partial JSON parsed (keys and values cut short):
+    // those are not its input, and the tool_use waits for a status, a permission request or the end.
+    const partialArgs =
+      state.streamingArgs === true &&
+      kind === "tool_call_update" &&
+      (status === undefined || status === null) &&
+      isObject(update.rawInput);
+    if (!partialArgs) merge(state, update);
+    // The first `tool_call` often comes before the input is known (pending or in progress, empty
+    // rawInput): the tool_use waits for the input, or for anything else to happen.
     const inputUnknown =
-      kind === "tool_call" && status === "pending" && !state.rawInput && isObject(update.rawInput);
-    if (!inputUnknown) this.announce(state, out);
+      kind === "tool_call" &&
+      (status === "pending" || status === "in_progress") &&
+      !state.rawInput &&
+      isObject(update.rawInput);
+    if (inputUnknown && status === "in_progress") state.streamingArgs = true;
+    if (!inputUnknown && !partialArgs) this.announce(state, out);
     if ((status === "completed" || status === "failed") && !state.finished) {
       state.finished = true;
       this.announce(state, out);
@@ -360,6 +380,7 @@ export class AcpUpdateMapper {
       // not announce it again), so a long turn's finished calls do not pin their inputs and wire lines.
       state.raw = {};
       state.input = {};
+      state.argsText = undefined;
     }
   }
 
@@ -457,8 +478,11 @@ function merge(state: ToolState, update: RawObject): void {
   if (isObject(update.rawInput) && Object.keys(update.rawInput).length > 0) {
     state.input = update.rawInput;
     state.rawInput = true;
+    state.argsText = undefined;
   } else if (!state.rawInput) {
     state.input = describedInput(state.title, update, state.input);
+    const text = Array.isArray(update.content) ? toolContentText({ content: update.content }) : "";
+    if (text.startsWith("{")) state.argsText = text;
   }
 }
 
