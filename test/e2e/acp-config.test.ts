@@ -161,6 +161,18 @@ describe("ACP session controls against real agents", () => {
         },
         mode: "plan",
       },
+      // CodeBuddy Code: mode and model config options beside `modes` and `models` (the custom model's
+      // value is `custom-local:<id>`); session/load, no session/close.
+      {
+        agent: "codebuddy",
+        expected: {
+          setModel: "config_option",
+          setPermissionMode: "config_option",
+          close: false,
+          resume: "load",
+        },
+        mode: "acceptEdits",
+      },
       // Copilot: a mode config option (URL ids), no model choice offline, session/close.
       {
         agent: "copilot",
@@ -196,6 +208,12 @@ describe("ACP session controls against real agents", () => {
             mode,
             (choices) => String(choices[0]),
           );
+          if (agent === "codebuddy") {
+            // The turn after the switch asked the fake for the chosen model, by its id.
+            const turn = model.requests.find((r) => r.lastUserText.includes("hello after the switches"));
+            expect(chosen).toBe("custom-local:fake-model");
+            expect(turn?.body?.model).toBe("fake-model");
+          }
           if (agent === "cline") {
             // The turn after the switch asked for the chosen model.
             const turn = model.requests.find((r) => r.lastUserText.includes("hello after the switches"));
