@@ -92,6 +92,14 @@ function redateGeminiSession(home: string, sessionId: string, at: number): strin
 const timeout = 240_000;
 
 /**
+ * CodeBuddy Code loads a 16 MB bundle at each start (5–8 s on two loaded cores; Node 20 has no
+ * compile cache for it): its resume case, two process starts (~19 s), runs only with
+ * CODE_AGENT_SDK_SLOW_TESTS=1; its session case stays in `npm test`.
+ */
+const slowResume = (agent: AcpAgentName): boolean =>
+  agent === "codebuddy" && process.env.CODE_AGENT_SDK_SLOW_TESTS !== "1";
+
+/**
  * Kilo Code (an OpenCode fork, not among the agents the issue requires) needs ~20 s per process start
  * here; its three cases take ~2 minutes, so they run only with CODE_AGENT_SDK_SLOW_TESTS=1.
  */
@@ -128,8 +136,10 @@ for (const agent of ACP_AGENT_NAMES) {
       }, async () => {
         await using b = await bed();
         const asked: string[] = [];
+        const inputs: { name: string; input: Record<string, unknown> }[] = [];
         const canUseTool: CanUseTool = async (name, input) => {
           asked.push(name);
+          inputs.push({ name, input });
           return JSON.stringify(input).includes("denied")
             ? { behavior: "deny", message: "no" }
             : { behavior: "allow" };
@@ -153,6 +163,10 @@ for (const agent of ACP_AGENT_NAMES) {
         const second = await collect(client.receiveResponse());
         expect(existsSync(denied)).toBe(false);
         expect(results(second)).toHaveLength(1);
+        if (agent === "codebuddy") {
+          // CodeBuddy Code 2.117.0 ends a turn whose tool was refused as cancelled (pinned).
+          expect(results(second)[0]).toMatchObject({ stopReason: "cancelled", isError: true });
+        }
         expect(asked.length).toBeGreaterThanOrEqual(2);
 
         const written = join(b.env.cwd, "written.txt");
@@ -169,6 +183,41 @@ for (const agent of ACP_AGENT_NAMES) {
           expect(readFileSync(written, "utf8")).toBe("written-by-fake\n");
         }
         expect(results(third)).toHaveLength(1);
+        if (agent === "cline") {
+          // The unified vocabulary from Cline's own inputs (run_commands' list, editor's new_text).
+          expect(inputs).toEqual([
+            expect.objectContaining({
+              name: "Bash",
+              input: expect.objectContaining({ command: `echo allow-ok > ${allowed}` }),
+            }),
+            expect.objectContaining({
+              name: "Bash",
+              input: expect.objectContaining({ command: `echo denied > ${denied}` }),
+            }),
+            expect.objectContaining({
+              name: "Edit",
+              input: expect.objectContaining({ file_path: written, new_string: "written-by-fake\n" }),
+            }),
+          ]);
+        }
+        if (agent === "codebuddy") {
+          // CodeBuddy's Bash and Write in the unified vocabulary; its write through the client's fs is
+          // the one allowed (same path and content), not asked again. The tool_use waited for the input.
+          expect(inputs).toEqual([
+            { name: "Bash", input: expect.objectContaining({ command: `echo allow-ok > ${allowed}` }) },
+            { name: "Bash", input: expect.objectContaining({ command: `echo denied > ${denied}` }) },
+            {
+              name: "Edit",
+              input: expect.objectContaining({ file_path: written, content: "written-by-fake\n" }),
+            },
+          ]);
+          expect(blocks(first).filter((b) => b.type === "tool_use")).toEqual([
+            expect.objectContaining({
+              name: "Bash",
+              input: expect.objectContaining({ command: `echo allow-ok > ${allowed}` }),
+            }),
+          ]);
+        }
 
         b.model.push({ stall: true, text: "thinking slowly" });
         await client.query("SLOW");
@@ -183,30 +232,34 @@ for (const agent of ACP_AGENT_NAMES) {
         });
       });
 
-      it("one-shot query(), then resume: session/load in a new process carries the history", {
-        timeout,
-      }, async () => {
-        await using b = await bed();
-        b.model.push({ text: "remember 42" });
-        const messages = await collect(
-          query({ prompt: "remember a number", options: options(agent, b.env) }),
-        );
-        expect(messages[0]).toMatchObject({ type: "system", subtype: "init" });
-        expect(assistantText(messages)).toContain("remember 42");
-        const [result] = results(messages);
-        expect(result).toMatchObject({ isError: false, stopReason: "end_turn" });
-        const sessionId = result?.sessionId;
-        expect(sessionId).toBeTruthy();
-        // A session from an earlier minute (see redateGeminiSession; the same minute is pinned below).
-        if (agent === "gemini") redateGeminiSession(b.env.home, sessionId as string, Date.now() - 60_000);
-        await using client = new AgentSdkClient(options(agent, b.env, { resume: sessionId }));
-        await client.connect();
-        b.model.push({ text: "it was 42" });
-        await client.query("which number?");
-        const turn = await collect(client.receiveResponse());
-        expect(results(turn)[0]?.result).toContain("it was 42");
-        expect(JSON.stringify(b.model.turnRequests.at(-1)?.body)).toContain("remember 42");
-      });
+      it.skipIf(slowResume(agent))(
+        "one-shot query(), then resume: session/load in a new process carries the history",
+        {
+          timeout,
+        },
+        async () => {
+          await using b = await bed();
+          b.model.push({ text: "remember 42" });
+          const messages = await collect(
+            query({ prompt: "remember a number", options: options(agent, b.env) }),
+          );
+          expect(messages[0]).toMatchObject({ type: "system", subtype: "init" });
+          expect(assistantText(messages)).toContain("remember 42");
+          const [result] = results(messages);
+          expect(result).toMatchObject({ isError: false, stopReason: "end_turn" });
+          const sessionId = result?.sessionId;
+          expect(sessionId).toBeTruthy();
+          // A session from an earlier minute (see redateGeminiSession; the same minute is pinned below).
+          if (agent === "gemini") redateGeminiSession(b.env.home, sessionId as string, Date.now() - 60_000);
+          await using client = new AgentSdkClient(options(agent, b.env, { resume: sessionId }));
+          await client.connect();
+          b.model.push({ text: "it was 42" });
+          await client.query("which number?");
+          const turn = await collect(client.receiveResponse());
+          expect(results(turn)[0]?.result).toContain("it was 42");
+          expect(JSON.stringify(b.model.turnRequests.at(-1)?.body)).toContain("remember 42");
+        },
+      );
 
       it.runIf(agent === "gemini")(
         "pinned Gemini CLI 0.61.0 bug: session/load in the minute the session's file is named by fails",
