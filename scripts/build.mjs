@@ -3,7 +3,7 @@
  * Builds the published package into `dist/` (or the directory given as the first argument):
  *
  * - type declarations from `tsc` (one `.d.ts` per source module, so `exports` types resolve as before);
- * - JavaScript from esbuild: the entry points (`.`, `./claude`, `./install`, `./transport`, `./types`, `./testing`,
+ * - JavaScript from esbuild: the entry points (`.`, `./claude`, `./acp`, `./install`, `./transport`, `./types`, `./testing`,
  *   `./queue`, `./ai-sdk`, the compat entries, the `code-agent` bin) bundled
  *   with code splitting, so each backend stays a chunk loaded on first use.
  *
@@ -44,6 +44,7 @@ const external =
 const entryPoints = {
   index: "src/index.ts",
   "backends/claude/index": "src/backends/claude/index.ts",
+  "backends/acp/index": "src/backends/acp/index.ts",
   "install/index": "src/install/index.ts",
   "transport/index": "src/transport/index.ts",
   types: "src/types.ts",

@@ -127,7 +127,7 @@ export const OPTION_SUPPORT = {
   resume: ALL,
   resumeSessionAt: CLAUDE,
   resumeDropsTurn: CLAUDE,
-  forkSession: CLAUDE,
+  forkSession: ["claude", "acp"],
   sessionId: CLAUDE,
   persistSession: CLAUDE,
   sessionStore: CLAUDE,

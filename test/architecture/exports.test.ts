@@ -109,6 +109,7 @@ describe("the entries of package.json exports", () => {
     expect(ENTRIES.map((entry) => entry.subpath).sort()).toEqual(
       [
         ".",
+        "./acp",
         "./ai-sdk",
         "./claude",
         "./compat/claude-agent-sdk",

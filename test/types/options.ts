@@ -78,6 +78,8 @@ export function validCombinations(): void {
     canUseTool: async () => ({ behavior: "allow" }),
     mcpServers: { s: { command: "node" } },
   });
+  // session/fork where the agent declares it.
+  use({ backend: "acp", acp: { agent: "opencode" }, resume: "ses_1", forkSession: true });
 }
 
 // ── Claude-only options are rejected on the other backends ──
@@ -97,6 +99,8 @@ export function claudeOnlyOnCodex(): void {
   use({ backend: "codex", permissionMode: "plan" });
   // @ts-expect-error: Claude's tool lists
   use({ backend: "codex", allowedTools: ["Bash"] });
+  // @ts-expect-error: Codex has no fork (Claude and ACP have)
+  use({ backend: "codex", resume: "t", forkSession: true });
 }
 
 export function claudeOnlyOnAcp(): void {

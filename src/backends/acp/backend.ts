@@ -28,32 +28,42 @@ export class AcpBackend implements Backend {
   async openSession(params: OpenSessionParams): Promise<Session> {
     const { options } = params;
     this.validateOptions(options);
-    const env = buildChildEnv(options);
-    const command = resolveAcpCommand(options.acp ?? {}, options.cliPath, { env });
-    // The workspace boundary is computed from the cwd before anything runs: a bad one fails here.
-    const cwdProblem = options.cwd === undefined ? undefined : describeBadCwd(options.cwd);
-    if (cwdProblem !== undefined) {
-      throw new ProcessError(`Failed to start ${command.name} ("${command.command}"): ${cwdProblem}`, {
-        exitCode: null,
-      });
-    }
-    const session = new AcpSession({
-      options,
-      agent: command.name,
-      env,
-      transport: cliTransport(options, {
-        command: command.command,
-        args: acpArgs(command, options),
-        env,
-        cliName: command.name,
-      }),
-    });
+    const session = newAcpSession(options);
     const prompt = singleInitialPrompt(params);
     return openOrClose(session, async () => {
       await session.start();
       if (prompt !== undefined) await session.send(prompt);
     });
   }
+}
+
+/**
+ * A not yet started session of the agent `options` name (validated options): its executable
+ * resolved, its environment built, its working directory checked; nothing spawned.
+ *
+ * @throws CliNotFoundError when the agent's executable is not found; ProcessError for a bad `cwd`.
+ */
+export function newAcpSession(options: ResolvedOptions): AcpSession {
+  const env = buildChildEnv(options);
+  const command = resolveAcpCommand(options.acp ?? {}, options.cliPath, { env });
+  // The workspace boundary is computed from the cwd before anything runs: a bad one fails here.
+  const cwdProblem = options.cwd === undefined ? undefined : describeBadCwd(options.cwd);
+  if (cwdProblem !== undefined) {
+    throw new ProcessError(`Failed to start ${command.name} ("${command.command}"): ${cwdProblem}`, {
+      exitCode: null,
+    });
+  }
+  return new AcpSession({
+    options,
+    agent: command.name,
+    env,
+    transport: cliTransport(options, {
+      command: command.command,
+      args: acpArgs(command, options),
+      env,
+      cliName: command.name,
+    }),
+  });
 }
 
 /** The agent's argv after the executable: its ACP arguments, then `extraArgs` as `--flag value`. */

@@ -21,6 +21,7 @@ import {
   ControlRequestError,
   ControlTimeoutError,
   JsonDecodeError,
+  MessageParseError,
   ProcessError,
   UnsupportedFeatureError,
 } from "../../errors.js";
@@ -46,6 +47,7 @@ import { acpMcpServers } from "./mcp-servers.js";
 import { askCanUseTool, outcomeFor, type PermissionOption, type PermissionOutcome } from "./permissions.js";
 import { acpPromptBlocks } from "./prompt-blocks.js";
 import { type AcpConfigRequest, type AcpControlsReport, AcpSessionConfig } from "./session-config.js";
+import { type AcpListQuery, type AcpSessionInfo, pageSessions } from "./session-list.js";
 import { type CreateTerminalParams, Terminals } from "./terminals.js";
 import { reportsCumulativeUsage } from "./turn-usage.js";
 import { AcpUpdateMapper } from "./updates.js";
@@ -193,12 +195,13 @@ export class AcpSession implements Session {
   }
 
   /**
-   * Spawns the agent, initializes, and creates the session (or loads `options.resume`). Emits the
-   * `init` message.
+   * Spawns the agent and runs `initialize` (and `authenticate` when `acp.authMethod` names one):
+   * the connection, its agent's capabilities known, and no session yet. {@link start} begins with
+   * it; {@link listSessions} needs nothing more.
    *
-   * @throws UnsupportedFeatureError when resuming with an agent that has no `session/load`.
+   * @throws CliConnectionError when the agent speaks another ACP protocol version.
    */
-  async start(): Promise<void> {
+  async handshake(): Promise<void> {
     this.options.signal?.throwIfAborted();
     await this.transport.connect();
     this.connection = this.app().connect(this.stream());
@@ -229,6 +232,21 @@ export class AcpSession implements Session {
       fork: isObject(sessionCaps.fork),
     };
     if (acp.authMethod !== undefined) await this.request("authenticate", { methodId: acp.authMethod });
+  }
+
+  /**
+   * {@link handshake}, then creates the session: `session/new`, or with `options.resume`
+   * `session/load` (else `session/resume`), or with `resume` and `forkSession` `session/fork`, whose
+   * new session id the `init` message and every result carry. Emits the `init` message.
+   *
+   * @throws UnsupportedFeatureError when resuming with an agent that has neither `session/load` nor
+   *   `session/resume`, or forking with one that does not declare `sessionCapabilities.fork`.
+   */
+  async start(): Promise<void> {
+    await this.handshake();
+    const acp = this.options.acp ?? {};
+    const init = asObject(this.initResult);
+    const agentCaps = asObject(init.agentCapabilities);
     const mcpServers = acpMcpServers(
       this.options.mcpServers as Record<string, McpServerConfig> | undefined,
       this.caps.mcp,
@@ -236,7 +254,24 @@ export class AcpSession implements Session {
     );
     const cwd = this.workspace.root;
     const resume = this.options.resume;
-    if (resume !== undefined) {
+    const fork = resume !== undefined && this.options.forkSession === true;
+    if (fork) {
+      if (!this.caps.fork) {
+        throw new UnsupportedFeatureError(
+          "forkSession (the agent does not declare sessionCapabilities.fork)",
+          `acp (${this.agent})`,
+        );
+      }
+      this.sessionResult = await this.request("session/fork", { sessionId: resume, cwd, mcpServers });
+      const forked = this.sessionResult.sessionId;
+      if (typeof forked !== "string" || forked === "") {
+        throw new MessageParseError(
+          `${this.agent} answered session/fork without a session id (got ${describeValue(forked)})`,
+          this.sessionResult,
+        );
+      }
+      this.knowSession(forked);
+    } else if (resume !== undefined) {
       if (!this.caps.loadSession && !this.caps.resume) {
         throw new UnsupportedFeatureError(
           "resume (the agent declares neither loadSession nor sessionCapabilities.resume)",
@@ -265,6 +300,7 @@ export class AcpSession implements Session {
           agent: this.agent,
           cwd,
           resumed: resume !== undefined,
+          ...(fork ? { forkedFrom: resume } : {}),
           protocolVersion: init.protocolVersion,
           controls: this.controls(),
         },
@@ -278,6 +314,22 @@ export class AcpSession implements Session {
           ? { ...message, isReplay: true }
           : message,
       );
+  }
+
+  /**
+   * The sessions the agent knows (`session/list`, page by page; see {@link pageSessions}), after
+   * {@link handshake}. Each page is a request bounded by `controlTimeoutMs`.
+   *
+   * @throws UnsupportedFeatureError when the agent does not declare `sessionCapabilities.list`.
+   */
+  async listSessions(query: AcpListQuery): Promise<AcpSessionInfo[]> {
+    if (!this.caps.list) {
+      throw new UnsupportedFeatureError(
+        "listSessions (the agent does not declare sessionCapabilities.list)",
+        `acp (${this.agent})`,
+      );
+    }
+    return pageSessions((params) => this.request("session/list", params), query, this.agent);
   }
 
   serverInfo(): Record<string, unknown> | undefined {
@@ -580,7 +632,7 @@ export class AcpSession implements Session {
     });
     const writable = new WritableStream<AnyMessage>({
       write: (message) => {
-        if ("method" in message && message.method === "session/new") {
+        if ("method" in message && (message.method === "session/new" || message.method === "session/fork")) {
           this.newSessionRequestId = (message as { id?: unknown }).id;
         }
         return this.transport.write(JSON.stringify(message));

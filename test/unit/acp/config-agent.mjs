@@ -1,14 +1,18 @@
 // A stand-in ACP agent for the session controls (setModel, setPermissionMode, session/close,
-// session/resume): what it advertises comes from CONFIG_AGENT_PROFILE (JSON: `caps` merged into
-// agentCapabilities, `session` merged into the session/new, load and resume answers, `closeHangs`,
-// `optionsOnPrompt`: config options announced by `config_option_update` during each prompt),
-// and every request it gets is written to CONFIG_AGENT_RECORD (a JSON array of { method, params }).
+// session/resume, session/list, session/fork): what it advertises comes from CONFIG_AGENT_PROFILE
+// (JSON: `caps` merged into agentCapabilities, `session` merged into the session/new, load, resume
+// and fork answers, `closeHangs`, `optionsOnPrompt`: config options announced by
+// `config_option_update` during each prompt; `listPages`: the session/list answers as sent, the
+// first for no cursor, page N for cursor "page-N"; `listHangs`: session/list is never answered;
+// `listExitsAt`: the agent exits when asked for that page; `forkResult`: the session/fork answer as
+// sent), and every request it gets is written to CONFIG_AGENT_RECORD (a JSON array of
+// { method, params }). "list-requested <cursor>" goes to stderr for each session/list it gets.
 import { renameSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const profile = JSON.parse(process.env.CONFIG_AGENT_PROFILE ?? "{}");
 const requests = [];
-const sessionId = `config-session-${process.pid}`;
+let sessionId = `config-session-${process.pid}`;
 const session = structuredClone(profile.session ?? {});
 const send = (obj) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...obj })}\n`);
 const save = () => {
@@ -50,7 +54,23 @@ function handle({ id, method, params }) {
       return send({ id, result: { sessionId, ...session } });
     case "session/load":
     case "session/resume":
+      sessionId = params.sessionId;
       return send({ id, result: { ...session } });
+    case "session/fork":
+      if (profile.forkResult) return send({ id, result: profile.forkResult });
+      sessionId = `forked-from-${params.sessionId}`;
+      return send({ id, result: { sessionId, ...session } });
+    case "session/list": {
+      const cursor = params?.cursor ?? null;
+      process.stderr.write(`list-requested ${cursor}\n`);
+      const page = cursor === null ? 0 : Number(String(cursor).replace("page-", ""));
+      if (profile.listHangs) return;
+      if (profile.listExitsAt === page) process.exit(0);
+      const result = (profile.listPages ?? [{ sessions: [] }])[page];
+      if (result === undefined)
+        return send({ id, error: { code: -32602, message: `no page ${String(cursor)}` } });
+      return send({ id, result });
+    }
     case "session/set_config_option": {
       const option = (session.configOptions ?? []).find((o) => o.id === params.configId);
       if (!option)
