@@ -62,6 +62,16 @@ const MODE_ALIASES: Readonly<Record<PermissionMode, readonly string[]>> = {
   auto: ["auto"],
 };
 
+/**
+ * Where an agent's mode of an alias name means something else: taken before {@link MODE_ALIASES}.
+ * Kimi Code's `yolo` ("Ask When Needed") still asks before a dangerous command (`rm -rf` outside
+ * temp dirs, `sudo …`, `mkfs`); its `auto` ("Never Ask") runs everything: that is bypassPermissions.
+ * (Its ACP mode descriptions say the reverse; the CLI's help and its permission policies say this.)
+ */
+const AGENT_MODES: Readonly<Record<string, Partial<Record<PermissionMode, string>>>> = {
+  kimi: { bypassPermissions: "auto" },
+};
+
 /** The controls an agent offers, kept current over the session. */
 export class AcpSessionConfig {
   private options: SelectOption[] = [];
@@ -233,6 +243,9 @@ function pick(choices: AcpChoice[], wanted: string | undefined, feature: string,
 function matchMode(modes: AcpChoice[], mode: string, agent: string): string {
   const exact = modes.find((m) => m.id === mode);
   if (exact) return exact.id;
+  const table = Object.hasOwn(AGENT_MODES, agent) ? AGENT_MODES[agent] : undefined;
+  const own = table && Object.hasOwn(table, mode) ? table[mode as PermissionMode] : undefined;
+  if (own !== undefined && modes.some((m) => m.id === own)) return own;
   const aliases = Object.hasOwn(MODE_ALIASES, mode)
     ? MODE_ALIASES[mode as PermissionMode]
     : [normalise(mode)];
