@@ -482,7 +482,7 @@ function nativeBinary(candidates: ReadonlyArray<[pkg: string, rel: string]>): st
  * Finds an installed agent: the native binary of its platform package where it has one (OpenCode,
  * Copilot, Kilo — their npm launchers run it with `spawnSync` and do not forward signals), the Node
  * entry script otherwise (Gemini CLI's bundle; Qwen's `cli.js` under `--expose-gc`, as its launcher
- * would), searched in `node_modules` of this package's and the working directory's ancestors.
+ * would; CodeBuddy's `cli/bin/codebuddy` inside `@tencent-ai/agent-sdk`), searched in `node_modules` of this package's and the working directory's ancestors.
  *
  * @param agent - The agent.
  * @returns The command, or undefined when the package is not installed there.
@@ -618,6 +618,9 @@ function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<
  *   `custom:<model>-0` for ACP sessions and headless runs, cloud session sync off.
  * - **copilot**: `COPILOT_OFFLINE=true`, `COPILOT_PROVIDER_*` (type openai, wire API completions),
  *   `COPILOT_HOME`, auto-update off; no GitHub login.
+ * - **codebuddy**: `~/.codebuddy/models.json` with one custom model (`url` = `<base>/v1/chat/completions`)
+ *   selected by `CODEBUDDY_MODEL`, `CODEBUDDY_API_KEY` (no login), `CODEBUDDY_REMOTE_CONFIG_DISABLED`,
+ *   telemetry, auto-update, memory sub-agents, session summaries and cloud audit off.
  * - **cline**: its `cline` provider with `CLINE_API_KEY` and `CLINE_API_BASE_URL` = the server's
  *   base (it calls `<base>/api/v1/chat/completions`, which the Chat Completions fake answers),
  *   `CLINE_ENVIRONMENT=local` (anything not covered by the override would go to loopback
