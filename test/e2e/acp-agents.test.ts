@@ -106,8 +106,8 @@ for (const agent of ACP_AGENT_NAMES) {
             expect(denyTurns).toHaveLength(2);
             expect(toolResultTexts(denyTurns[1]!).at(-1)).toContain("User rejected the tool call");
           } else {
-            // Qwen, OpenCode, Copilot, Kilo and CodeBuddy end the turn on a refusal without asking the
-            // model again.
+            // Qwen, OpenCode, Copilot, Kilo, CodeBuddy and Droid end the turn on a refusal without
+            // asking the model again.
             expect(denyTurns).toHaveLength(1);
           }
 
@@ -123,9 +123,10 @@ for (const agent of ACP_AGENT_NAMES) {
             expect(toolResultTexts(writeTurns[1]!).join("\n")).toContain("Resource not found");
           } else {
             expect(readFileSync(written, "utf8")).toBe("written-by-fake\n");
-            // Copilot and Cline write the file themselves; the others through the client's
+            // Copilot, Cline and Droid write the file themselves; the others through the client's
             // fs/write_text_file.
-            expect(run.writes).toEqual(agent === "copilot" || agent === "cline" ? [] : [written]);
+            const writesItself = agent === "copilot" || agent === "cline" || agent === "droid";
+            expect(run.writes).toEqual(writesItself ? [] : [written]);
           }
 
           // session/cancel while the model stream hangs ends the turn as cancelled; the session goes on.

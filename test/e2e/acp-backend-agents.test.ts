@@ -222,10 +222,23 @@ for (const agent of ACP_AGENT_NAMES) {
         b.model.push({ stall: true, text: "thinking slowly" });
         await client.query("SLOW");
         const fourth: Message[] = [];
+        // Factory Droid 0.225.2 holds back a model response's text until the response ends (its ACP
+        // adapter buffers each attempt to retract a failed one): no delta arrives from a stalled
+        // stream, so it is interrupted once the model has the request.
+        const stalled =
+          agent === "droid"
+            ? b.model
+                .waitForRequest((r) => r.scripted && r.lastUserText === "SLOW", {
+                  includePast: true,
+                  timeoutMs: 60_000,
+                })
+                .then(() => client.interrupt())
+            : undefined;
         for await (const m of client.receiveResponse()) {
           fourth.push(m);
           if (m.type === "stream_event") await client.interrupt();
         }
+        await stalled;
         expect(fourth.at(-1) as ResultMessage).toMatchObject({
           stopReason: "cancelled",
           terminalReason: "interrupted",
