@@ -10,7 +10,7 @@ import { buildChildEnv } from "../../process/child-env.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
 import { ACP_CAPABILITIES } from "../capabilities.js";
-import { type AcpCommand, resolveAcpCommand } from "./presets.js";
+import { type AcpCommand, resolveAcpCommand, withPresetEnv } from "./presets.js";
 import { AcpSession } from "./session.js";
 import { validateAcpOptions } from "./validate.js";
 
@@ -44,7 +44,7 @@ export class AcpBackend implements Backend {
  * @throws CliNotFoundError when the agent's executable is not found; ProcessError for a bad `cwd`.
  */
 export function newAcpSession(options: ResolvedOptions): AcpSession {
-  const env = buildChildEnv(options);
+  const env = withPresetEnv(options.acp, buildChildEnv(options));
   const command = resolveAcpCommand(options.acp ?? {}, options.cliPath, { env });
   // The workspace boundary is computed from the cwd before anything runs: a bad one fails here.
   const cwdProblem = options.cwd === undefined ? undefined : describeBadCwd(options.cwd);

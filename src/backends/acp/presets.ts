@@ -38,6 +38,11 @@ export interface AcpPreset {
    */
   readonly script?: { readonly path: string; readonly nodeArgs: readonly string[] };
   /**
+   * Environment the agent's process gets where the caller's environment (inherited or `env`) has
+   * no value for the name: what keeps the agent from leaving processes behind.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
    * The oldest Node (`major.minor.patch`) its JavaScript entry runs on (the package's `engines`). On
    * an older Node the entry is passed over for the `bin` name on `PATH` (a native build), and
    * without one starting fails with a {@link CliNotFoundError} naming the requirement.
@@ -99,6 +104,9 @@ export const ACP_PRESETS: Readonly<Record<AcpAgentPreset, AcpPreset>> = Object.f
     packageName: "cline",
     bin: "cline",
     args: ["--acp"],
+    // Sessions in this process: its default (`auto`) starts a detached hub daemon (own session,
+    // fixed port 25463) that outlives the agent's process group and so the SDK's session.
+    env: { CLINE_SESSION_BACKEND_MODE: "local" },
     native: {
       packages: (os, arch) => [`@cline/cli-${os === "win32" ? "windows" : os}-${arch}`],
       path: "bin/cline",
@@ -133,6 +141,21 @@ export const ACP_PRESETS: Readonly<Record<AcpAgentPreset, AcpPreset>> = Object.f
     native: { packages: (os, arch) => [`@zed-industries/codex-acp-${os}-${arch}`], path: "bin/codex-acp" },
   },
 });
+
+/**
+ * `env` with the environment defaults of the agent `acp` names (see {@link AcpPreset.env}) added
+ * where it has no value; `env` itself when there are none.
+ */
+export function withPresetEnv(
+  acp: AcpOptions | undefined,
+  env: Record<string, string>,
+): Record<string, string> {
+  const defaults = acp?.agent !== undefined ? ACP_PRESETS[acp.agent]?.env : undefined;
+  if (defaults === undefined) return env;
+  const out = { ...env };
+  for (const [key, value] of Object.entries(defaults)) out[key] ??= value;
+  return out;
+}
 
 /** How to start an agent: the executable and every argument before the caller's `extraArgs`. */
 export interface AcpCommand {

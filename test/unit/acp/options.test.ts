@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { acpArgs } from "../../../src/backends/acp/backend.js";
-import { ACP_PRESETS, resolveAcpCommand } from "../../../src/backends/acp/presets.js";
+import { ACP_PRESETS, resolveAcpCommand, withPresetEnv } from "../../../src/backends/acp/presets.js";
 import { validateAcpOptions } from "../../../src/backends/acp/validate.js";
 import {
   CliNotFoundError,
@@ -176,6 +176,19 @@ describe("resolveAcpCommand", () => {
     expect(found.command).toMatch(/@cline\/cli-[^/]+\/bin\/cline$/);
     expect(found.args).toEqual(["--acp"]);
     expect(ACP_PRESETS.cline.native?.packages("win32", "x64")).toEqual(["@cline/cli-windows-x64"]);
+  });
+
+  it("a preset's environment defaults fill only what the caller's environment leaves unset (Cline's local backend)", () => {
+    expect(withPresetEnv({ agent: "cline" }, { A: "1" })).toEqual({
+      A: "1",
+      CLINE_SESSION_BACKEND_MODE: "local",
+    });
+    expect(withPresetEnv({ agent: "cline" }, { CLINE_SESSION_BACKEND_MODE: "hub" })).toEqual({
+      CLINE_SESSION_BACKEND_MODE: "hub",
+    });
+    const env = { A: "1" };
+    expect(withPresetEnv({ agent: "qwen" }, env)).toBe(env);
+    expect(withPresetEnv({ command: "x" }, env)).toBe(env);
   });
 
   it("extraArgs follow the agent's own arguments, each value one argv element", () => {
