@@ -173,6 +173,30 @@ describe("ACP session controls against real agents", () => {
         },
         mode: "acceptEdits",
       },
+      // Kimi Code (Node >= 22.19): mode and model config options beside `modes`; session/close,
+      // list, resume and fork declared.
+      {
+        agent: "kimi",
+        expected: {
+          setModel: "config_option",
+          setPermissionMode: "config_option",
+          close: true,
+          resume: "load",
+        },
+        mode: "plan",
+      },
+      // Factory Droid: mode (autonomy level: auto-low for acceptEdits) and model config options beside
+      // `modes` and `models`; session/load and session/resume, no session/close.
+      {
+        agent: "droid",
+        expected: {
+          setModel: "config_option",
+          setPermissionMode: "config_option",
+          close: false,
+          resume: "load",
+        },
+        mode: "acceptEdits",
+      },
       // Copilot: a mode config option (URL ids), no model choice offline, session/close.
       {
         agent: "copilot",
@@ -212,6 +236,12 @@ describe("ACP session controls against real agents", () => {
             // The turn after the switch asked the fake for the chosen model, by its id.
             const turn = model.requests.find((r) => r.lastUserText.includes("hello after the switches"));
             expect(chosen).toBe("custom-local:fake-model");
+            expect(turn?.body?.model).toBe("fake-model");
+          }
+          if (agent === "droid") {
+            // Its custom model's value is `custom:<displayName>-<index>`; the turn asks for its model.
+            const turn = model.requests.find((r) => r.lastUserText.includes("hello after the switches"));
+            expect(chosen).toBe("custom:fake-model-0");
             expect(turn?.body?.model).toBe("fake-model");
           }
           if (agent === "cline") {
