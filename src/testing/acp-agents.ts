@@ -319,7 +319,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     testedVersion: "3.0.65",
     pathCommand: "cline",
     acpArgs: ["--acp"],
-    headlessArgs: (prompt) => ["--json", "--auto-approve", "true", prompt],
+    headlessArgs: (prompt) => ["--json", "--auto-approve", "true", "--", prompt],
     api: "chat-completions",
     shellCall: (command) => ({ name: "run_commands", args: { commands: [command] } }),
     writeFileCall: (path, content) => ({ name: "editor", args: { path, new_text: content } }),

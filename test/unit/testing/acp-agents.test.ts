@@ -123,6 +123,8 @@ describe("ACP agent presets", () => {
               telemetryOptOut: true,
               autoUpdateEnabled: false,
             });
+            // A prompt is never a flag (Cline refuses a dash-led one after `--` instead of parsing it).
+            expect(env.headlessArgs("--version").slice(-2)).toEqual(["--", "--version"]);
             break;
           }
           case "droid": {
