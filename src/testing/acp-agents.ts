@@ -369,7 +369,8 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     testedVersion: "2.1.0",
     pathCommand: "kimi",
     acpArgs: ["acp"],
-    headlessArgs: (prompt) => ["-p", prompt, "--output-format", "stream-json", "--auto"],
+    // Prompt mode approves tools itself (it refuses --yolo / --auto beside --prompt).
+    headlessArgs: (prompt) => ["-p", prompt, "--output-format", "stream-json"],
     api: "chat-completions",
     shellCall: (command) => ({ name: "Bash", args: { command } }),
     writeFileCall: (path, content) => ({ name: "Write", args: { path, content } }),
@@ -566,7 +567,7 @@ export function acpAgentUnavailableReason(agent: AcpAgentName): string | undefin
   if (resolveAcpAgentCommand(agent)) return undefined;
   const p = ACP_AGENTS[agent];
   if (!nodeIsAtLeast(p.minNode)) {
-    return `${p.displayName} needs Node >= ${p.minNode} (this is ${process.versions.node})`;
+    return `${p.packageName} ${p.testedVersion} (${p.displayName}) needs Node >= ${p.minNode} (this is ${process.versions.node})`;
   }
   return `${p.packageName} (or its platform binary) is not installed: npm i -D ${p.packageName}@${p.testedVersion}`;
 }

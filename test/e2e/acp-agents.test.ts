@@ -105,6 +105,12 @@ for (const agent of ACP_AGENT_NAMES) {
             // So does Cline, as the tool's error result.
             expect(denyTurns).toHaveLength(2);
             expect(toolResultTexts(denyTurns[1]!).at(-1)).toContain("User rejected the tool call");
+          } else if (agent === "kimi") {
+            // So does Kimi Code.
+            expect(denyTurns).toHaveLength(2);
+            expect(toolResultTexts(denyTurns[1]!).at(-1)).toContain(
+              'Tool "Bash" was not run because the user rejected the approval request.',
+            );
           } else {
             // Qwen, OpenCode, Copilot, Kilo, CodeBuddy and Droid end the turn on a refusal without
             // asking the model again.

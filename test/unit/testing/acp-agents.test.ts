@@ -49,6 +49,10 @@ describe("ACP agent presets", () => {
       if (agent === "gemini" || agent === "qwen") {
         expect(cmd.command).toBe(process.execPath);
         expect(cmd.prefixArgs.at(-1)).toMatch(agent === "gemini" ? /gemini\.js$/ : /qwen-code\/cli\.js$/);
+      } else if (agent === "kimi") {
+        // A Node bundle (no native package on npm), run on this Node (>= 22.19: see below).
+        expect(cmd.command).toBe(process.execPath);
+        expect(cmd.prefixArgs).toEqual([expect.stringMatching(/@moonshot-ai\/kimi-code\/dist\/main\.mjs$/)]);
       } else if (agent === "codebuddy") {
         // The bundled CLI's bin script loads its bundle in-process: it runs on this Node.
         expect(cmd.command).toBe(process.execPath);
@@ -59,6 +63,18 @@ describe("ACP agent presets", () => {
         expect(cmd.prefixArgs).toEqual([]);
         expect(cmd.command).not.toMatch(/\.js$|npm-loader/);
       }
+    }
+  });
+
+  it("Kimi Code runs only on Node >= 22.19; on an older Node it is unavailable, saying why", () => {
+    const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+    if (major > 22 || (major === 22 && minor >= 19)) {
+      expect(acpAgentUnavailableReason("kimi")).toBeUndefined();
+    } else {
+      expect(resolveAcpAgentCommand("kimi")).toBeUndefined();
+      expect(acpAgentUnavailableReason("kimi")).toBe(
+        `@moonshot-ai/kimi-code 2.1.0 (Kimi Code) needs Node >= 22.19.0 (this is ${process.versions.node})`,
+      );
     }
   });
 
@@ -173,6 +189,23 @@ describe("ACP agent presets", () => {
             expect(env.args.at(-1)).toBe("--acp");
             break;
           }
+          case "kimi": {
+            // An openai provider on the fake, the model as the default; telemetry, updates and the
+            // model-catalog refresh off.
+            expect(env.env).toMatchObject({
+              KIMI_CODE_HOME: join(env.home, ".kimi-code"),
+              KIMI_DISABLE_TELEMETRY: "1",
+              KIMI_CODE_NO_AUTO_UPDATE: "1",
+              KIMI_CODE_MODEL_CATALOG_REFRESH_ON_START: "0",
+            });
+            const toml = readFileSync(join(env.home, ".kimi-code", "config.toml"), "utf8");
+            expect(toml).toContain('default_model = "m-1"');
+            expect(toml).toContain('[providers.fake]\ntype = "openai"\nbase_url = "http://127.0.0.1:4567/v1"');
+            expect(toml).toContain('[models.m-1]\nprovider = "fake"\nmodel = "m-1"');
+            expect(toml).toContain("telemetry = false");
+            expect(env.args.at(-1)).toBe("acp");
+            break;
+          }
           case "copilot":
             expect(env.env).toMatchObject({
               COPILOT_OFFLINE: "true",
@@ -277,6 +310,12 @@ describe("agent-neutral turns", () => {
     });
     expect(toAgentApiTurn("droid", { writeFile: { path: "/a", content: "b" } })).toEqual({
       toolCall: { name: "Create", arguments: { file_path: "/a", content: "b" } },
+    });
+    expect(toAgentApiTurn("kimi", { shell: "ls" })).toEqual({
+      toolCall: { name: "Bash", arguments: { command: "ls" } },
+    });
+    expect(toAgentApiTurn("kimi", { writeFile: { path: "/a", content: "b" } })).toEqual({
+      toolCall: { name: "Write", arguments: { path: "/a", content: "b" } },
     });
     expect(toAgentApiTurn("copilot", { stall: true })).toEqual({ stall: true });
     expect(toAgentApiTurn("gemini", { text: "hi" })).toEqual({ text: "hi" });
