@@ -174,7 +174,9 @@ export class ReaderThrew {
 export function parseJsonLine(line: string): Record<string, unknown> | JsonDecodeError {
   let value: unknown;
   try {
-    value = JSON.parse(withoutByteOrderMark(line));
+    // The byte order mark checked here rather than through withoutByteOrderMark: this runs for
+    // every line, and one function less on that path is one compile job less for V8.
+    value = JSON.parse(line.charCodeAt(0) === BYTE_ORDER_MARK ? line.slice(1) : line);
   } catch {
     return notJson(line);
   }

@@ -295,11 +295,14 @@ export class MessageHub<T> {
     const drop = keepFrom - this.base;
     if (drop <= 0) return;
     if (drop === this.log.length) {
+      // Emptied in place: a new `[]` would start with small-integer elements again, and pushing a
+      // message onto it would throw away the optimized code of the read path (a deopt, then the
+      // whole path compiled again) once per query.
       if (this.flow !== undefined) {
         this.baseMark = this.marks[drop - 1]!;
-        this.marks = [];
+        this.marks.length = 0;
       }
-      this.log = [];
+      this.log.length = 0;
     } else if (drop >= TRIM_SLICE) {
       if (this.flow !== undefined) {
         this.baseMark = this.marks[drop - 1]!;
