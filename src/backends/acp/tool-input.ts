@@ -48,7 +48,14 @@ export function unifiedAcpInput(
     case "Edit": {
       const diff = firstDiff(update);
       const approved = approvalPath(input.description);
-      set("file_path", filePath(input) ?? str(diff?.path) ?? firstLocation(update) ?? approved);
+      set(
+        "file_path",
+        filePath(input) ??
+          soleEntry(input.files, "path") ??
+          str(diff?.path) ??
+          firstLocation(update) ??
+          approved,
+      );
       const streamed =
         approved !== undefined && out.file_path === approved
           ? approvalArguments(approved, argsText)
@@ -71,11 +78,11 @@ export function unifiedAcpInput(
       break;
     }
     case "Grep":
-      set("pattern", str(input.query) ?? str(input.regex));
+      set("pattern", str(input.query) ?? str(input.regex) ?? soleEntry(input.queries));
       set("path", filePath(input) ?? firstLocation(update));
       break;
     case "WebFetch":
-      set("url", str(input.uri) ?? str(input.href));
+      set("url", str(input.uri) ?? str(input.href) ?? soleEntry(input.requests, "url"));
       break;
   }
   return out;
@@ -89,6 +96,17 @@ function commandList(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   if (!value.every((c): c is string => typeof c === "string")) return undefined;
   return value.join("\n");
+}
+
+/**
+ * The one entry of a list input (Cline's `read_files` `files: [{ path }]`, `search_codebase`
+ * `queries: [pattern]`, `fetch_web_content` `requests: [{ url }]`): its string, or its `key` field.
+ * A list of several has no one canonical value: the field stays absent and the agent's list is
+ * what a rule reads.
+ */
+function soleEntry(list: unknown, key?: string): string | undefined {
+  if (!Array.isArray(list) || list.length !== 1) return undefined;
+  return key === undefined ? str(list[0]) : str(asObject(list[0])[key]);
 }
 
 function filePath(input: Record<string, unknown>): string | undefined {

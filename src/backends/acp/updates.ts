@@ -83,9 +83,16 @@ export function toolContentText(update: RawObject): string {
   const raw = update.rawOutput;
   if (typeof raw === "string") return raw;
   if (Array.isArray(raw)) {
-    // Text blocks, or Cline's per-command `{ query, result, success }` entries.
+    // Text blocks, or Cline's per-call `{ query, result, success, error? }` entries (a failed one's
+    // `result` is empty: its `error` is the text).
     const texts = raw
-      .map((b) => asObject(b).text ?? asObject(b).result)
+      .map((b) => {
+        const entry = asObject(b);
+        return (
+          entry.text ??
+          (entry.success === false && typeof entry.error === "string" ? entry.error : entry.result)
+        );
+      })
       .filter((t): t is string => typeof t === "string");
     if (texts.length > 0) return texts.join("\n");
   }

@@ -346,6 +346,25 @@ describe("acpToolName / toolContentText", () => {
         rawOutput: { query: "edit:/w/a", result: "File created successfully", success: true },
       }),
     ).toBe("File created successfully");
+    // A failed call's text is its error (its result is empty).
+    expect(
+      toolContentText({
+        rawOutput: [{ query: "http://h/x", result: "", error: "Unable to connect", success: false }],
+      }),
+    ).toBe("Unable to connect");
+    // read_files, search_codebase, fetch_web_content: the one entry of a list is the canonical field;
+    // of several there is none (the agent's own list stays for a rule to read).
+    const input = (id: string, kind: string, rawInput: Record<string, unknown>) =>
+      m.toolForPermission({ toolCallId: id, kind, rawInput }, out).input;
+    expect(input("r1", "read", { files: [{ path: "/w/a.txt" }] }).file_path).toBe("/w/a.txt");
+    expect(input("r2", "read", { files: [{ path: "/w/a" }, { path: "/w/b" }] })).not.toHaveProperty(
+      "file_path",
+    );
+    expect(input("g1", "search", { queries: ["TODO"] }).pattern).toBe("TODO");
+    expect(input("g2", "search", { queries: ["a", "b"] })).not.toHaveProperty("pattern");
+    expect(input("f1", "fetch", { requests: [{ url: "https://x.test/", prompt: "p" }] }).url).toBe(
+      "https://x.test/",
+    );
   });
 });
 
