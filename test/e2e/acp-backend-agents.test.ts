@@ -200,6 +200,20 @@ for (const agent of ACP_AGENT_NAMES) {
             }),
           ]);
         }
+        if (agent === "kimi") {
+          // Kimi sends no rawInput with its permission requests: the command and path come back from
+          // its approval text (the command, longer than its 50-character preview, from the arguments
+          // it streamed). Its shell runs in the client's terminal, asked for too.
+          expect(inputs).toEqual([
+            { name: "Bash", input: expect.objectContaining({ command: `echo allow-ok > ${allowed}` }) },
+            expect.objectContaining({ name: "terminal/create" }),
+            { name: "Bash", input: expect.objectContaining({ command: `echo denied > ${denied}` }) },
+            {
+              name: "Edit",
+              input: expect.objectContaining({ file_path: written, content: "written-by-fake\n" }),
+            },
+          ]);
+        }
         if (agent === "codebuddy") {
           // CodeBuddy's Bash and Write in the unified vocabulary; its write through the client's fs is
           // the one allowed (same path and content), not asked again. The tool_use waited for the input.
@@ -216,6 +230,25 @@ for (const agent of ACP_AGENT_NAMES) {
               name: "Bash",
               input: expect.objectContaining({ command: `echo allow-ok > ${allowed}` }),
             }),
+          ]);
+          // An Edit shows the whole new file as a diff: the client write it leads to is not asked again.
+          b.model.push(
+            {
+              tool: {
+                name: "Edit",
+                args: { file_path: written, old_string: "written-by-fake", new_string: "edited-by-fake" },
+              },
+            },
+            { text: "Edited it." },
+          );
+          await client.query("EDIT: written.txt");
+          expect(results(await collect(client.receiveResponse()))[0]?.isError).toBe(false);
+          expect(readFileSync(written, "utf8")).toBe("edited-by-fake\n");
+          expect(inputs.slice(3)).toEqual([
+            {
+              name: "Edit",
+              input: expect.objectContaining({ file_path: written, new_string: "edited-by-fake" }),
+            },
           ]);
         }
 

@@ -15,9 +15,10 @@
  *
  * Asked once per action: when `canUseTool` has just allowed the agent's own permission request
  * (`session/request_permission`) for exactly this command (its `command` equal to the terminal's
- * command line, or its argv to the terminal's) or exactly this write (same path and content), the
- * client request it leads to is not put to `canUseTool` a second time. Each such allow covers one
- * request.
+ * command line, or its argv to the terminal's) or exactly this write (same path and content: the
+ * input's, or the whole new file the call showed as a `diff` — an Edit's input holds only the
+ * replaced strings), the client request it leads to is not put to `canUseTool` a second time. Each
+ * such allow covers one request.
  */
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { RawObject } from "../../messages.js";

@@ -865,7 +865,8 @@ export class AcpSession implements Session {
     const { outcome, problem } = outcomeFor(decision, options);
     // What was allowed here is not asked again when it reaches the client (terminal/create, a write).
     if (decision.behavior === "allow" && outcome.outcome === "selected") {
-      this.gate.granted([call.input, asObject(toolCall.rawInput)]);
+      const diffWrite = this.mapper.diffWrite(toolCall.toolCallId);
+      this.gate.granted([call.input, asObject(toolCall.rawInput), ...(diffWrite ? [diffWrite] : [])]);
     }
     // ACP's answer carries no message: why a decision could not be made is reported in-band.
     for (const error of [callbackProblem, problem]) {

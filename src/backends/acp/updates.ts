@@ -121,6 +121,8 @@ interface ToolState {
    * its arguments half streamed (CodeBuddy Code parses the partial JSON into them), not its input.
    */
   streamingArgs?: boolean;
+  /** The last `diff` content it showed: a file's path and its whole new text. */
+  diff?: { path: string; newText: string };
   finished: boolean;
   raw: RawObject;
 }
@@ -249,6 +251,15 @@ export class AcpUpdateMapper {
     merge(state, toolCall);
     this.announce(state, out);
     return { name: acpToolName(state.kind), input: this.inputOf(state) };
+  }
+
+  /**
+   * The write a call showed as a `diff` (path and whole new text), for the client's `fs/write_text_file`
+   * it leads to (CodeBuddy's Edit shows `old_string`/`new_string` as input and the new file as diff).
+   */
+  diffWrite(toolCallId: unknown): { file_path: string; content: string } | undefined {
+    const diff = typeof toolCallId === "string" ? this.tools.get(toolCallId)?.diff : undefined;
+    return diff && { file_path: diff.path, content: diff.newText };
   }
 
   /** The call's input in the SDK's tool vocabulary (see `unifiedAcpInput`). */
@@ -387,6 +398,7 @@ export class AcpUpdateMapper {
       // not announce it again), so a long turn's finished calls do not pin their inputs and wire lines.
       state.raw = {};
       state.input = {};
+      state.diff = undefined;
       state.argsText = undefined;
     }
   }
@@ -480,6 +492,11 @@ export class AcpUpdateMapper {
 }
 
 function merge(state: ToolState, update: RawObject): void {
+  for (const item of Array.isArray(update.content) ? update.content : []) {
+    const entry = asObject(item);
+    if (entry.type === "diff" && typeof entry.path === "string" && typeof entry.newText === "string")
+      state.diff = { path: entry.path, newText: entry.newText };
+  }
   if (update.kind !== undefined && update.kind !== null) state.kind = update.kind;
   if (update.title !== undefined && update.title !== null) state.title = update.title;
   if (isObject(update.rawInput) && Object.keys(update.rawInput).length > 0) {

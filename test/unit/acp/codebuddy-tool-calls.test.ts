@@ -79,6 +79,7 @@ function callUpToPermission(
   );
   const out: Message[] = [];
   const asked = m.toolForPermission({ toolCallId: id, rawInput, _meta: meta }, out);
+  const diffWrite = m.diffWrite(id);
   const done = m.map(
     update({
       sessionUpdate: "tool_call_update",
@@ -88,7 +89,7 @@ function callUpToPermission(
       _meta: meta,
     }),
   );
-  return { early, announced, asked, afterPermission: out, done };
+  return { early, announced, asked, afterPermission: out, done, diffWrite, after: m.diffWrite(id) };
 }
 
 describe("CodeBuddy Code tool calls", () => {
@@ -157,6 +158,11 @@ describe("CodeBuddy Code tool calls", () => {
     expect(toolUses(edit.announced)).toEqual([
       { name: "Edit", input: { file_path: path, old_string: "one", new_string: "two" } },
     ]);
+    // The whole new file it showed as diff: the client write an allowed Edit leads to is not asked
+    // again (the session grants it beside the input); forgotten once the call finished.
+    expect(edit.diffWrite).toEqual({ file_path: path, content: "two\n" });
+    expect(edit.after).toBeUndefined();
+    expect(write.diffWrite).toEqual({ file_path: path, content: "one\n" });
   });
 
   it("a call cancelled while its arguments stream is announced at the turn's end without the partial input", () => {
