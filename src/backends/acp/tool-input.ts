@@ -116,7 +116,9 @@ function filePath(input: Record<string, unknown>): string | undefined {
     str(input.absolute_path) ??
     str(input.abs_path) ??
     str(input.path) ??
-    str(input.file)
+    str(input.file) ??
+    // Droid's LS (kind read) lists this directory.
+    str(input.directory_path)
   );
 }
 
