@@ -159,10 +159,12 @@ for (const agent of ACP_AGENT_NAMES) {
         }
       });
 
-      // `opencode run` / `kilo run` take 20–40 s from a fresh home on two loaded cores (their ACP
-      // runs above already prove the env): opt in with CODE_AGENT_SDK_SLOW_TESTS=1.
+      // `opencode run` / `kilo run` take 20–40 s from a fresh home on two loaded cores, `codebuddy -p`
+      // 5–12 s (another start of its 16 MB bundle); their ACP runs above already prove the env: opt
+      // in with CODE_AGENT_SDK_SLOW_TESTS=1.
       const headlessSkip =
-        (agent === "opencode" || agent === "kilo") && process.env.CODE_AGENT_SDK_SLOW_TESTS !== "1";
+        (agent === "opencode" || agent === "kilo" || agent === "codebuddy") &&
+        process.env.CODE_AGENT_SDK_SLOW_TESTS !== "1";
       it.skipIf(headlessSkip)(
         "headless: one prompt with a shell command prints a JSON event stream",
         async () => {
