@@ -51,10 +51,11 @@ export interface AcpControlsReport {
  * Agent mode ids and names (lowercased, letters and digits only) that stand for each of our
  * permission modes, best first, as seen in the real agents' answers: Claude Code's own ids,
  * Gemini's `autoEdit` / `yolo`, Qwen's `auto-edit` / `yolo`, Copilot's `…#agent` / `…#plan` /
- * `…#autopilot`, Droid's `normal` / `auto-low` / `spec` / `auto-high`, opencode's `build`, Kilo's `code`.
+ * `…#autopilot`, Droid's `normal` / `auto-low` / `spec` / `auto-high`, opencode's `build`, Kilo's `code`,
+ * Cline's `act` (changes, with permission prompts) / `plan`.
  */
 const MODE_ALIASES: Readonly<Record<PermissionMode, readonly string[]>> = {
-  default: ["default", "agent", "normal", "build", "code"],
+  default: ["default", "agent", "normal", "build", "code", "act"],
   acceptEdits: ["acceptedits", "autoedit", "autolow"],
   plan: ["plan", "spec"],
   bypassPermissions: ["bypasspermissions", "yolo", "autohigh", "autopilot"],

@@ -156,10 +156,10 @@ describe("ACP setModel / setPermissionMode", () => {
   });
 
   it("of two options in category model (Cline's provider, then model) uses the one with id model", async () => {
-    const select = (id: string, currentValue: string, values: string[]) => ({
+    const select = (id: string, currentValue: string, values: string[], category = "model") => ({
       id,
       name: id,
-      category: "model",
+      category,
       type: "select",
       currentValue,
       options: values.map((value) => ({ value, name: value.toUpperCase() })),
@@ -169,6 +169,7 @@ describe("ACP setModel / setPermissionMode", () => {
         configOptions: [
           select("provider", "cline", ["cline", "cline-pass"]),
           select("model", "anthropic/claude-sonnet-5", ["anthropic/claude-sonnet-5", "openai/gpt-6-luna"]),
+          select("mode", "act", ["plan", "act"], "mode"),
         ],
       },
     });
@@ -177,6 +178,9 @@ describe("ACP setModel / setPermissionMode", () => {
     await expect(t.client.setModel("cline-pass")).rejects.toBeInstanceOf(InvalidOptionsError);
     // setModel() without a model goes back to the model the session started with, not the provider.
     await t.client.setModel();
+    // Cline's modes: `plan`, and `act` for our default.
+    await t.client.setPermissionMode("plan");
+    await t.client.setPermissionMode("default");
     await t.client.disconnect();
     expect(t.controls().filter((r) => r.method === "session/set_config_option")).toEqual([
       {
@@ -186,6 +190,14 @@ describe("ACP setModel / setPermissionMode", () => {
       {
         method: "session/set_config_option",
         params: expect.objectContaining({ configId: "model", value: "anthropic/claude-sonnet-5" }),
+      },
+      {
+        method: "session/set_config_option",
+        params: expect.objectContaining({ configId: "mode", value: "plan" }),
+      },
+      {
+        method: "session/set_config_option",
+        params: expect.objectContaining({ configId: "mode", value: "act" }),
       },
     ]);
   });
