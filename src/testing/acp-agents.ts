@@ -328,7 +328,9 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
     notes: [
       "Only the platform package (@cline/cli-<os>-<arch>) is needed: the `cline` package's bin is a Node launcher of it.",
       "Its `cline` provider calls `<CLINE_API_BASE_URL>/api/v1/chat/completions` (and GET /api/v1/users/me, answered 404 by the fake, harmless); the `local` environment's built-in http://localhost:7777 applies only when CLINE_API_BASE_URL is unset, so no port forwarder is needed.",
-      "Without CLINE_SESSION_BACKEND_MODE=local it starts a detached hub daemon that outlives the process group.",
+      "Without CLINE_SESSION_BACKEND_MODE=local it starts a detached hub daemon (127.0.0.1:25463) that outlives the process group; the SDK's preset adds it where the environment has none.",
+      "A refused permission goes back to the model as the tool's error ('User rejected the tool call …'), which answers in the same turn.",
+      "Announces a tool call with tool_call_update (pending) and asks permission before it sends tool_call.",
       "PostHog feature flags (data.cline.bot) are off only with E2E_TEST=true; OpenTelemetry (otel.cline.bot) only with telemetryOptOut in global-settings.json.",
       "Writes files itself (tool 'editor', kind edit), not through client fs/*; run_commands takes an array of commands.",
     ],
