@@ -309,7 +309,10 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
       "@factory/cli 0.225.1 does not install (its platform package @factory/cli-linux-x64@0.225.1 is missing from the registry); the platform package @factory/cli-linux-x64@0.225.2 alone does, and holds the whole native binary.",
       "Offline only in Airgap Mode (FACTORY_AIRGAP_ENABLED): otherwise it resolves api.factory.ai at start and offers Factory's hosted models beside the custom one.",
       "Sends a tool-less session title request ('generates concise session titles') with the first prompt.",
-      "Its shell tool Execute fails a call without riskLevelReason and riskLevel; shell output is not in the tool call updates (a terminal id without a terminal), only in the model's tool result.",
+      "Its shell tool Execute fails a call without riskLevelReason and riskLevel. With a client terminal it runs commands through terminal/create; without one it runs them itself (factory-execute-supervisor, a process group of its own that its watcher kills up to ~2 s after the agent is gone) and its updates name a terminal id the client never saw.",
+      "Its ACP adapter holds back a model response's text until the response ends (to retract a failed attempt): a stalled stream shows no agent_message_chunk until it is cancelled.",
+      "In mode normal it runs commands it deems read-only (ls, git status) without asking; in auto-low / auto-medium it trusts the riskLevel the model declares.",
+      "Writes files itself (Create / Edit, kind edit), not through client fs/*; a refused permission ends the turn (end_turn) without another model request.",
     ],
   },
   cline: {
