@@ -20,6 +20,7 @@ import { nodeAtLeast } from "../backends/acp/presets.js";
 import type { ChatSideCall } from "./chat/server.js";
 import { tomlKey, tomlString } from "./codex-home.js";
 import type { GeminiSideCall } from "./gemini/server.js";
+import { nodeCompileCacheDir } from "./shared/compile-cache.js";
 import { sampleFromJsonSchema } from "./shared/side-calls.js";
 import { removeDirOnce } from "./shared/temp-dir.js";
 
@@ -639,7 +640,9 @@ function openCodeConfig(baseUrlV1: string, model: string, ask: boolean): Record<
  *
  * - **kimi**: `~/.kimi-code/config.toml` (`KIMI_CODE_HOME`) with an `openai` provider `fake` at the
  *   server's `/v1` and the model as the default, telemetry off; `KIMI_DISABLE_TELEMETRY`,
- *   `KIMI_CODE_NO_AUTO_UPDATE`, no model-catalog refresh at start or on an interval.
+ *   `KIMI_CODE_NO_AUTO_UPDATE`, no model-catalog refresh at start or on an interval;
+ *   `NODE_COMPILE_CACHE` in a private per-user directory under the temp dir (its bundle's compile
+ *   takes seconds at each start).
  *
  * `PATH` comes from `process.env`; `TMPDIR` is inside the home.
  *
@@ -839,6 +842,9 @@ export function createAcpAgentEnv(agent: AcpAgentName, options: AcpAgentEnvOptio
         KIMI_CODE_MODEL_CATALOG_REFRESH_ON_START: "0",
         KIMI_CODE_MODEL_CATALOG_REFRESH_INTERVAL_MS: "0",
       });
+      // Its 21 MB bundle compiles in seconds at each start: Node 22's compile cache keeps it.
+      const cache = nodeCompileCacheDir();
+      if (cache !== undefined) env.NODE_COMPILE_CACHE = cache;
       mkdirSync(kimiHome, { recursive: true });
       writeFileSync(
         join(kimiHome, "config.toml"),

@@ -198,9 +198,13 @@ describe("ACP agent presets", () => {
               KIMI_CODE_NO_AUTO_UPDATE: "1",
               KIMI_CODE_MODEL_CATALOG_REFRESH_ON_START: "0",
             });
+            // Its bundle's compile kept between starts (Node 22), in a private directory.
+            expect(env.env.NODE_COMPILE_CACHE).toMatch(/code-agent-sdk-node-compile-cache-/);
             const toml = readFileSync(join(env.home, ".kimi-code", "config.toml"), "utf8");
             expect(toml).toContain('default_model = "m-1"');
-            expect(toml).toContain('[providers.fake]\ntype = "openai"\nbase_url = "http://127.0.0.1:4567/v1"');
+            expect(toml).toContain(
+              '[providers.fake]\ntype = "openai"\nbase_url = "http://127.0.0.1:4567/v1"',
+            );
             expect(toml).toContain('[models.m-1]\nprovider = "fake"\nmodel = "m-1"');
             expect(toml).toContain("telemetry = false");
             expect(env.args.at(-1)).toBe("acp");
