@@ -335,6 +335,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
       "Without CLINE_SESSION_BACKEND_MODE=local it starts a detached hub daemon (127.0.0.1:25463) that outlives the process group; the SDK's preset adds it where the environment has none.",
       "A refused permission goes back to the model as the tool's error ('User rejected the tool call …'), which answers in the same turn.",
       "Announces a tool call with tool_call_update (pending) and asks permission before it sends tool_call.",
+      "CLINE_MODEL (the kit's `model`) counts only when it names a model of Cline's catalog: otherwise its requests ask for its default, anthropic/claude-sonnet-5 (the fake answers any).",
       "PostHog feature flags (data.cline.bot) are off only with E2E_TEST=true; OpenTelemetry (otel.cline.bot) only with telemetryOptOut in global-settings.json.",
       "Writes files itself (tool 'editor', kind edit), not through client fs/*; run_commands takes an array of commands.",
     ],
