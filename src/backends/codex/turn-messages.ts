@@ -108,7 +108,19 @@ export class TurnMessages {
   /** A completed agent message: assistant `text`, and the turn's final text so far. */
   agentText(id: string, text: string, raw: RawObject): AssistantMessage {
     this.lastText = text;
-    return this.assistant([{ type: "text", text }], id, raw);
+    // What `assistant` builds, built here: this runs for every agent message, and each function
+    // on that path is one more thing V8 compiles (and compiles again into its callers).
+    const message: AssistantMessage = {
+      type: "assistant",
+      content: [{ type: "text", text }],
+      model: this.ctx.model(),
+      parentToolUseId: null,
+      raw,
+    };
+    if (id) message.messageId = id;
+    const sessionId = this.ctx.sessionId();
+    if (sessionId !== undefined) message.sessionId = sessionId;
+    return message;
   }
 
   /** A system message in this session. */
