@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ACP_PRESETS, nodeAtLeast, resolveAcpCommand } from "../../../src/backends/acp/presets.js";
-import { CliNotFoundError } from "../../../src/index.js";
+import { CliNotFoundError, query } from "../../../src/index.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -122,6 +122,27 @@ describe("Kimi Code preset", () => {
       }),
     ).toEqual({ command: process.execPath, args: ["acp"], name: "kimi" });
   });
+
+  it.runIf(!nodeAtLeast(process.versions.node, "22.19.0"))(
+    "on this Node query() fails with CliNotFoundError naming the Node, npm's .bin/kimi on PATH or not",
+    async () => {
+      const bin = join(process.cwd(), "node_modules", ".bin");
+      let error: unknown;
+      try {
+        for await (const _ of query({
+          prompt: "hi",
+          options: { backend: "acp", acp: { agent: "kimi" }, env: { PATH: bin }, inheritEnv: false },
+        })) {
+          // nothing arrives
+        }
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(CliNotFoundError);
+      expect(String(error)).toContain(`needs Node >= 22.19.0 (this is ${process.versions.node})`);
+      expect((error as CliNotFoundError).searched).toContain(join(bin, "kimi"));
+    },
+  );
 
   it("the installed package resolves on this Node as the version says", () => {
     const run = () => resolveAcpCommand({ agent: "kimi" }, undefined, { env: {} });
