@@ -220,13 +220,19 @@ export class QueueKey {
   }
 }
 
-/** MACs the `k`, `a`, `s` and `d` fields of one run's stream entries (field `m`). */
+/**
+ * MACs one run's stream entries (field `m`): the `v`, `a`, `s` and `d` fields of a batch, the `k`,
+ * `a`, `s` and `d` fields of a single entry (the layouts of entries.ts). A batch's MAC input starts
+ * with a NUL and a label no kind starts with, so neither layout's MAC is valid for the other.
+ */
 export class EntrySigner {
   constructor(private readonly key: Buffer) {}
 
   mac(fields: readonly string[]): string {
     const hmac = createHmac("sha256", this.key);
-    for (const name of ["k", "a", "s", "d"]) hmac.update(`${fieldOf(fields, name) ?? ""}\0`);
+    const batch = fields[0] === "v";
+    if (batch) hmac.update("\0batch\0");
+    for (const name of batch ? BATCH_FIELDS : SINGLE_FIELDS) hmac.update(`${fieldOf(fields, name) ?? ""}\0`);
     return hmac.digest("base64");
   }
 
@@ -235,13 +241,16 @@ export class EntrySigner {
     return [...fields, "m", this.mac(fields)];
   }
 
-  /** Exactly the fields `k a s d m`, in that order (no field twice), with a valid MAC. */
+  /** Exactly the fields `v a s d m` or `k a s d m`, in that order (no field twice), with a valid MAC. */
   verify(fields: readonly string[]): boolean {
-    if (fields.length !== 10 || ["k", "a", "s", "d", "m"].some((name, i) => fields[2 * i] !== name))
-      return false;
+    const names = fields[0] === "v" ? BATCH_FIELDS : SINGLE_FIELDS;
+    if (fields.length !== 10 || [...names, "m"].some((name, i) => fields[2 * i] !== name)) return false;
     return equal(fields[9]!, this.mac(fields));
   }
 }
+
+const BATCH_FIELDS = ["v", "a", "s", "d"] as const;
+const SINGLE_FIELDS = ["k", "a", "s", "d"] as const;
 
 function fieldOf(fields: readonly string[], name: string): string | undefined {
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];

@@ -24,7 +24,7 @@ import {
   typedConnectionError,
 } from "./connection.js";
 import { loadQueueDeps } from "./deps.js";
-import { decodeEntry, encodeEntry, type RunEntry } from "./entries.js";
+import { type DecodedStreamEntry, decodeStreamEntry, encodeEntries, type RunEntry } from "./entries.js";
 import {
   QueueClosedError,
   QueueConnectionError,
@@ -285,14 +285,14 @@ export class AgentQueue implements AsyncDisposable {
     try {
       for (;;) {
         let reply = await this.redisCall(operation, jobId, async () =>
-          streamReply(await reader.xread("COUNT", 512, "BLOCK", idleMs, "STREAMS", key, last)),
+          streamReply(await reader.xread("COUNT", READ_COUNT, "BLOCK", idleMs, "STREAMS", key, last)),
         );
         if (!reply) {
           const ended = await this.redisCall(operation, jobId, () => this.endFromJobState(jobId));
           if (!ended) continue;
           // The state is final; whatever the worker wrote before it is read before the verdict.
           reply = await this.redisCall(operation, jobId, async () =>
-            streamReply(await reader.xread("COUNT", 512, "STREAMS", key, last)),
+            streamReply(await reader.xread("COUNT", READ_COUNT, "STREAMS", key, last)),
           );
           if (!reply) {
             yield ended;
@@ -303,10 +303,14 @@ export class AgentQueue implements AsyncDisposable {
           for (const [id, fields] of items) {
             last = id;
             if (signer && !this.authentic(jobId, id, fields, signer)) continue;
-            const entry = this.decode(jobId, id, fields, order);
-            if (!entry) continue;
-            yield entry;
-            if (entry.kind === "end") return;
+            const decoded = decodeStreamEntry(fields);
+            if (decoded.problem !== undefined) throw new QueueProtocolError(jobId, id, decoded.problem);
+            for (const part of decoded.parts) {
+              const entry = this.accept(jobId, id, part, order);
+              if (!entry) continue;
+              yield entry;
+              if (entry.kind === "end") return;
+            }
           }
         }
       }
@@ -316,16 +320,18 @@ export class AgentQueue implements AsyncDisposable {
   }
 
   /**
-   * One stream entry: the entry, `undefined` for a duplicate or a well-formed entry of a kind this
-   * version does not know (reported to `onError`, then skipped), or {@link QueueProtocolError}
-   * thrown (and {@link StreamGapError} for entries missing before it).
+   * One entry of a stream entry: the entry, or `undefined` for a duplicate or an entry of a kind
+   * this version does not know (reported to `onError` as {@link QueueProtocolError}, then skipped);
+   * {@link StreamGapError} thrown for entries missing before it.
    */
-  private decode(jobId: string, entryId: string, fields: unknown, order: EntryOrder): RunEntry | undefined {
-    const decoded = decodeEntry(fields);
-    if (decoded.entry) return order.accept(decoded.entry) ? decoded.entry : undefined;
-    const error = new QueueProtocolError(jobId, entryId, decoded.problem);
-    if (decoded.unknown === undefined) throw error;
-    if (order.accept(decoded.unknown)) this.onError(error);
+  private accept(
+    jobId: string,
+    entryId: string,
+    part: NonNullable<DecodedStreamEntry["parts"]>[number],
+    order: EntryOrder,
+  ): RunEntry | undefined {
+    if (part.entry) return order.accept(part.entry) ? part.entry : undefined;
+    if (order.accept(part.unknown)) this.onError(new QueueProtocolError(jobId, entryId, part.problem));
     return undefined;
   }
 
@@ -433,7 +439,7 @@ export class AgentQueue implements AsyncDisposable {
     // the stream then needs its final entry from us.
     const removed = await this.queue.remove(jobId).catch(() => 0);
     if (removed) {
-      const fields = encodeEntry({ kind: "end", attempt: 0, seq: 0, status: "aborted" });
+      const fields = encodeEntries([{ kind: "end", attempt: 0, seq: 0, status: "aborted" }]);
       const signer = this.queueKey?.entries(this.keys.messages(jobId));
       await this.commands.xadd(this.keys.messages(jobId), "*", ...(signer ? signer.sign(fields) : fields));
       await this.commands.expire(this.keys.messages(jobId), 3_600);
@@ -496,6 +502,13 @@ async function decide(
 
 /** Reader connections an idle producer keeps open. */
 const IDLE_READERS = 16;
+
+/**
+ * Stream entries one XREAD asks for. Each is a batch of up to 64 entries (entries.ts), so what a
+ * reader holds between reads (a slow consumer's, too) stays at most 1 024 of them: 16 × the
+ * writer's 64 KiB batches, or 16 entries larger than a batch.
+ */
+const READ_COUNT = 16;
 
 type StreamReply = [string, [string, unknown][]][] | null;
 

@@ -20,7 +20,7 @@ import type { CanUseTool, PermissionResult, PermissionResultAllow } from "../per
 import { type Query, query } from "../query.js";
 import { telemetryWanted } from "../telemetry/start.js";
 import { type AdmittedJob, admitJob } from "./admit.js";
-import { type EntrySigner, QueueKey, type RunVerifier } from "./auth.js";
+import { QueueKey, type RunVerifier } from "./auth.js";
 import {
   address,
   closeConnection,
@@ -33,9 +33,10 @@ import {
   typedConnectionError,
 } from "./connection.js";
 import { loadQueueDeps, type QueueDeps } from "./deps.js";
-import { encodeEntry, type RunEntry, serializeError } from "./entries.js";
+import { type RunEntry, serializeError } from "./entries.js";
 import { JobRefusedError, QueueConnectionError, RunTimeoutError } from "./errors.js";
 import { checkAcceptance, durationIssue, type JobAcceptance } from "./job-policy.js";
+import { StreamWriter } from "./stream-writer.js";
 import { startWatchdog, type Watchdog } from "./watchdog.js";
 
 /** What a worker knows about a job when it resolves the job's options. */
@@ -86,7 +87,10 @@ export interface AgentWorkerOptions extends QueueConnectionOptions {
   stalledIntervalMs?: number;
   /** How often a job may lose its worker before it fails instead of running again. Default 1. */
   maxStalledCount?: number;
-  /** Entries kept per run stream (older ones are trimmed). Default 10 000. */
+  /**
+   * Stream entries kept per run stream (older ones are trimmed). Each holds the messages written
+   * together, up to 64. Default 10 000.
+   */
   streamMaxLen?: number;
   /** How long a finished run's stream stays readable, in seconds. Default 3 600. */
   retentionSeconds?: number;
@@ -430,24 +434,48 @@ export class AgentWorker implements AsyncDisposable {
       await this.finish(stream, "failed", { error: serializeError(refused, false) });
       throw new deps.bullmq.UnrecoverableError(refused.message);
     }
-    // Issued together (one round trip): a cancelled run's stream then shows its start and its end.
-    const [cancelled] = await Promise.all([
-      this.commands.get(this.keys.cancel(jobId)),
-      stream.add({ kind: "start", worker: this.name }),
-      this.commands.expire(this.keys.messages(jobId), 7 * 24 * 3_600),
-    ]);
     const run: ActiveRun = { controller: new AbortController(), verifier: data.verifier, nonces: new Set() };
-    if (this.storedAbort(jobId, run, cancelled)) {
-      await this.finish(stream, "aborted", {});
-      throw new deps.bullmq.UnrecoverableError("aborted by the producer before it started");
-    }
-
+    // Registered before the stored abort is read: one published from here on reaches the run through
+    // the subscription, and one published before is in the key by then (the producer stores an abort
+    // before it publishes it).
     this.active.set(jobId, run);
-    if (this.graceOver) this.stop(run, "shutdown");
+    let timer: NodeJS.Timeout | undefined;
     const timeoutMs = data.timeoutMs ?? this.options.defaultTimeoutMs ?? 1_800_000;
-    const timer = setTimeout(() => this.stop(run, "timeout"), timeoutMs);
-    // A cancellation published between the check above and `active.set` is in the key.
-    void this.recheckCancellations();
+    try {
+      if (this.graceOver) this.stop(run, "shutdown");
+      // Issued together (one round trip), the start entry first (the EXPIRE needs the stream): a
+      // cancelled run's stream then shows its start and its end.
+      const started = stream.add({ kind: "start", worker: this.name });
+      stream.send();
+      const [cancelled] = await Promise.all([
+        this.commands.get(this.keys.cancel(jobId)),
+        started,
+        this.commands.expire(this.keys.messages(jobId), 7 * 24 * 3_600),
+      ]);
+      if (run.stopReason === "abort" || this.storedAbort(jobId, run, cancelled)) {
+        await this.finish(stream, "aborted", {});
+        throw new deps.bullmq.UnrecoverableError("aborted by the producer before it started");
+      }
+      timer = setTimeout(() => this.stop(run, "timeout"), timeoutMs);
+      return await this.runQuery(deps, job, token, stream, run, data, attempt, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      this.release(jobId);
+    }
+  }
+
+  /** The query of one attempt, its messages into the stream, its end (see {@link process}). */
+  private async runQuery(
+    deps: QueueDeps,
+    job: Job,
+    token: string | undefined,
+    stream: StreamWriter,
+    run: ActiveRun,
+    data: AdmittedJob,
+    attempt: number,
+    timeoutMs: number,
+  ): Promise<{ result: ResultMessage }> {
+    const jobId = job.id as string;
     try {
       const options = await this.runOptions(data.options, { jobId, attempt });
       const remote = data.remotePermissions && !options.canUseTool ? data.remotePermissions : undefined;
@@ -476,15 +504,13 @@ export class AgentWorker implements AsyncDisposable {
         if (message.type === "result") result = message;
       }
       if (run.stopReason) throw run.controller.signal.reason;
-      await stream.flush();
       if (!result) throw new ProcessError("The CLI ended without a result message", { exitCode: null });
+      // The end entry goes out with the last messages (one XADD, one round trip); a write of theirs
+      // that failed fails the attempt here as before.
       await this.finish(stream, "completed", { result });
       return { result };
     } catch (error) {
       throw await this.failAttempt(deps, job, token, stream, run, error, timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      this.release(jobId);
     }
   }
 
@@ -535,11 +561,14 @@ export class AgentWorker implements AsyncDisposable {
     status: Extract<RunEntry, { kind: "end" }>["status"],
     fields: Pick<Extract<RunEntry, { kind: "end" }>, "result" | "error">,
   ): Promise<void> {
-    await stream.add({ kind: "end", status, ...fields });
-    // Sent with the end entry, on the same connection (Redis runs them in order): one round trip
-    // less before the job's slot is free. Its outcome is still awaited after the writes' own.
+    const ended = stream.add({ kind: "end", status, ...fields });
+    ended.catch(() => {});
+    stream.send();
+    // Sent right behind the end entry, on the same connection (Redis runs them in order): one round
+    // trip less before the job's slot is free. Its outcome is still awaited after the writes' own.
     const retention = this.commands.expire(stream.key, this.options.retentionSeconds ?? 3_600);
     retention.catch(() => {});
+    await ended;
     await stream.flush();
     await retention;
   }
@@ -558,7 +587,9 @@ export class AgentWorker implements AsyncDisposable {
   ): CanUseTool {
     return async (toolName, input, { signal, ...context }) => {
       const requestId = randomUUID();
-      await stream.add({ kind: "permission", requestId, toolName, input, context });
+      const asked = stream.add({ kind: "permission", requestId, toolName, input, context });
+      stream.send(); // the run waits for the answer: nothing else joins this batch
+      await asked;
       const waiter = this.commands.duplicate();
       waiter.on("error", (error: Error) => {
         if (!signal.aborted) this.onError(error);
@@ -667,53 +698,3 @@ export function isCliCrash(error: unknown): boolean {
     error instanceof JsonDecodeError
   );
 }
-
-/**
- * Appends a run's entries to its stream in order, with up to `WINDOW` XADDs in flight: a slow or
- * absent Redis pauses the run (and so the CLI, through its stdout pipe) instead of buffering.
- */
-class StreamWriter {
-  private static readonly WINDOW = 64;
-  private seq = 0;
-  private readonly inFlight: Promise<unknown>[] = [];
-  private failure: unknown;
-
-  constructor(
-    private readonly redis: Redis,
-    readonly key: string,
-    private readonly attempt: number,
-    private readonly maxLen: number,
-    /** MACs each entry when the worker has a queue key. */
-    private readonly signer: EntrySigner | undefined,
-    /** A failed write as the run reports it (a `QueueConnectionError` with context). */
-    private readonly typed: (error: unknown) => Error,
-  ) {}
-
-  async add(entry: DistributiveOmit<RunEntry, "attempt" | "seq">): Promise<void> {
-    const full = { ...entry, attempt: this.attempt, seq: this.seq++ } as RunEntry;
-    const fields = encodeEntry(full);
-    const write = this.redis.xadd(
-      this.key,
-      "MAXLEN",
-      "~",
-      this.maxLen,
-      "*",
-      ...(this.signer ? this.signer.sign(fields) : fields),
-    );
-    write.catch((error: unknown) => {
-      this.failure ??= this.typed(error);
-    });
-    this.inFlight.push(write);
-    // A write fails once Redis has been gone for reconnectTimeoutMs (the connection gives up), so
-    // waiting here is bounded; its error is the typed one in `failure`.
-    if (this.inFlight.length >= StreamWriter.WINDOW) await this.inFlight.shift()?.catch(() => {});
-    if (this.failure) throw this.failure;
-  }
-
-  async flush(): Promise<void> {
-    await Promise.allSettled(this.inFlight.splice(0));
-    if (this.failure) throw this.failure;
-  }
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "../../src/index.js";
+import { encodeEntries, type RunEntry } from "../../src/queue/entries.js";
 import { AgentQueue, QueueClosedError, QueueProtocolError, StreamGapError } from "../../src/queue/index.js";
 import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
 import { freshQueue } from "./support/runs.js";
@@ -154,6 +155,95 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
     ]);
     await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
     expect((await queue.run(jobId).collect()).messages).toEqual([system(1).message, system(2).message]);
+  });
+
+  /** The fields of a batch of entries of attempt 1 from `seq`, as a worker of this version writes them. */
+  const batch = (seq: number, entries: [kind: string, data: unknown][]) =>
+    encodeEntries(
+      entries.map(([kind, data], i) => ({ kind, attempt: 1, seq: seq + i, ...(data as object) }) as RunEntry),
+    );
+  const messages = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i): [string, unknown] => ["message", system(from + i)]);
+
+  it("reads batches and single entries alike, in order; a batch written twice is delivered once", async () => {
+    const { queueName, jobId } = await stream([
+      batch(0, [["start", { worker: "w" }], ...messages(1, 3)]),
+      batch(0, [["start", { worker: "w" }], ...messages(1, 3)]), // re-sent after a reconnect
+      entry("message", 1, 4, system(4)),
+      batch(5, [...messages(5, 2), ["end", end]]),
+    ]);
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    const { messages: got, result } = await queue.run(jobId).collect();
+    expect(got).toEqual([1, 2, 3, 4, 5, 6].map((n) => system(n).message));
+    expect(result).toEqual(end.result);
+  });
+
+  it("ends the iteration with QueueProtocolError at a malformed batch, delivering none of it", async () => {
+    const malformed: [string, string[]][] = [
+      ["an entry of the batch malformed", batch(2, [...messages(2, 2), ["message", {}]])],
+      ["data that is not JSON", ["v", "2", "a", "1", "s", "2", "d", '[["message",']],
+      ["more entries than a batch holds", batch(2, messages(2, 65))],
+      ["a format this version does not know", ["v", "3", "a", "1", "s", "2", "d", "[]"]],
+    ];
+    const { queueName } = await stream([]);
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    for (const [what, bad] of malformed) {
+      const { jobId } = await stream(
+        [batch(0, [["start", { worker: "w" }], ...messages(1, 1)]), bad, batch(70, [["end", end]])],
+        queueName,
+      );
+      const { messages: got, error } = await readAll(queue.run(jobId));
+      expect(error, what).toBeInstanceOf(QueueProtocolError);
+      expect(error, what).toMatchObject({ jobId, entryId: expect.stringMatching(/^\d+-\d+$/) });
+      expect(got, what).toEqual([system(1).message]);
+    }
+  });
+
+  it("throws StreamGapError for entries missing between batches", async () => {
+    const { queueName, jobId } = await stream([
+      batch(0, [["start", { worker: "w" }], ...messages(1, 2)]),
+      batch(5, [...messages(5, 1), ["end", end]]),
+    ]);
+    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    const { messages: got, error } = await readAll(queue.run(jobId));
+    expect(got).toEqual([system(1).message, system(2).message]);
+    expect(error).toBeInstanceOf(StreamGapError);
+    expect(error).toMatchObject({ jobId, attempt: 1, expectedSeq: 3, gotSeq: 5 });
+  });
+
+  it("a slow reader holds one read of at most 16 stream entries: 16 × 64 entries, however long the stream", async () => {
+    const written = [batch(0, [["start", { worker: "w" }]])];
+    for (let seq = 1; seq < 64 * 40; seq += 64) written.push(batch(seq, messages(seq, 64)));
+    written.push(batch(64 * 40 + 1, [["end", end]]));
+    const { queueName, jobId } = await stream(written);
+    const monitor = await raw.monitor();
+    const xreads: string[][] = [];
+    let marked!: () => void;
+    const marker = new Promise<void>((resolve) => {
+      marked = resolve;
+    });
+    monitor.on("monitor", (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === "xread") xreads.push(args);
+      if (args[0]?.toLowerCase() === "echo" && args[1] === `marker ${jobId}`) marked();
+    });
+    try {
+      await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+      const iterator = queue.run(jobId)[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toEqual(system(1).message);
+      // Everything Redis ran before this marker is in the monitor's feed once the marker is.
+      await raw.echo(`marker ${jobId}`);
+      await marker;
+      expect(xreads).toHaveLength(1);
+      expect(xreads[0]!.slice(1, 3)).toEqual(["COUNT", "16"]);
+      let count = 1;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) count++;
+      expect(count).toBe(64 * 40);
+    } finally {
+      monitor.disconnect();
+    }
+    // 42 stream entries, 16 a read.
+    expect(xreads.length).toBeGreaterThanOrEqual(3);
+    for (const args of xreads) expect(args.slice(1, 3)).toEqual(["COUNT", "16"]);
   });
 
   it("ends an iteration with QueueClosedError when the producer closes while it waits", async () => {

@@ -10,6 +10,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentOptions } from "../../src/index.js";
+import { decodeStreamEntry } from "../../src/queue/entries.js";
 import {
   AgentQueue,
   AgentWorker,
@@ -232,8 +233,8 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
           | null;
         for (const [id, fields] of reply?.[0]?.[1] ?? []) {
           last = id;
-          if (fields[1] === "permission")
-            requestId = (JSON.parse(fields[7]!) as { requestId: string }).requestId;
+          for (const part of decodeStreamEntry(fields).parts ?? [])
+            if (part.entry?.kind === "permission") requestId = part.entry.requestId;
         }
       }
       const decision = `code-agent:${queueName}:run:${run.id}:permission:${requestId}`;

@@ -234,6 +234,16 @@ describe("the queue's keys", () => {
     const tampered = [...fields];
     tampered[3] = "2";
     expect(signer.verify(tampered)).toBe(false);
+    // A batch (fields v a s d) is MACed too; its MAC is not valid in the other layout or stream.
+    const batch = signer.sign(["v", "2", "a", "1", "s", "3", "d", '[["end",{}]]']);
+    expect(signer.verify(batch)).toBe(true);
+    expect(key.entries("stream-2").verify(batch)).toBe(false);
+    expect(signer.verify(["k", ...batch.slice(1)])).toBe(false);
+    expect(signer.verify(["k", "2", ...batch.slice(2, 8), "m", signer.mac(batch)])).toBe(false);
+    expect(signer.verify([...batch, "v", "3"])).toBe(false);
+    const moved = [...batch];
+    moved[5] = "4";
+    expect(signer.verify(moved)).toBe(false);
     expect(() => QueueKey.from("short")).toThrow(InvalidOptionsError);
   });
 

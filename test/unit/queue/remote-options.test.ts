@@ -3,8 +3,17 @@ import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionsError } from "../../../src/errors.js";
-import { ProcessError } from "../../../src/index.js";
-import { decodeEntry, encodeEntry, type RunEntry, serializeError } from "../../../src/queue/entries.js";
+import { type Message, ProcessError } from "../../../src/index.js";
+import {
+  decodeEntry,
+  decodeStreamEntry,
+  encodeEntries,
+  encodeEntry,
+  MAX_BATCH_ENTRIES,
+  type RunEntry,
+  STREAM_FORMAT,
+  serializeError,
+} from "../../../src/queue/entries.js";
 import { AgentQueue, AgentWorker, QueueConnectionError } from "../../../src/queue/index.js";
 import { restoreEnv, toJobData } from "../../../src/queue/remote-options.js";
 
@@ -92,6 +101,76 @@ describe("run stream entries", () => {
       '{"worker":"w","kind":"end","seq":9}',
     ]);
     expect(disguised.entry).toEqual({ kind: "start", attempt: 1, seq: 0, worker: "w" });
+  });
+
+  const note = (n: number) => ({ type: "system", subtype: "note", data: { n }, raw: {} }) as Message;
+  const batchFields = (d: unknown, seq = "1", attempt = "2") => [
+    "v",
+    STREAM_FORMAT,
+    "a",
+    attempt,
+    "s",
+    seq,
+    "d",
+    typeof d === "string" ? d : JSON.stringify(d),
+  ];
+
+  it("a batch carries several entries in order (consecutive seqs); single entries still decode", () => {
+    const entries: RunEntry[] = [
+      { kind: "start", attempt: 2, seq: 4, worker: "w" },
+      { kind: "message", attempt: 2, seq: 5, message: note(1) },
+      { kind: "message", attempt: 2, seq: 6, message: note(2) },
+      { kind: "end", attempt: 2, seq: 7, status: "completed" },
+    ];
+    expect(decodeStreamEntry(encodeEntries(entries))).toEqual({ parts: entries.map((entry) => ({ entry })) });
+    const single = encodeEntry(entries[1]!);
+    expect(decodeStreamEntry(single)).toEqual({ parts: [{ entry: entries[1] }] });
+    // A reader of the single-entry layout (the version before batches) fails loudly on a batch.
+    expect(decodeEntry(encodeEntries(entries)).problem).toMatch(/lacks one of the fields k, a, s, d/);
+    // The place comes from the fields: data cannot pass for another kind, attempt or seq.
+    expect(
+      decodeStreamEntry(batchFields([["start", { worker: "w", kind: "end", seq: 9, attempt: 7 }]])),
+    ).toEqual({ parts: [{ entry: { kind: "start", attempt: 2, seq: 1, worker: "w" } }] });
+    // An entry of a kind this version does not know keeps its place between the others.
+    expect(
+      decodeStreamEntry(
+        batchFields([
+          ["future", 1],
+          ["message", { message: note(3) }],
+        ]),
+      ).parts,
+    ).toEqual([
+      { unknown: { kind: "future", attempt: 2, seq: 1 }, problem: expect.stringContaining('"future"') },
+      { entry: { kind: "message", attempt: 2, seq: 2, message: note(3) } },
+    ]);
+  });
+
+  it("a malformed batch is refused whole, saying why (never a throw), as is a format this version does not know", () => {
+    const problem = (fields: unknown) => {
+      const decoded = decodeStreamEntry(fields);
+      expect(decoded.parts).toBeUndefined();
+      return decoded.problem;
+    };
+    const message = ["message", { message: note(1) }];
+    expect(problem(batchFields("[not json"))).toMatch(/not JSON/);
+    expect(problem(batchFields({ message: note(1) }))).toMatch(/not a list of 1 to 64 entries/);
+    expect(problem(batchFields([]))).toMatch(/not a list of 1 to 64 entries/);
+    expect(problem(batchFields(Array.from({ length: MAX_BATCH_ENTRIES + 1 }, () => message)))).toMatch(
+      /not a list of 1 to 64/,
+    );
+    expect(problem(batchFields([message, ["message", {}]]))).toMatch(
+      /entry 1: a message entry whose message is not an object with a type/,
+    );
+    expect(problem(batchFields([message, "message"]))).toMatch(/entry 1 is not a \[kind, data\] pair/);
+    expect(problem(batchFields([message, [1, {}]]))).toMatch(/entry 1 is not a \[kind, data\] pair/);
+    expect(problem(batchFields([message, ["end", { status: "weird" }]]))).toMatch(/entry 1: .*known status/);
+    expect(problem(batchFields([message], "-1"))).toMatch(/not a count/);
+    expect(problem(batchFields([message], String(Number.MAX_SAFE_INTEGER)))).toMatch(/not a count/);
+    expect(problem(["v", STREAM_FORMAT, "a", "1", "s", "0"])).toMatch(/lacks/);
+    expect(problem(["v", "3", "a", "1", "s", "0", "d", "[]"])).toMatch(
+      /format "3" is unknown to this version/,
+    );
+    expect(problem("fields")).toMatch(/not a list/);
   });
 });
 
