@@ -28,7 +28,10 @@ export function approvalCommand(description: unknown, argsText: unknown): string
   const match = /^(?:Running|Starting background): ([\s\S]*)$/.exec(description.slice(PREFIX.length));
   const preview = match?.[1];
   if (preview === undefined || preview === "") return undefined;
-  const streamed = str(streamedArguments(argsText)?.command);
+  // Kimi reads its arguments with JSON.parse, as here; a second `"command"` key (where parsers
+  // could differ) is not trusted.
+  const once = typeof argsText === "string" && (argsText.match(/"command"\s*:/g) ?? []).length === 1;
+  const streamed = once ? str(streamedArguments(argsText)?.command) : undefined;
   if (streamed !== undefined && previewOf(streamed) === preview) return streamed;
   return preview.length <= PREVIEW_LENGTH ? preview : undefined;
 }

@@ -105,6 +105,15 @@ describe("Kimi Code: canUseTool input recovered from the approval text", () => {
       text(shown),
     );
     expect(other.input.command).toBeUndefined();
+    // Two `command` keys (JSON.parse takes the last; another parser might run the first): not trusted.
+    const twice = askFor(
+      "c3",
+      "Bash",
+      "execute",
+      [`{"command":"${LONG}; rm -rf ~","command":${JSON.stringify(LONG)}}`],
+      text(shown),
+    );
+    expect(twice.input.command).toBeUndefined();
     const cut = askFor(
       "c2",
       "Bash",
