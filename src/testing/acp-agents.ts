@@ -490,10 +490,13 @@ function nativeBinary(candidates: ReadonlyArray<[pkg: string, rel: string]>): st
  * Finds an installed agent: the native binary of its platform package where it has one (OpenCode,
  * Copilot, Kilo — their npm launchers run it with `spawnSync` and do not forward signals), the Node
  * entry script otherwise (Gemini CLI's bundle; Qwen's `cli.js` under `--expose-gc`, as its launcher
- * would; CodeBuddy's `cli/bin/codebuddy` inside `@tencent-ai/agent-sdk`), searched in `node_modules` of this package's and the working directory's ancestors.
+ * would; CodeBuddy's `cli/bin/codebuddy` inside `@tencent-ai/agent-sdk`; Kimi Code's
+ * `dist/main.mjs`, only on a Node as new as its {@link AcpAgentPreset.minNode}), searched in
+ * `node_modules` of this package's and the working directory's ancestors.
  *
  * @param agent - The agent.
- * @returns The command, or undefined when the package is not installed there.
+ * @returns The command, or undefined when the package is not installed there (or this Node is
+ *   older than the agent needs).
  */
 export function resolveAcpAgentCommand(agent: AcpAgentName): AcpAgentCommand | undefined {
   const platform = `${process.platform}-${process.arch}`;
