@@ -103,6 +103,8 @@ export class Terminals {
   private readonly terminals = new Map<string, Terminal>();
   /** Creations between their limit check and their registration. */
   private starting = 0;
+  /** Creations between their spawn and their registration: see {@link closeAll}. */
+  private readonly spawning = new Set<Promise<void>>();
   private nextId = 1;
   private closed = false;
   private readonly maxTerminals: number;
@@ -134,16 +136,32 @@ export class Terminals {
       await this.options.authorize?.(request, params as unknown as RawObject);
       // Held open until the command has started in it: a directory swapped meanwhile is not followed.
       const cwd = await this.workspace.openDirectory(request.cwd);
-      let terminal: Terminal;
+      // From the spawn until the terminal is registered (or ended), closeAll waits for this.
+      let settle!: () => void;
+      const settled = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      this.spawning.add(settled);
       try {
-        if (this.closed) throw RequestError.internalError(undefined, "the session is closing");
-        terminal = await this.start(request, cwd.cwd, params.outputByteLimit);
+        let terminal: Terminal;
+        try {
+          if (this.closed) throw RequestError.internalError(undefined, "the session is closing");
+          terminal = await this.start(request, cwd.cwd, params.outputByteLimit);
+        } finally {
+          await cwd.handle.close().catch(() => undefined);
+        }
+        if (this.closed) {
+          // The session began closing while the command started: it is ended, not left running.
+          await stop(terminal);
+          throw RequestError.internalError(undefined, "the session is closing");
+        }
+        const id = `term-${this.nextId++}`;
+        this.terminals.set(id, terminal);
+        return id;
       } finally {
-        await cwd.handle.close().catch(() => undefined);
+        this.spawning.delete(settled);
+        settle();
       }
-      const id = `term-${this.nextId++}`;
-      this.terminals.set(id, terminal);
-      return id;
     } finally {
       this.starting -= 1;
     }
@@ -279,7 +297,9 @@ export class Terminals {
     this.closed = true;
     const all = [...this.terminals.values()];
     this.terminals.clear();
-    await Promise.all(all.map(stop));
+    // A command spawned but not yet registered is ended by its create, which this waits for
+    // (bounded: the spawn settles; an authorize still pending is not waited for).
+    await Promise.all([...all.map(stop), ...this.spawning]);
   }
 
   private get(id: string): Terminal {
