@@ -161,6 +161,7 @@ describe("resolveAcpCommand", () => {
       "codebuddy",
       "codex-acp",
       "copilot",
+      "droid",
       "gemini",
       "kilo",
       "kimi",
