@@ -66,7 +66,9 @@ export interface RecordedChatRequest extends RecordedHttpRequest {
   /**
    * Text of the LAST `role: "user"` message (text parts joined with `"\n"`), with the tag blocks
    * agents wrap around a prompt removed (leading and trailing `<tag>…</tag>` blocks); messages that are only
-   * such blocks are skipped. The same in every request of a turn, including tool-result follow-ups.
+   * such blocks are skipped. A block holding the prompt itself (CodeBuddy Code's `<user_query>`) gives
+   * its text (see `stripInjectedBlocks`). The same in every request of a turn, including tool-result
+   * follow-ups.
    */
   lastUserText: string;
   /** Text of the first `role: "system"` (or `developer`) message, `""` when none. */
