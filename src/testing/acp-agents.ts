@@ -366,6 +366,7 @@ export const ACP_AGENTS: Readonly<Record<AcpAgentName, AcpAgentPreset>> = {
       "Sends a tool-less session title request ('Generate a concise, sentence-case title') before each turn.",
       "A refused permission ends the turn as cancelled (stopReason 'cancelled'), not end_turn, without another model request.",
       "After session/cancel, a prompt within 500 ms is answered 'cancelled' without running (its cancel barrier, see cancelBarrierMs).",
+      "A session/cancel while no prompt runs (one racing a turn's end) is kept for the next prompt that runs: it runs whole (model called, tools run) but ends as cancelled.",
     ],
     cancelBarrierMs: 500,
   },

@@ -149,6 +149,18 @@ for (const agent of ACP_AGENT_NAMES) {
           const last = await prompt("AFTER CANCEL");
           expect(last.stopReason).toBe("end_turn");
           expect(agentText(run.updates)).toContain("Still here.");
+          if (agent === "codebuddy") {
+            // Pinned CodeBuddy Code 2.117.0 bugs. A session/cancel while no prompt runs (one racing a
+            // turn's end) sets the barrier: a prompt right behind it is answered cancelled unrun; and
+            // the cancel is kept for the next prompt that runs: that one runs whole (its model request
+            // is made) but ends as cancelled. Only the prompt after it is a normal turn again.
+            await run.ctx.notify("session/cancel", { sessionId });
+            expect((await prompt("BARRIER")).stopReason).toBe("cancelled");
+            await setTimeout((preset.cancelBarrierMs ?? 0) + 50);
+            expect((await prompt("SPENT")).stopReason).toBe("cancelled");
+            expect(await prompt("NORMAL")).toMatchObject({ stopReason: "end_turn" });
+            expect(model.turnRequests.map((r) => r.lastUserText).slice(-2)).toEqual(["SPENT", "NORMAL"]);
+          }
         } catch (err) {
           const seen = model.requests.map(
             (r) => `${r.sideCall ?? (r.scripted ? "turn" : "-")}: ${r.lastUserText.slice(0, 60)}`,
