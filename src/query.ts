@@ -115,6 +115,15 @@ function preload(options: AgentOptions): void {
     startLoading(options.backend).catch(() => undefined);
 }
 
+/**
+ * Lets the process of a query made by {@link query} keep the host alive, or not: off while its turn
+ * waits, parked, for an answer that may never come (see ai-sdk/approvals.ts). No-op on anything else.
+ * @internal
+ */
+export function setQueryKeepAlive(q: Query, keep: boolean): void {
+  if (q instanceof QueryRun) QueryRun.setKeepAlive(q, keep);
+}
+
 /** {@link query} on a session from `source` instead of a new process. @internal */
 export function queryOn(source: SessionSource, params: QueryParams): FullQuery {
   return new QueryRun(params.prompt, new SessionEngine(params.options ?? {}, source));
@@ -161,6 +170,11 @@ class QueryRun implements FullQuery {
 
   get pid(): number | undefined {
     return this.engine.pid;
+  }
+
+  /** See {@link setQueryKeepAlive}. */
+  static setKeepAlive(run: QueryRun, keep: boolean): void {
+    run.engine.setKeepAlive(keep);
   }
 
   [Symbol.asyncIterator](): this {

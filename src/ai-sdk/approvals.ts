@@ -5,7 +5,8 @@
  * call whose last message answers it (`tool-approval-response`) takes the parked turn, answers the
  * CLI and streams the rest of the turn.
  *
- * A parked turn is bounded: its requests are denied and the CLI ended when the backend's
+ * A parked turn does not keep the host alive (a program that asked and ended exits; the CLI is ended
+ * at exit), and it is bounded: its requests are denied and the CLI ended when the backend's
  * `callbackTimeoutMs` passes (default 10 minutes), when the conversation goes on without an answer
  * (a new message resuming the same session), and when more than {@link MAX_PARKED} turns are parked
  * (the oldest goes).
@@ -124,6 +125,8 @@ export interface ParkableRun {
   readonly sessionId: string | undefined;
   /** Ends the turn's CLI (denying what still waits). */
   end(reason: string): void;
+  /** Whether the turn's CLI keeps the host alive: not while parked (the answer may never come). */
+  setKeepAlive(keep: boolean): void;
 }
 
 /** An approval answer found at the end of a prompt. */
@@ -157,6 +160,7 @@ export class ParkedRuns<R extends ParkableRun> {
     if (!bridge) return;
     for (const id of bridge.shownIds()) this.byApproval.set(id, run);
     if (!this.order.includes(run)) this.order.push(run);
+    run.setKeepAlive(false);
     bridge.onLapsed = () => this.expire(run, "the approval was not given in time");
     while (this.order.length > MAX_PARKED) {
       const oldest = this.order[0] as R;
@@ -196,6 +200,7 @@ export class ParkedRuns<R extends ParkableRun> {
   }
 
   private unpark(run: R): void {
+    run.setKeepAlive(true);
     if (run.bridge) run.bridge.onLapsed = undefined;
     for (const [id, r] of [...this.byApproval]) if (r === run) this.byApproval.delete(id);
     const i = this.order.indexOf(run);

@@ -18,7 +18,7 @@ import type {
 import { ControlRequestError, UnsupportedFeatureError } from "../errors.js";
 import type { Message } from "../messages.js";
 import type { CanUseTool } from "../permissions.js";
-import { type Query, query } from "../query.js";
+import { type Query, query, setQueryKeepAlive } from "../query.js";
 import { ApprovalBridge, type ParkableRun, ParkedRuns } from "./approvals.js";
 import type { ParsedModelId } from "./model-id.js";
 import { PartMapper } from "./parts.js";
@@ -225,6 +225,10 @@ export class Turn implements ParkableRun {
       this.pending.catch(() => undefined);
     }
     return this.pending;
+  }
+
+  setKeepAlive(keep: boolean): void {
+    setQueryKeepAlive(this.q, keep);
   }
 
   end(reason: string): void {

@@ -130,6 +130,15 @@ export class SessionEngine {
   }
 
   /**
+   * Whether the open session's process keeps the host alive. Off while a turn waits on the caller
+   * for longer than a call (an AI SDK approval parked between calls): a host with nothing else to do
+   * may then exit, and the process-group registry ends the CLI at exit.
+   */
+  setKeepAlive(keep: boolean): void {
+    this.current?.setKeepAlive?.(keep);
+  }
+
+  /**
    * Opens the session: from the source when there is one, else a new process. Concurrent calls
    * share one open; after `close()` it opens anew. Rejects with the open's error: `AbortError` for
    * an aborted `signal` (or `close()` meanwhile), option errors before anything is spawned.

@@ -221,6 +221,9 @@ export class PeerChannel<Id extends string | number> {
           // (and with it the host's event loop) after the session closed. A cancelled handler is
           // still waited for: its answer goes out all the same unless `silentWhenCancelled`.
           signal: this.closing.signal,
+          // The session's process and pipes keep the host alive while it runs; this timer alone
+          // must not (a session unref'd while a request waits on the caller, e.g. an AI SDK approval).
+          keepAlive: false,
           onTimeout: () => {
             timedOut = true;
             const error = new Error(`The ${request.name} callback did not answer within ${timeoutMs} ms`);

@@ -12,6 +12,12 @@ export interface DeadlineOptions {
   signal?: AbortSignal | undefined;
   /** The error for an expired deadline (it may also abort whatever the work listens to). */
   onTimeout(): unknown;
+  /**
+   * Whether the deadline's timer keeps the event loop alive. Default true. False where something
+   * else decides that (a session's process and pipes): a wait must not hold a host whose session
+   * stopped holding it (a turn parked for an answer that may never come).
+   */
+  keepAlive?: boolean;
 }
 
 /**
@@ -46,6 +52,7 @@ export function settleWithin<T>(work: Promise<T>, options: DeadlineOptions): Pro
         }
         reject(error);
       }, timeoutMs);
+      if (options.keepAlive === false) timer.unref();
     }
     work.then(
       (value) => {
