@@ -213,6 +213,13 @@ for (const agent of ACP_AGENT_NAMES) {
               input: expect.objectContaining({ file_path: written, content: "written-by-fake\n" }),
             },
           ]);
+          // The tool_use waited for the permission request, which named the command.
+          expect(blocks(first).filter((b) => b.type === "tool_use")).toEqual([
+            expect.objectContaining({
+              name: "Bash",
+              input: expect.objectContaining({ command: `echo allow-ok > ${allowed}` }),
+            }),
+          ]);
         }
         if (agent === "codebuddy") {
           // CodeBuddy's Bash and Write in the unified vocabulary; its write through the client's fs is

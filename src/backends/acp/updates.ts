@@ -115,6 +115,11 @@ interface ToolState {
   rawInput: boolean;
   /** Without `rawInput`: the last content text that was a JSON object (Kimi streams its arguments so). */
   argsText?: string;
+  /**
+   * It opened pending with one empty text block and no `rawInput` (Kimi Code): the in-progress
+   * updates whose content is JSON text are its arguments being streamed, not yet worth a tool_use.
+   */
+  awaitingArgs?: boolean;
   announced: boolean;
   /**
    * It opened with an empty `rawInput` while in progress: status-less updates with a `rawInput` are
@@ -375,7 +380,19 @@ export class AcpUpdateMapper {
       !state.rawInput &&
       isObject(update.rawInput);
     if (inputUnknown && status === "in_progress") state.streamingArgs = true;
-    if (!inputUnknown && !partialArgs) this.announce(state, out);
+    // Kimi Code opens a call with an empty text and no rawInput, then streams its arguments as JSON
+    // text: the tool_use waits for the permission request (which names the command), the rawInput
+    // that follows its start, or the end.
+    const opening = kind === "tool_call" && status === "pending" && isEmptyTextOpening(update);
+    if (opening) state.awaitingArgs = true;
+    const streamingText =
+      state.awaitingArgs === true &&
+      kind === "tool_call_update" &&
+      status === "in_progress" &&
+      update.rawInput === undefined &&
+      Array.isArray(update.content) &&
+      toolContentText({ content: update.content }).startsWith("{");
+    if (!inputUnknown && !partialArgs && !opening && !streamingText) this.announce(state, out);
     if ((status === "completed" || status === "failed") && !state.finished) {
       state.finished = true;
       this.announce(state, out);
@@ -489,6 +506,14 @@ export class AcpUpdateMapper {
     const sessionId = this.ctx.sessionId();
     return { type: "system", subtype, data: { ...data, session_id: sessionId }, sessionId, raw };
   }
+}
+
+/** A `tool_call` with no `rawInput` whose content is one empty text block (Kimi Code's opening). */
+function isEmptyTextOpening(update: RawObject): boolean {
+  if (update.rawInput !== undefined || !Array.isArray(update.content) || update.content.length !== 1)
+    return false;
+  const entry = asObject(update.content[0]);
+  return entry.type === "content" && asObject(entry.content).text === "";
 }
 
 function merge(state: ToolState, update: RawObject): void {

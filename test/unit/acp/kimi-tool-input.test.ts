@@ -75,9 +75,19 @@ describe("Kimi Code: canUseTool input recovered from the approval text", () => {
       description: "Requesting approval to Running: echo hi > probe.txt",
       command: "echo hi > probe.txt",
     });
-    // The tool_use went out at the first notification, before anything named the command.
-    expect(call.announced[0]).toMatchObject({ content: [{ type: "tool_use", name: "Bash" }] });
-    expect(JSON.stringify(call.announced[0])).not.toContain('"command":"Bash"');
+    // The tool_use waited through the opening and the streamed arguments for the permission request.
+    expect(call.announced).toEqual([
+      expect.objectContaining({
+        content: [
+          {
+            type: "tool_use",
+            id: "0:call_417aa8896f6c9a80425ef0f9",
+            name: "Bash",
+            input: expect.objectContaining({ command: "echo hi > probe.txt" }),
+          },
+        ],
+      }),
+    ]);
   });
 
   it("a command longer than 50: the streamed one, whose preview is the one Kimi shows", () => {
@@ -137,6 +147,97 @@ describe("Kimi Code: canUseTool input recovered from the approval text", () => {
     expect(approvalCommand(`Requesting approval to Running: ${"a".repeat(50)}`, undefined)).toBe(
       "a".repeat(50),
     );
+  });
+
+  it("without a permission request (yolo, auto) the tool_use comes with the rawInput after its start", () => {
+    const m = mapper();
+    m.beginTurn();
+    const id = "0:call_d3c1fd50db17a96e990a6bc4";
+    const seen: Message[] = [];
+    for (const u of [
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: id,
+        title: "Bash",
+        kind: "execute",
+        status: "pending",
+        content: text(""),
+      },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: id,
+        status: "in_progress",
+        content: text('{"command":"echo hi'),
+      },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: id,
+        status: "in_progress",
+        content: text(JSON.stringify({ command: LONG })),
+      },
+    ]) {
+      seen.push(...m.map(update(u)));
+    }
+    expect(seen).toEqual([]);
+    seen.push(
+      ...m.map(
+        update({
+          sessionUpdate: "tool_call_update",
+          toolCallId: id,
+          title: "Running: echo hi > probe.txt && echo a-long-command-line-th…",
+          kind: "execute",
+          status: "in_progress",
+          rawInput: { command: LONG },
+          content: text(JSON.stringify({ command: LONG })),
+        }),
+      ),
+      ...m.map(
+        update({
+          sessionUpdate: "tool_call_update",
+          toolCallId: id,
+          status: "completed",
+          content: text("a-long-command-line-that-goes-on-for-more-than-fifty-chars\n"),
+          rawOutput: "a-long-command-line-that-goes-on-for-more-than-fifty-chars\n",
+        }),
+      ),
+    );
+    expect(seen).toEqual([
+      expect.objectContaining({
+        content: [{ type: "tool_use", id, name: "Bash", input: { command: LONG } }],
+      }),
+      expect.objectContaining({
+        type: "user",
+        content: [expect.objectContaining({ type: "tool_result", isError: false })],
+      }),
+    ]);
+  });
+
+  it("a cancelled turn still announces a call that was streaming its arguments", () => {
+    const m = mapper();
+    m.beginTurn();
+    m.map(
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "x",
+        title: "Bash",
+        kind: "execute",
+        status: "pending",
+        content: text(""),
+      }),
+    );
+    m.map(
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "x",
+        status: "in_progress",
+        content: text('{"comm'),
+      }),
+    );
+    expect(m.flushAll()).toEqual([
+      expect.objectContaining({
+        content: [expect.objectContaining({ type: "tool_use", id: "x", name: "Bash" })],
+      }),
+    ]);
   });
 
   it("Write: the path from 'Writing <path>', the content from the streamed arguments of that path", () => {
