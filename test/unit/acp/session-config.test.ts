@@ -347,13 +347,14 @@ describe("ACP session/close and session/resume", () => {
 
   it("close() is bounded when the agent never answers session/close", { timeout: 30_000 }, async () => {
     // Bounded by SESSION_CLOSE_TIMEOUT_MS (5 s; less when controlTimeoutMs is): then the group ends.
-    // A short controlTimeoutMs bounds the wait (the shorter of the two); the default bound is 5 s.
+    // A shorter controlTimeoutMs bounds the wait (the shorter of the two); the default bound is 5 s.
+    // 3 s, not less: the same bound covers the stand-in's initialize, slow on a loaded machine.
     expect(SESSION_CLOSE_TIMEOUT_MS).toBe(5_000);
-    const t = client({ ...CODEX_LIKE, closeHangs: true }, { controlTimeoutMs: 400 });
+    const t = client({ ...CODEX_LIKE, closeHangs: true }, { controlTimeoutMs: 3_000 });
     await t.client.connect();
     const started = Date.now();
     await t.client.disconnect();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_950);
     expect(t.requests().at(-1)?.method).toBe("session/close");
   });
 
