@@ -6,7 +6,7 @@
  * runs: the client terminal the command would run in is refused.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { AgentSdkClient, type CanUseTool, type PermissionMode } from "../../src/index.js";
+import { AgentSdkClient, type CanUseTool } from "../../src/index.js";
 import {
   ACP_AGENTS,
   acpAgentUnavailableReason,
@@ -55,7 +55,8 @@ describe.skipIf(reason !== undefined)(
       expect(asked).toEqual(["terminal/create"]);
 
       asked.length = 0;
-      await client.setPermissionMode("yolo" as PermissionMode);
+      // Its own mode id (setPermissionMode takes one: the type names ours).
+      await client.setPermissionMode("yolo" as Parameters<AgentSdkClient["setPermissionMode"]>[0]);
       model.push({ shell: dangerous }, { text: "tried" });
       await client.query("RUN: yolo");
       expect(results(await collect(client.receiveResponse()))).toHaveLength(1);
