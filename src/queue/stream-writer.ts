@@ -2,7 +2,9 @@
  * Appends one attempt's entries to a run's Redis stream, in order, several to an XADD: the entries
  * added in one turn of the event loop (the messages the CLI's output chunk held) go out together, as
  * one batch (entries.ts), up to {@link MAX_BATCH_ENTRIES} entries or {@link MAX_BATCH_CHARS}
- * characters of JSON. Up to {@link StreamWriter.WINDOW} batches are in flight; beyond that `add()`
+ * characters of JSON. While the previous batch has not been answered, the next one waits for its
+ * answer (as Nagle's algorithm does): a loaded machine, whose CLI output comes in more and smaller
+ * chunks, then still writes few XADDs, and an idle one loses no time. Up to {@link StreamWriter.WINDOW} batches are in flight; beyond that `add()`
  * waits, so a slow or absent Redis pauses the run (and so the CLI, through its stdout pipe) instead
  * of buffering: what a writer holds is bounded by the window, one batch being filled, and the
  * entries larger than a batch (one each).
@@ -24,6 +26,9 @@ export class StreamWriter {
   private firstSeq = 0;
   /** Sends the batch being filled at the end of this turn of the event loop. */
   private immediate: NodeJS.Immediate | undefined;
+  /** The last XADD until Redis answers it; and whether the batch being filled waits for that. */
+  private unanswered: Promise<unknown> | undefined;
+  private afterAnswer = false;
   private readonly inFlight: Promise<unknown>[] = [];
   private failure: unknown;
 
@@ -52,7 +57,7 @@ export class StreamWriter {
     this.parts.push(part);
     this.chars += part.length;
     if (this.parts.length >= MAX_BATCH_ENTRIES || this.chars >= MAX_BATCH_CHARS) this.send();
-    else this.immediate ??= setImmediate(() => this.send());
+    else this.immediate ??= setImmediate(() => this.sendWhenAnswered());
     while (this.inFlight.length >= StreamWriter.WINDOW) await this.inFlight.shift()?.catch(() => {});
     if (this.failure) throw this.failure;
   }
@@ -64,6 +69,7 @@ export class StreamWriter {
   send(): void {
     if (this.immediate) clearImmediate(this.immediate);
     this.immediate = undefined;
+    this.afterAnswer = false;
     if (this.parts.length === 0) return;
     const fields = encodeBatch(this.attempt, this.firstSeq, this.parts);
     this.parts = [];
@@ -80,6 +86,20 @@ export class StreamWriter {
       this.failure ??= this.typed(error);
     });
     this.inFlight.push(write);
+    this.unanswered = write;
+    const answered = () => {
+      if (this.unanswered !== write) return;
+      this.unanswered = undefined;
+      if (this.afterAnswer) this.send();
+    };
+    write.then(answered, answered);
+  }
+
+  /** Sends the batch being filled now, or once Redis has answered the last XADD. */
+  private sendWhenAnswered(): void {
+    this.immediate = undefined;
+    if (this.unanswered) this.afterAnswer = true;
+    else this.send();
   }
 
   /** Sends what is pending and waits for every write; rejects with the first failure's typed error. */

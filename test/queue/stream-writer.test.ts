@@ -57,7 +57,7 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
     const added: Promise<void>[] = [];
     for (let n = 0; n < 150; n++) added.push(stream.add({ kind: "message", message: note(n) }));
     await Promise.all(added);
-    await twoTurns(); // the rest of this turn's entries went out at its end
+    await stream.flush();
     await stream.add({ kind: "end", status: "completed" });
     await stream.flush();
     const entries = await read(stream.key);
@@ -69,6 +69,37 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
         .slice(0, 150)
         .map((e) => (e.kind === "message" ? e.message : undefined)),
     ).toEqual([...Array(150).keys()].map((n) => note(n)));
+  });
+
+  it("an idle writer sends at the end of the turn; while an XADD is unanswered, later turns' entries wait and go out together", async () => {
+    const connection = raw.duplicate();
+    const admin = raw.duplicate();
+    try {
+      const stream = writer(connection);
+      // Nothing unanswered: the entry goes out at the end of this turn, no flush needed.
+      await stream.add({ kind: "message", message: note(0) });
+      const first = (await raw.xread("BLOCK", 10_000, "STREAMS", stream.key, "0-0")) as [
+        string,
+        [string, string[]][],
+      ][];
+      expect(first[0]![1]).toHaveLength(1);
+      await connection.ping();
+      await admin.client("PAUSE", 60_000, "WRITE");
+      await stream.add({ kind: "message", message: note(1) });
+      await twoTurns(); // sent, and not answered while Redis is paused
+      await stream.add({ kind: "message", message: note(2) });
+      await twoTurns();
+      await stream.add({ kind: "message", message: note(3) });
+      await twoTurns();
+      await admin.client("UNPAUSE");
+      await stream.flush();
+      const entries = await read(stream.key);
+      expect(entries.map((e) => e.entries.map((entry) => entry.seq))).toEqual([[0], [1], [2, 3]]);
+    } finally {
+      await admin.client("UNPAUSE").catch(() => {});
+      connection.disconnect();
+      admin.disconnect();
+    }
   });
 
   it("keeps a batch within 64 KiB of JSON; an entry larger than that goes alone", async () => {
