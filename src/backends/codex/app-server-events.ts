@@ -52,7 +52,6 @@ const IGNORED = new Set([
   "account/rateLimits/updated",
   "account/updated",
   "remoteControl/status/changed",
-  "mcpServer/startupStatus/updated",
   "skills/changed",
   "app/list/updated",
   "fs/changed",
@@ -140,6 +139,13 @@ export class AppServerEventMapper {
           Array.isArray(params.plan) ? params.plan : [],
           raw,
         );
+      case "mcpServer/startupStatus/updated": {
+        // A server that failed to start (or timed out) is a warning: the turn goes on without its tools.
+        if (params.status !== "failed") return [];
+        const name = str(params.name) ?? "";
+        const message = str(params.error) || `MCP server \`${name}\` failed to start`;
+        return [this.messages.system("codex_warning", { ...params, method, message }, raw)];
+      }
       case "error": {
         const error = asObject(params.error);
         return [this.messages.system("codex_error", { ...params, message: str(error.message) ?? "" }, raw)];

@@ -27,6 +27,7 @@ import { AppServerEventMapper } from "./app-server-events.js";
 import { type ApprovalPrompt, approvalPrompt, decideApproval } from "./approvals.js";
 import { threadParams } from "./command.js";
 import { JsonRpcConnection, JsonRpcError } from "./json-rpc.js";
+import { MCP_STARTUP_STATUS, McpStartupGate, startingServers } from "./mcp-startup.js";
 import { promptParts, turnInput } from "./prompt-input.js";
 import {
   type InitializeParams,
@@ -83,6 +84,10 @@ export class CodexAppServerSession implements Session {
   private lastResultWasError = false;
   private ended = false;
   private endError: unknown;
+  /** The thread's MCP servers still starting: a turn waits for them (see mcp-startup.ts). */
+  private mcpGate = new McpStartupGate([]);
+  /** Ends that wait when the session ends. */
+  private readonly mcpWait = new AbortController();
   /** Messages that arrive before the thread exists wait here, so `init` is always the first message. */
   private beforeInit: Message[] | undefined = [];
 
@@ -128,6 +133,7 @@ export class CodexAppServerSession implements Session {
     this.initResult = await this.rpc.request<RawObject>("initialize", initialize);
     await this.rpc.notify("initialized");
     const params = threadParams(this.options);
+    this.mcpGate = new McpStartupGate(startingServers(this.options.mcpServers, params.config));
     const resume = this.options.resume;
     const result = await this.rpc.request<ThreadStartResult>(
       resume === undefined ? "thread/start" : "thread/resume",
@@ -181,6 +187,11 @@ export class CodexAppServerSession implements Session {
     this.queue = previous.then(() => done);
     try {
       await previous;
+      // A turn sent while a server starts would reach the model without that server's tools.
+      await this.mcpGate.settledWithin(
+        this.options.controlTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        this.mcpWait.signal,
+      );
       if (this.ended || this.threadId === undefined) throw this.gone();
       this.running = turn;
       this.mapper.beginTurn();
@@ -272,6 +283,7 @@ export class CodexAppServerSession implements Session {
   }
 
   private async shutdown(error: unknown): Promise<void> {
+    this.mcpWait.abort();
     this.rpc.shutdown(error ?? new AbortError("The session was closed"));
     try {
       await this.transport.close();
@@ -295,6 +307,7 @@ export class CodexAppServerSession implements Session {
   }
 
   private onNotification(method: string, params: RawObject, raw: RawObject): void {
+    if (method === MCP_STARTUP_STATUS) this.mcpGate.update(params);
     if (
       method === "serverRequest/resolved" &&
       (typeof params.requestId === "number" || typeof params.requestId === "string")
