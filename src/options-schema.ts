@@ -15,6 +15,7 @@ import english from "zod/v4/locales/en.js";
 import type { SessionStore } from "./backends/claude/sessions/store-types.js";
 import { claudeSettingsSchema } from "./backends/claude/settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
+import { ACP_AGENT_PRESETS } from "./options/acp-presets.js";
 import { NOT_A_FLAG } from "./process/argv.js";
 import { durationProblem, MAX_TIMER_MS } from "./signals/duration.js";
 
@@ -341,21 +342,7 @@ const cursorSchema = lazy(() =>
 
 const acpSchema = lazy(() =>
   z.strictObject({
-    agent: z.optional(
-      z.enum([
-        "gemini",
-        "qwen",
-        "opencode",
-        "copilot",
-        "kilo",
-        "cline",
-        "droid",
-        "codebuddy",
-        "kimi",
-        "claude-code-acp",
-        "codex-acp",
-      ]),
-    ),
+    agent: z.optional(z.enum(ACP_AGENT_PRESETS)),
     command: z.optional(nonEmpty()),
     args: z.optional(z.array(z.string())),
     clientFs: z.optional(z.boolean()),

@@ -13,6 +13,7 @@ import type { SessionStore, SessionStoreFlush } from "./backends/claude/sessions
 import type { ClaudeSettings } from "./backends/claude/settings.generated.js";
 import type { InstallProgress } from "./install/installer.js";
 import type { McpServerConfig } from "./mcp/config.js";
+import type { ACP_AGENT_PRESETS } from "./options/acp-presets.js";
 import type { BackendKind, CommonOptionName, OptionNamesOf } from "./options/support.js";
 import type { CanUseTool, PermissionMode } from "./permissions.js";
 import type { TelemetryOptions } from "./telemetry/types.js";
@@ -318,18 +319,7 @@ export interface CursorOptions {
 }
 
 /** The agents the ACP backend knows how to start (see `AcpOptions.agent`). */
-export type AcpAgentPreset =
-  | "gemini"
-  | "qwen"
-  | "opencode"
-  | "copilot"
-  | "kilo"
-  | "cline"
-  | "droid"
-  | "codebuddy"
-  | "kimi"
-  | "claude-code-acp"
-  | "codex-acp";
+export type AcpAgentPreset = (typeof ACP_AGENT_PRESETS)[number];
 
 /**
  * ACP-only options (the `acp` backend drives any agent that speaks the Agent Client Protocol over

@@ -3,22 +3,11 @@
  * ACP agents). Parsed once, when the model is created, so a bad id fails before any process starts.
  */
 import { InvalidOptionsError } from "../errors.js";
+import { ACP_AGENT_PRESETS } from "../options/acp-presets.js";
 import type { AcpAgentPreset, BackendKind } from "../options.js";
 
 /** The ACP agents a model id may name (`"acp/gemini"`, …). */
-export const ACP_PRESETS: readonly AcpAgentPreset[] = [
-  "gemini",
-  "qwen",
-  "opencode",
-  "copilot",
-  "kilo",
-  "cline",
-  "droid",
-  "codebuddy",
-  "kimi",
-  "claude-code-acp",
-  "codex-acp",
-];
+export const ACP_PRESETS: readonly AcpAgentPreset[] = ACP_AGENT_PRESETS;
 
 /**
  * A model id of the `code-agent-sdk/ai-sdk` provider: the backend, optionally followed by the

@@ -5,6 +5,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { INSTALLABLE_BACKENDS, type InstallableBackend, isInstallableBackend } from "../install/packages.js";
+import { ACP_AGENT_PRESETS } from "../options/acp-presets.js";
 import type { BackendKind, SettingSource } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import { closest } from "./suggest.js";
@@ -65,19 +66,7 @@ export type CliArgs = RunArgs | InstallArgs | { command: "help" } | { command: "
 export const BACKENDS: readonly BackendKind[] = ["claude", "codex", "cursor", "acp"];
 
 /** The ACP agents `--agent` knows by name (see the ACP backend's presets). */
-export const ACP_AGENTS = [
-  "gemini",
-  "qwen",
-  "opencode",
-  "copilot",
-  "kilo",
-  "cline",
-  "droid",
-  "codebuddy",
-  "kimi",
-  "claude-code-acp",
-  "codex-acp",
-] as const;
+export const ACP_AGENTS = ACP_AGENT_PRESETS;
 export const PERMISSION_MODES: readonly PermissionMode[] = [
   "default",
   "acceptEdits",

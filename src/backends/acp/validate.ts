@@ -3,6 +3,7 @@
  * spawned, every problem in one error.
  */
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
+import { ACP_AGENT_PRESETS } from "../../options/acp-presets.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { supportedOptions, unsupportedOptionsIn } from "../../options/support.js";
 import { agentOptionsIssues } from "../../options-schema.js";
@@ -26,7 +27,7 @@ export function acpOptionIssues(options: ResolvedOptions): string[] {
   const acp = options.acp;
   if (acp?.agent === undefined && acp?.command === undefined && options.cliPath === undefined) {
     issues.push(
-      'acp: name the agent: acp.agent (a preset: "gemini", "qwen", "opencode", "copilot", "kilo", "cline", "droid", "codebuddy", "kimi", "claude-code-acp", "codex-acp") or acp.command',
+      `acp: name the agent: acp.agent (a preset: ${ACP_AGENT_PRESETS.map((p) => `"${p}"`).join(", ")}) or acp.command`,
     );
   }
   if (typeof options.mcpServers === "string") {
