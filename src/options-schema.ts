@@ -16,6 +16,8 @@ import type { SessionStore } from "./backends/claude/sessions/store-types.js";
 import { claudeSettingsSchema } from "./backends/claude/settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
 import { ACP_AGENT_PRESETS } from "./options/acp-presets.js";
+import { CLI_OWNED_OPTIONS, crossFieldIssues } from "./options/plain.js";
+import { registerOptionSchema } from "./options/schema-slot.js";
 import { NOT_A_FLAG } from "./process/argv.js";
 import { durationProblem, MAX_TIMER_MS } from "./signals/duration.js";
 
@@ -636,80 +638,6 @@ export const agentOptionsSchema = lazy(() => {
   );
 });
 
-/**
- * The rules that relate two options. Runs even when other fields failed (zod's `when`), so `v`
- * may be any object: read defensively.
- */
-function crossFieldIssues(v: Record<string, unknown>): { code: "custom"; path: string[]; message: string }[] {
-  const issues: { code: "custom"; path: string[]; message: string }[] = [];
-  const high = typeof v.highWaterMark === "number" ? v.highWaterMark : 16 * 1024 * 1024;
-  if (typeof v.lowWaterMark === "number" && v.lowWaterMark >= high) {
-    issues.push({
-      code: "custom",
-      path: ["lowWaterMark"],
-      message: `must be below highWaterMark (${high} bytes)`,
-    });
-  }
-  issues.push(...sessionIdIssues(v));
-  if (v.permissionMode === "bypassPermissions" && v.allowDangerouslySkipPermissions !== true) {
-    issues.push({
-      code: "custom",
-      path: ["permissionMode"],
-      message:
-        "'bypassPermissions' runs every tool without asking; set allowDangerouslySkipPermissions: true " +
-        "to confirm you want that (only do so in a sandbox without internet access)",
-    });
-  }
-  return issues;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * The syntax of the ids each backend resumes by, as each CLI documents them: Claude Code session
- * and message ids and Codex thread ids are UUIDs (`codex exec resume` also takes a thread name,
- * which this SDK does not pass); a Cursor chat id is a token of letters, digits, `.`, `_`, `:`
- * and `-`; an ACP session id is opaque, so only what could not be one (control characters) is
- * refused. Every backend also refuses a leading `-` (see {@link NOT_A_FLAG}).
- */
-const SESSION_ID_SYNTAX: Readonly<Record<string, { pattern: RegExp; what: string }>> = {
-  claude: {
-    pattern: UUID,
-    what: "a Claude Code session id: a UUID such as 8755d035-1a79-4e28-8225-2d0348cf8fea",
-  },
-  codex: { pattern: UUID, what: "a Codex thread id: a UUID such as 01a2006c-d3d2-7562-819c-e668dc7cb903" },
-  cursor: {
-    pattern: /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/,
-    what: "a Cursor chat id (letters, digits, '.', '_', ':' and '-')",
-  },
-  acp: {
-    pattern: /^[^\p{Cc}-]\P{Cc}*$/u,
-    what: "an ACP session id (no control characters)",
-  },
-};
-
-/** `resume` (and Claude's message ids) against the syntax of the backend that receives them. */
-function sessionIdIssues(v: Record<string, unknown>): { code: "custom"; path: string[]; message: string }[] {
-  const backend = v.backend === undefined ? "claude" : v.backend;
-  const syntax =
-    typeof backend === "string" && Object.hasOwn(SESSION_ID_SYNTAX, backend)
-      ? SESSION_ID_SYNTAX[backend]
-      : undefined;
-  if (syntax === undefined) return [];
-  const keys: [string, string][] = [["resume", syntax.what]];
-  if (backend === "claude") {
-    keys.push(
-      ["resumeSessionAt", "a message's uuid (a UUID)"],
-      ["resumeDropsTurn", "a prompt's uuid (a UUID)"],
-    );
-  }
-  return keys.flatMap(([key, what]) => {
-    const value = v[key];
-    if (typeof value !== "string" || syntax.pattern.test(value)) return [];
-    return [{ code: "custom" as const, path: [key], message: `must be ${what}` }];
-  });
-}
-
 /** zod's English messages, used for every parse here (see the module comment). */
 const localeError = english().localeError;
 
@@ -849,20 +777,6 @@ function items(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** Options whose values follow a schema the CLI owns: loose, walked by {@link unknownNestedFields}. */
-const CLI_OWNED_OPTIONS = [
-  "mcpServers",
-  "agents",
-  "sandbox",
-  "hooks",
-  "plugins",
-  "systemPrompt",
-  "thinking",
-  "toolConfig",
-  "settings",
-  "managedSettings",
-] as const;
-
 /**
  * Every field of a CLI-owned nested object (MCP servers, subagents, sandbox, hook matchers,
  * plugins, system prompt and thinking forms, `toolConfig`, `settings`, `managedSettings`) that this
@@ -950,3 +864,6 @@ export function warnUnknownNestedFields(options: unknown): void {
     { type: "CodeAgentSdkWarning", code: "CODE_AGENT_SDK_UNKNOWN_NESTED_FIELD" },
   );
 }
+
+// Whoever loaded this module, the backends' validators (`options/check.ts`) now use it.
+registerOptionSchema({ agentOptionsIssues, warnUnknownNestedFields });

@@ -10,6 +10,7 @@
  */
 import { AgentSdkError, InvalidOptionsError } from "../errors.js";
 import { loadMcpServer } from "../mcp/tool.js";
+import { loadOptionSchema, optionSchemaLoaded, optionSchemaNeeded } from "../options/check.js";
 import type { ResolvedOptions } from "../options/resolved.js";
 import type { BackendKind } from "../options.js";
 import { settleWithin } from "../signals/deadline.js";
@@ -102,8 +103,8 @@ function scheduleIdlePreload(kinds: readonly BackendKind[], turnsLeft = IDLE_PRE
       if (turnsLeft > 1) scheduleIdlePreload(kinds, turnsLeft - 1);
       return;
     }
-    loadOnce(kind)
-      .then((backend) => (requested ? undefined : warmUpOnce(backend)))
+    Promise.all([loadOnce(kind), loadOptionSchema()])
+      .then(([backend]) => (requested ? undefined : warmUpOnce(backend)))
       .then(
         () => scheduleIdlePreload(rest),
         () => undefined,
@@ -152,7 +153,10 @@ function preloadSetting(value: string | undefined): readonly BackendKind[] {
  */
 export function getBackend(kind: BackendKind = "claude"): Backend {
   const entry = entryOf(kind);
-  return loaded.get(kind) ?? new LazyBackend(kind, entry.capabilities);
+  const backend = loaded.get(kind);
+  // Loaded by a query, whose plain options did not need the options schema: the lazy stand-in
+  // loads what any options need before opening, and validates once `loadBackend` has run.
+  return backend && optionSchemaLoaded() ? backend : new LazyBackend(kind, entry.capabilities);
 }
 
 /**
@@ -164,7 +168,8 @@ export function getBackend(kind: BackendKind = "claude"): Backend {
  * @throws InvalidOptionsError for an unknown `kind`.
  */
 export async function loadBackend(kind: BackendKind = "claude"): Promise<Backend> {
-  const backend = await startLoading(kind);
+  // Its validateOptions then takes any options synchronously: the options schema is loaded too.
+  const [backend] = await Promise.all([startLoading(kind), loadOptionSchema()]);
   await warmUpOnce(backend);
   return backend;
 }
@@ -226,10 +231,13 @@ function loadOnce(kind: BackendKind): Promise<Backend> {
 
 /**
  * The backend for `options`, loaded, with what validating and opening with these options needs
- * besides: the MCP SDK when they name in-process (`type: "sdk"`) MCP servers.
+ * besides: the options schema unless they are all plain options (`options/plain.ts`), the MCP SDK
+ * when they name in-process (`type: "sdk"`) MCP servers.
  */
 export async function backendFor(options: ResolvedOptions): Promise<Backend> {
-  const backend = await startLoading(options.backend);
+  const backend = optionSchemaNeeded(options)
+    ? (await Promise.all([startLoading(options.backend), loadOptionSchema()]))[0]
+    : await startLoading(options.backend);
   if (hasSdkMcpServer(options)) await loadMcpServer();
   return backend;
 }
@@ -257,7 +265,7 @@ class LazyBackend implements Backend {
 
   validateOptions(options: ResolvedOptions): void {
     const backend = loaded.get(this.name);
-    if (!backend) {
+    if (!backend || (!optionSchemaLoaded() && optionSchemaNeeded(options))) {
       throw new AgentSdkError(
         `The ${this.name} backend is not loaded yet: await loadBackend("${this.name}") before validating options with it`,
       );

@@ -1,9 +1,10 @@
 /**
  * The opt-in bridge between CLI discovery and the installer: when discovery finds nothing and the
- * caller set `autoInstallCli`, install the CLI into the per-user cache and use it.
+ * caller set `autoInstallCli`, install the CLI into the per-user cache and use it. The installer is
+ * imported only then (a chunk of its own in the bundle).
  */
 import { CliNotFoundError } from "../errors.js";
-import { type InstallProgress, installCli } from "./installer.js";
+import type { InstallProgress } from "./installer.js";
 import { type InstallableBackend, isInstallableBackend } from "./packages.js";
 
 /** The options that control automatic installs (a subset of what `AgentOptions` will carry). */
@@ -66,6 +67,8 @@ export async function findOrInstallCli<T = string>(
         }
       });
     try {
+      // Loaded here, not with discovery: a query that finds its CLI never runs the installer.
+      const { installCli } = await import("./installer.js");
       const installed = await installCli({
         backend,
         onProgress,

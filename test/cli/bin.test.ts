@@ -50,33 +50,69 @@ describe("the code-agent executable", () => {
     );
   });
 
-  it("import() of the package loads one chunk besides its entry, a backend its own and one shared with the others (Node pays per module)", () => {
+  it("import() of the package loads one chunk besides its entry; a Codex or Claude query loads its backend and the groups of shared code it runs, not ACP's, the installer's or the CLI's (Node pays per module and per byte)", () => {
     const staticImports = (file: string): string[] =>
       [
         ...readFileSync(file, "utf8").matchAll(
-          /^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm,
+          /^(?:import|export)\s[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm,
         ),
-      ].map((m) => join(dirname(file), (m[1] ?? m[2])!));
+      ].map((m) => (m[1] ?? m[2])!);
+    const relative = (file: string): string[] =>
+      staticImports(file)
+        .filter((spec) => spec.startsWith("."))
+        .map((spec) => join(dirname(file), spec));
     const closure = (file: string, seen = new Set<string>()): Set<string> => {
       if (seen.has(file)) return seen;
       seen.add(file);
-      for (const next of staticImports(file)) closure(next, seen);
+      for (const next of relative(file)) closure(next, seen);
       return seen;
     };
+    /** The source files bundled into a chunk, from its source map. */
+    const sourcesOf = (file: string): string[] =>
+      (JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] }).sources.map((source) =>
+        source.replace(/^(\.\.\/)+/, ""),
+      );
     const root = closure(join(outDir, "index.js"));
     expect(root.size).toBe(2);
     const backends = readdirSync(join(outDir, "chunks")).filter((f) => /^backend-.*\.js$/.test(f));
     expect(backends.length).toBeGreaterThanOrEqual(4);
-    const shared = new Set<string>();
-    for (const backend of backends) {
-      const extra = [...closure(join(outDir, "chunks", backend))]
-        .filter((f) => !root.has(f))
-        .map((f) => basename(f));
-      expect(extra[0]).toBe(backend);
-      expect(extra.length).toBeLessThanOrEqual(2);
-      for (const chunk of extra.slice(1)) shared.add(chunk);
+    const backendOf = (name: string): string => {
+      const found = backends.find((b) =>
+        sourcesOf(join(outDir, "chunks", b)).includes(`src/backends/${name}/backend.ts`),
+      );
+      expect(found, `the ${name} backend's chunk`).toBeDefined();
+      return join(outDir, "chunks", found!);
+    };
+    for (const name of ["codex", "claude"]) {
+      const loads = [...closure(backendOf(name))].filter((f) => !root.has(f));
+      expect(basename(loads[0]!)).toMatch(/^backend-/);
+      // Its own chunk and at most 3 groups of shared code (~0.5 ms of CPU per module).
+      expect(loads.length, `${name}: ${loads.map((f) => basename(f)).join(", ")}`).toBeLessThanOrEqual(4);
+      const sources = loads.flatMap(sourcesOf);
+      expect(sources).toContain(`src/backends/${name}/backend.ts`);
+      // Loaded on first use only: ACP (and its SDK, which builds its zod schemas at import),
+      // the installer, the command line's argument parser, the other CLI backend, and the options
+      // schema with zod and Claude's settings schema (plain options are checked without them).
+      const other = name === "codex" ? "claude" : "codex";
+      const unneeded = sources.filter((source) =>
+        [
+          "src/backends/acp/",
+          "src/install/installer.ts",
+          "src/cli/",
+          `src/backends/${other}/backend.ts`,
+          "src/backends/cursor/",
+          "src/options-schema.ts",
+          "src/backends/claude/settings.generated.ts",
+          "node_modules/zod/",
+        ].some((prefix) => source.startsWith(prefix)),
+      );
+      expect(unneeded, name).toEqual([]);
+      const packages = loads.flatMap(staticImports).filter((spec) => !spec.startsWith("."));
+      expect(
+        packages.filter((spec) => spec.startsWith("@agentclientprotocol/")),
+        name,
+      ).toEqual([]);
     }
-    expect(shared.size).toBeLessThanOrEqual(1);
   });
 
   it("the bundle exports exactly what the sources export, with error classes keeping their names", async () => {

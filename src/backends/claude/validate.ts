@@ -3,9 +3,9 @@
  * bad option fails at the call site with every problem listed, not as a CLI exit status later.
  */
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
+import { agentOptionsIssues, warnUnknownNestedFields } from "../../options/check.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { refusedOptions, unsupportedOptionsIn } from "../../options/support.js";
-import { agentOptionsIssues, warnUnknownNestedFields } from "../../options-schema.js";
 import { claudeOptionConflicts, resolveClaudeSettings } from "./command.js";
 import { resolveUser } from "./env.js";
 import { CLAUDE_REJECTED_OPTIONS } from "./official-options.js";

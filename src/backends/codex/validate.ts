@@ -3,9 +3,9 @@
  * once, before anything is spawned.
  */
 import { InvalidOptionsError, UnsupportedOptionsError } from "../../errors.js";
+import { agentOptionsIssues } from "../../options/check.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { type OptionName, refusedOptions, unsupportedOptionsIn } from "../../options/support.js";
-import { agentOptionsIssues } from "../../options-schema.js";
 
 /**
  * Options the Codex CLI (0.169.0) has no equivalent for, from the support table

@@ -5,9 +5,9 @@
  * anything is spawned.
  */
 import { UnsupportedOptionsError } from "../../errors.js";
+import { validateAgentOptions } from "../../options/check.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { supportedOptions, unsupportedOptionsIn } from "../../options/support.js";
-import { validateAgentOptions } from "../../options-schema.js";
 
 /**
  * The options Cursor honours, from the support table (`OPTION_SUPPORT`). Every other option is

@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+// The validators answer options beyond the plain ones from the options schema, loaded on every
+// public path (backendFor, loadBackend); here, by importing it.
+import "../../../src/options-schema.js";
 import { buildClaudeEnv, resolveUser } from "../../../src/backends/claude/env.js";
 import { claudeOptionIssues } from "../../../src/backends/claude/validate.js";
 import { InvalidOptionsError } from "../../../src/errors.js";

@@ -2,6 +2,9 @@
  * Options the Codex backend cannot honour are rejected up front, all of them in one error.
  */
 import { describe, expect, it } from "vitest";
+// The validators answer options beyond the plain ones from the options schema, loaded on every
+// public path (backendFor, loadBackend); here, by importing it.
+import "../../../src/options-schema.js";
 import { CODEX_UNSUPPORTED_OPTIONS, validateCodexOptions } from "../../../src/backends/codex/validate.js";
 import {
   createSdkMcpServer,

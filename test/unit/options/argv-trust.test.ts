@@ -17,6 +17,9 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+// The validators answer options beyond the plain ones from the options schema, loaded on every
+// public path (backendFor, loadBackend); here, by importing it.
+import "../../../src/options-schema.js";
 import { validateAcpOptions } from "../../../src/backends/acp/validate.js";
 import { buildClaudeArgs } from "../../../src/backends/claude/command.js";
 import { validateClaudeOptions } from "../../../src/backends/claude/validate.js";

@@ -4,6 +4,9 @@
  * not (no hand-kept list beside it can disagree).
  */
 import { describe, expect, it } from "vitest";
+// The validators answer options beyond the plain ones from the options schema, loaded on every
+// public path (backendFor, loadBackend); here, by importing it.
+import "../../../src/options-schema.js";
 import { acpUnsupportedOptions } from "../../../src/backends/acp/validate.js";
 import { validateClaudeOptions } from "../../../src/backends/claude/validate.js";
 import { codexUnsupportedOptions } from "../../../src/backends/codex/validate.js";
