@@ -39,6 +39,8 @@ const MIN_LINE_BYTES = 900;
  * pipe (64 KiB), the stream's and the stand-in's buffers, and stderr's report lagging behind.
  */
 const SLACK_BYTES = 2 * MiB;
+/** How much a host's RSS may grow while ours holds back a 200 MB flood (see the test). */
+const FLOOD_GROWTH_BOUND_MB = 140;
 const MAX_LINES_AHEAD = Math.ceil((HIGH_WATER + SLACK_BYTES) / MIN_LINE_BYTES);
 
 /** The stand-in's `flow-written <n>` progress, as its stderr reports it. */
@@ -292,7 +294,7 @@ describe("backpressure on ACP (issue 25, item 6)", () => {
     );
   });
 
-  it("acp: a 200 MB flood to a consumer that sleeps 5 s: peak RSS ≤ 2× a raw reader's", async () => {
+  it(`acp: a 200 MB flood to a consumer that sleeps 5 s: RSS grows ≤ ${FLOOD_GROWTH_BOUND_MB} MiB (the whole flood would be ~400)`, async () => {
     // Each reader in its own process (strict unhandled rejections), one after the other.
     const raw = await floodHost("raw");
     const ours = await floodHost("ours");
@@ -301,8 +303,12 @@ describe("backpressure on ACP (issue 25, item 6)", () => {
     );
     expect(raw.end).toBe("stopped");
     expect(ours.end).toBe("stopped");
-    // Without backpressure the host reads the whole flood meanwhile: ~475 MiB against the raw ~100.
-    expect(ours.peakRssMB).toBeLessThanOrEqual(2 * raw.peakRssMB);
+    // Without backpressure the host reads the whole flood meanwhile: its RSS grows by ~400 MiB
+    // (peak ~475 MiB). With it, ours holds at most `highWaterMark` (16 MiB of output) ahead, as
+    // text and parsed updates, plus the ACP backend's code: +65–80 MiB measured on Node 20, 22 and
+    // 24. The bound is on growth, not on the raw reader's absolute peak: that one moves with the
+    // process's start (67–98 MiB seen), which made a "≤ 2× raw" check fail on a good run.
+    expect(ours.peakRssMB - ours.rssBeforeMB).toBeLessThanOrEqual(FLOOD_GROWTH_BOUND_MB);
     // The host exited 0 by itself (floodHost checks); the agent it started went with the query.
     await done(
       "acp",
