@@ -7,17 +7,29 @@
  * - per-job end to end with `concurrency` callers each running one job after another (a pool as
  *   wide as the worker's limit, so queueing in front of the worker is not counted): p50 and p99;
  * - ours only: each message's latency from the worker (query() yields it there) to the producer's
- *   handle, both in this process, so one clock: with one run at a time, and during the 200 jobs.
+ *   handle: with one run at a time, and during the 200 jobs.
  *
- * A redis-server on a free loopback port with a temp directory is started for the trial and stopped
- * after it.
+ * Ours is measured in two layouts, one after the other in the same trial, each against a
+ * redis-server of its own (a free loopback port, a temp directory, stopped after it):
+ *
+ * - in-process (the metrics without a suffix): the producer, the worker and the CLIs' pipes share
+ *   this one Node thread — what the target has been read from since session 7;
+ * - worker process (the metrics ending in `WorkerProc`): the worker in a child Node process of its
+ *   own, as deployed (workers run in their own processes, usually on other machines), so this
+ *   process is the producer only; the message latency then compares the two processes' clocks
+ *   (`performance.timeOrigin + performance.now()`, the same machine), collected after each phase
+ *   so no per-message IPC weighs on either side. `producerCpuMsPerJob` / `workerCpuMsPerJob`: CPU
+ *   time (user + system) of each process per job over the throughput phase.
+ *
+ * Raw (direct) has one layout — it needs no second process — and reports its numbers under both
+ * names, so the paired ratios exist for both. Neither side is pinned: both get the machine's cores.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { guard, params, report } from "./common.mjs";
 
 const percentile = (values, p) => {
@@ -81,116 +93,313 @@ async function pool(count, width, task) {
   );
 }
 
-await guard(async () => {
-  const p = params();
-  const dist = process.env.BENCH_DIST;
-  const sdk = await import(pathToFileURL(dist).href);
-  const expected = Number(process.env.FAKE_N);
-  const check = (count) => {
-    if (count !== expected)
-      throw new Error(`a run yielded ${count} assistant messages, expected ${expected}`);
-  };
+/** Wall-clock ms with sub-ms precision, comparable between processes of this machine. */
+const clock = () => performance.timeOrigin + performance.now();
 
-  if (p.impl === "raw") {
-    const once = async () => {
-      let assistant = 0;
-      for await (const m of sdk.query({ prompt: "bench", options: { cliPath: p.cli } }))
-        if (m.type === "assistant") assistant++;
-      check(assistant);
-    };
-    for (let i = 0; i < 2; i++) await once(); // warm-up, as for ours
-    const solo = [];
-    for (let i = 0; i < p.solo; i++) {
-      const t0 = performance.now();
-      await once();
-      solo.push(performance.now() - t0);
-    }
-    const jobs = [];
-    const t0 = performance.now();
-    await pool(p.jobs, p.concurrency, async () => {
-      const t = performance.now();
-      await once();
-      jobs.push(performance.now() - t);
-    });
-    const seconds = (performance.now() - t0) / 1000;
-    report({
-      jobsPerSec: p.jobs / seconds,
-      jobP50Ms: percentile(jobs, 50),
-      jobP99Ms: percentile(jobs, 99),
-      ms: percentile(solo, 50),
-      soloP99Ms: percentile(solo, 99),
-      msgP50Ms: 0,
-      msgP99Ms: 0,
-      msgLoadedP50Ms: 0,
-      msgLoadedP99Ms: 0,
-    });
-    return;
-  }
-
-  const { AgentQueue, AgentWorker } = await import(
-    pathToFileURL(join(dirname(dist), "queue", "index.js")).href
+/** The child process's side of the worker-process layout: a worker, until told to stop. */
+async function workerProcess(p) {
+  const { AgentWorker } = await import(
+    pathToFileURL(join(dirname(process.env.BENCH_DIST), "queue", "index.js")).href
   );
-  const redis = await startRedis();
   const atWorker = new Map();
   const worker = await AgentWorker.start({
-    connection: redis.url,
+    connection: p.redisUrl,
     concurrency: p.concurrency,
     options: { cliPath: p.cli },
     onMessage: (_message, info) => {
       const list = atWorker.get(info.jobId) ?? [];
-      list.push(performance.now());
+      list.push(clock());
       atWorker.set(info.jobId, list);
     },
   });
-  const queue = await AgentQueue.connect({ connection: redis.url });
-  const latencies = [];
-  try {
-    const once = async () => {
-      const run = await queue.enqueue({ prompt: "bench" });
-      let assistant = 0;
-      let i = 0;
-      for await (const m of run) {
-        const sent = atWorker.get(run.id)?.[i++];
-        if (sent !== undefined) latencies.push(performance.now() - sent);
-        if (m.type === "assistant") assistant++;
-      }
-      atWorker.delete(run.id);
-      check(assistant);
-    };
-    for (let i = 0; i < 2; i++) await once();
-    latencies.length = 0;
-    const solo = [];
-    for (let i = 0; i < p.solo; i++) {
-      const t0 = performance.now();
-      await once();
-      solo.push(performance.now() - t0);
-    }
-    const idle = latencies.splice(0);
-    const t0 = performance.now();
-    // All enqueued at once: the worker's concurrency is the limit, as the pool's width is for raw.
-    await Promise.all(Array.from({ length: p.jobs }, once));
-    const seconds = (performance.now() - t0) / 1000;
-    const loaded = latencies.splice(0);
-    const jobs = [];
-    await pool(p.jobs, p.concurrency, async () => {
-      const t = performance.now();
-      await once();
-      jobs.push(performance.now() - t);
-    });
-    report({
-      jobsPerSec: p.jobs / seconds,
-      jobP50Ms: percentile(jobs, 50),
-      jobP99Ms: percentile(jobs, 99),
-      ms: percentile(solo, 50),
-      soloP99Ms: percentile(solo, 99),
-      msgP50Ms: percentile(idle, 50),
-      msgP99Ms: percentile(idle, 99),
-      msgLoadedP50Ms: percentile(loaded, 50),
-      msgLoadedP99Ms: percentile(loaded, 99),
-    });
-  } finally {
-    await queue.close();
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await worker.close({ graceMs: 1_000 });
+    process.disconnect?.();
+  };
+  process.on("disconnect", () => void stop());
+  process.on("message", (m) => {
+    if (m === "dump") {
+      process.send({ sent: [...atWorker], cpu: process.cpuUsage() });
+      atWorker.clear();
+    } else if (m === "stop") void stop();
+  });
+  process.send("ready");
+}
+
+/** Starts the worker-process layout's child; resolves once its worker is taking jobs. */
+async function startWorkerProcess(p, redisUrl) {
+  const child = spawn(
+    process.execPath,
+    [
+      // e.g. "--cpu-prof --cpu-prof-dir=/tmp/x" to profile the worker process (NODE_OPTIONS refuses it)
+      ...(process.env.BENCH_QUEUE_WORKER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      fileURLToPath(import.meta.url),
+      JSON.stringify({ ...p, role: "worker", redisUrl }),
+    ],
+    { stdio: ["ignore", "ignore", "inherit", "ipc"] },
+  );
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const onExit = (code) => reject(new Error(`the worker process exited (${code})`));
+      child.once("exit", onExit);
+      child.once("message", (m) => {
+        child.off("exit", onExit);
+        resolve(m);
+      });
+    });
+  if ((await next()) !== "ready") throw new Error("the worker process did not start");
+  return {
+    /** Each job's send times since the last dump, and the child's CPU usage so far. */
+    async dump() {
+      const answer = next();
+      child.send("dump");
+      const { sent, cpu } = await answer;
+      return { sent: new Map(sent), cpu };
+    },
+    async stop() {
+      if (child.exitCode === null) child.send("stop");
+      await exited;
+    },
+  };
+}
+
+/** One layout of ours: warm-up, solo, throughput, 4 callers. */
+async function measureOurs(p, dist, check, layout) {
+  const { AgentQueue, AgentWorker } = await import(
+    pathToFileURL(join(dirname(dist), "queue", "index.js")).href
+  );
+  const redis = await startRedis();
+  const inProcess = layout === "in-process";
+  // In-process: the worker's onMessage fills atWorker; worker process: received times are kept
+  // here and matched with the child's send times after each phase.
+  const atWorker = new Map();
+  const received = new Map();
+  let worker;
+  let child;
+  try {
+    if (inProcess) {
+      worker = await AgentWorker.start({
+        connection: redis.url,
+        concurrency: p.concurrency,
+        options: { cliPath: p.cli },
+        onMessage: (_message, info) => {
+          const list = atWorker.get(info.jobId) ?? [];
+          list.push(performance.now());
+          atWorker.set(info.jobId, list);
+        },
+      });
+    } else {
+      child = await startWorkerProcess(p, redis.url);
+    }
+    const queue = await AgentQueue.connect({ connection: redis.url });
+    const latencies = [];
+    try {
+      const once = async (marks) => {
+        if (marks) marks.t0 = clock();
+        const run = await queue.enqueue({ prompt: "bench" });
+        if (marks) {
+          marks.enqueued = clock();
+          marks.id = run.id;
+        }
+        let assistant = 0;
+        let i = 0;
+        const times = inProcess ? undefined : [];
+        for await (const m of run) {
+          if (times) times.push(clock());
+          else {
+            const sent = atWorker.get(run.id)?.[i++];
+            if (sent !== undefined) latencies.push(performance.now() - sent);
+          }
+          if (m.type === "assistant") assistant++;
+        }
+        if (marks) marks.end = clock();
+        if (times) received.set(run.id, times);
+        else atWorker.delete(run.id);
+        check(assistant);
+      };
+      /** Worker process: the latencies of the runs since the last call (clocks of both processes). */
+      const collect = async () => {
+        const { sent, cpu } = await child.dump();
+        for (const [jobId, times] of received) {
+          const at = sent.get(jobId) ?? [];
+          times.forEach((t, i) => {
+            if (at[i] !== undefined) latencies.push(t - at[i]);
+          });
+        }
+        received.clear();
+        return cpu;
+      };
+      for (let i = 0; i < 2; i++) await once();
+      if (child) await collect();
+      latencies.length = 0;
+      const solo = [];
+      for (let i = 0; i < p.solo; i++) {
+        const t0 = performance.now();
+        await once();
+        solo.push(performance.now() - t0);
+      }
+      const cpuBefore = child ? await collect() : undefined;
+      const idle = latencies.splice(0);
+      const ownCpu = process.cpuUsage();
+      const t0 = performance.now();
+      // All enqueued at once: the worker's concurrency is the limit, as the pool's width is for raw.
+      await Promise.all(Array.from({ length: p.jobs }, once));
+      const seconds = (performance.now() - t0) / 1000;
+      const ownCpuUsed = process.cpuUsage(ownCpu);
+      const cpuAfter = child ? await collect() : undefined;
+      const loaded = latencies.splice(0);
+      const jobs = [];
+      const marked = [];
+      await pool(p.jobs, p.concurrency, async () => {
+        const t = performance.now();
+        const marks = {};
+        await once(marks);
+        jobs.push(performance.now() - t);
+        marked.push(marks);
+      });
+      if (child) await collect();
+      const phases = await jobPhases(redis.url, marked);
+      const cpuMs = (u) => (u.user + u.system) / 1000;
+      return {
+        jobsPerSec: p.jobs / seconds,
+        jobP50Ms: percentile(jobs, 50),
+        jobP99Ms: percentile(jobs, 99),
+        ms: percentile(solo, 50),
+        soloP99Ms: percentile(solo, 99),
+        msgP50Ms: percentile(idle, 50),
+        msgP99Ms: percentile(idle, 99),
+        msgLoadedP50Ms: percentile(loaded, 50),
+        msgLoadedP99Ms: percentile(loaded, 99),
+        ...phases,
+        ...(cpuBefore && cpuAfter
+          ? {
+              producerCpuMsPerJob: cpuMs(ownCpuUsed) / p.jobs,
+              workerCpuMsPerJob: (cpuMs(cpuAfter) - cpuMs(cpuBefore)) / p.jobs,
+            }
+          : { cpuMsPerJob: cpuMs(ownCpuUsed) / p.jobs }),
+      };
+    } finally {
+      await queue.close();
+    }
+  } finally {
+    await worker?.close({ graceMs: 1_000 });
+    await child?.stop();
     await redis.stop();
   }
-});
+}
+
+/**
+ * Where the time of each job of the 4-caller phase went, from timestamps of the same machine's
+ * wall clock: the producer's (enqueue called / resolved, end entry read), BullMQ's (the job's
+ * `timestamp`, `processedOn` and `finishedOn`, Date.now() of the producer and the worker) and
+ * redis-server's (the ids of the run's stream entries: start, first messages, end). Read after
+ * the phase, so nothing here runs while it is measured. Each phase's p50 and p99, in ms:
+ * `enqueue` (the call), `pickup` (added → a worker's moveToActive), `startEntry` (→ the start
+ * entry written), `firstMessages` (→ the first messages' entry: the start round trip, spawn, the
+ * CLI's first output), `run` (→ the end entry), `finished` (end entry → BullMQ's completed),
+ * `delivered` (end entry → the producer has read it).
+ */
+async function jobPhases(url, marked) {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(url);
+  try {
+    const spans = {
+      enqueue: [],
+      pickup: [],
+      startEntry: [],
+      firstMessages: [],
+      run: [],
+      finished: [],
+      delivered: [],
+    };
+    for (const m of marked) {
+      const job = await redis.hgetall(`code-agent:agent-runs:${m.id}`);
+      const entries = await redis.xrange(`code-agent:agent-runs:run:${m.id}:messages`, "-", "+");
+      if (entries.length < 3) continue;
+      const at = (i) => Number(entries.at(i)[0].split("-")[0]);
+      const [added, active, finished] = [job.timestamp, job.processedOn, job.finishedOn].map(Number);
+      spans.enqueue.push(m.enqueued - m.t0);
+      spans.pickup.push(active - added);
+      spans.startEntry.push(at(0) - active);
+      spans.firstMessages.push(at(1) - at(0));
+      spans.run.push(at(-1) - at(1));
+      spans.finished.push(finished - at(-1));
+      spans.delivered.push(m.end - at(-1));
+    }
+    return Object.fromEntries(
+      Object.entries(spans).flatMap(([k, v]) => [
+        [`phase_${k}P50Ms`, percentile(v, 50)],
+        [`phase_${k}P99Ms`, percentile(v, 99)],
+      ]),
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The names of the worker-process layout's metrics. */
+const workerProc = (result) =>
+  Object.fromEntries(Object.entries(result).map(([k, v]) => [`${k}WorkerProc`, v]));
+
+const p = params();
+if (p.role === "worker") {
+  await workerProcess(p);
+} else {
+  await guard(async () => {
+    const dist = process.env.BENCH_DIST;
+    const expected = Number(process.env.FAKE_N);
+    const check = (count) => {
+      if (count !== expected)
+        throw new Error(`a run yielded ${count} assistant messages, expected ${expected}`);
+    };
+
+    if (p.impl === "raw") {
+      const sdk = await import(pathToFileURL(dist).href);
+      const once = async () => {
+        let assistant = 0;
+        for await (const m of sdk.query({ prompt: "bench", options: { cliPath: p.cli } }))
+          if (m.type === "assistant") assistant++;
+        check(assistant);
+      };
+      for (let i = 0; i < 2; i++) await once(); // warm-up, as for ours
+      const solo = [];
+      for (let i = 0; i < p.solo; i++) {
+        const t0 = performance.now();
+        await once();
+        solo.push(performance.now() - t0);
+      }
+      const jobs = [];
+      const cpu = process.cpuUsage();
+      const t0 = performance.now();
+      await pool(p.jobs, p.concurrency, async () => {
+        const t = performance.now();
+        await once();
+        jobs.push(performance.now() - t);
+      });
+      const seconds = (performance.now() - t0) / 1000;
+      const used = process.cpuUsage(cpu);
+      const result = {
+        jobsPerSec: p.jobs / seconds,
+        jobP50Ms: percentile(jobs, 50),
+        jobP99Ms: percentile(jobs, 99),
+        ms: percentile(solo, 50),
+        soloP99Ms: percentile(solo, 99),
+        msgP50Ms: 0,
+        msgP99Ms: 0,
+        msgLoadedP50Ms: 0,
+        msgLoadedP99Ms: 0,
+        cpuMsPerJob: (used.user + used.system) / 1000 / p.jobs,
+      };
+      report({ ...result, ...workerProc(result) });
+      return;
+    }
+
+    const inProcess = await measureOurs(p, dist, check, "in-process");
+    const split = await measureOurs(p, dist, check, "worker-process");
+    report({ ...inProcess, ...workerProc(split) });
+  });
+}
