@@ -112,18 +112,40 @@ function parseAssistant(raw: RawObject): AssistantMessage {
   const message = isObject(wire) ? wire : EMPTY;
   const model = message.model;
   const parent = raw.parent_tool_use_id;
-  const out: AssistantMessage = {
-    type: "assistant",
-    content: blocks(message.content),
-    model: typeof model === "string" ? model : "",
-    parentToolUseId: typeof parent === "string" ? parent : null,
-    raw,
-  };
+  const content = blocks(message.content);
+  const modelName = typeof model === "string" ? model : "";
+  const parentToolUseId = typeof parent === "string" ? parent : null;
   const messageId = message.id;
-  if (typeof messageId === "string") out.messageId = messageId;
   const error = raw.error;
+  const usage = message.usage;
+  const sessionId = raw.session_id;
+  const uuid = raw.uuid;
+  // The two common shapes (the CLI's: id, usage, session and uuid; a minimal one: id and session)
+  // built whole, fields in the order the general case below adds them: an object literal has no
+  // room for fields added later, so each message would also get a property array (two, past three
+  // fields).
+  if (typeof messageId === "string" && typeof error !== "string" && typeof sessionId === "string") {
+    if (isObject(usage) && typeof uuid === "string") {
+      return {
+        type: "assistant",
+        content,
+        model: modelName,
+        parentToolUseId,
+        raw,
+        messageId,
+        usage,
+        sessionId,
+        uuid,
+      };
+    }
+    if (usage === undefined && uuid === undefined) {
+      return { type: "assistant", content, model: modelName, parentToolUseId, raw, messageId, sessionId };
+    }
+  }
+  const out: AssistantMessage = { type: "assistant", content, model: modelName, parentToolUseId, raw };
+  if (typeof messageId === "string") out.messageId = messageId;
   if (typeof error === "string") out.error = error;
-  if (isObject(message.usage)) out.usage = message.usage;
+  if (isObject(usage)) out.usage = usage;
   return withIds(out, raw);
 }
 

@@ -12,7 +12,7 @@
  * | anything else                     | `unknown`                                                  |
  */
 
-import type { Message, RawObject } from "../../messages.js";
+import type { AssistantMessage, Message, RawObject } from "../../messages.js";
 import { asObject, isObject } from "../../wire/read.js";
 import { viewExecItem } from "./items.js";
 import { TurnMessages } from "./turn-messages.js";
@@ -55,6 +55,25 @@ export class ExecEventMapper {
     this.startedAt = this.now();
   }
 
+  /**
+   * The common event alone: for an `item.completed` agent message the one message {@link map} maps
+   * it to, built without the item view (as `viewExecItem` + `completed` would build it) and without
+   * the array; `undefined` for any other line (then {@link map} it). The read loop asks this first
+   * for every line, so a message costs no array and no switch.
+   */
+  agentMessage(raw: RawObject): AssistantMessage | undefined {
+    if (raw.type !== "item.completed") return undefined;
+    const item = raw.item;
+    if (!isObject(item) || item.type !== "agent_message") return undefined;
+    const id = item.id;
+    const text = item.text;
+    return this.messages.agentText(
+      typeof id === "string" ? id : "",
+      typeof text === "string" ? text : "",
+      raw,
+    );
+  }
+
   /** The messages for one event line (possibly none). */
   map(raw: RawObject): Message[] {
     switch (raw.type) {
@@ -67,19 +86,9 @@ export class ExecEventMapper {
         this.messages.beginTurn();
         return [];
       case "item.completed": {
+        const agent = this.agentMessage(raw);
+        if (agent !== undefined) return [agent];
         const item = asObject(raw.item);
-        // The common event, mapped without the item view (as `viewExecItem` + `completed` would).
-        if (item.type === "agent_message") {
-          const id = item.id;
-          const text = item.text;
-          return [
-            this.messages.agentText(
-              typeof id === "string" ? id : "",
-              typeof text === "string" ? text : "",
-              raw,
-            ),
-          ];
-        }
         return this.messages.completed(viewExecItem(item, true), raw, item);
       }
       case "item.started":

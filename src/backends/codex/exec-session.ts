@@ -142,6 +142,12 @@ export class CodexExecSession implements Session {
             this.life.push(malformedLineMessage(item));
             return;
           }
+          // The common line first: one agent message, no array (see `agentMessage`).
+          const agent = this.mapper.agentMessage(item);
+          if (agent !== undefined) {
+            this.life.push(agent);
+            return;
+          }
           const messages = this.mapper.map(item);
           // Indexed: this runs for every line, and an array iterator costs far more until V8 has
           // optimized the loop.

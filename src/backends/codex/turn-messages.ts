@@ -108,6 +108,20 @@ export class TurnMessages {
   /** A completed agent message: assistant `text`, and the turn's final text so far. */
   agentText(id: string, text: string, raw: RawObject): AssistantMessage {
     this.lastText = text;
+    const sessionId = this.ctx.sessionId();
+    if (id && sessionId !== undefined) {
+      // The common case built whole, in the order of the fields added below: an object literal has
+      // no room for fields added later, so each message would also get a property array.
+      return {
+        type: "assistant",
+        content: [{ type: "text", text }],
+        model: this.ctx.model(),
+        parentToolUseId: null,
+        raw,
+        messageId: id,
+        sessionId,
+      };
+    }
     // What `assistant` builds, built here: this runs for every agent message, and each function
     // on that path is one more thing V8 compiles (and compiles again into its callers).
     const message: AssistantMessage = {
@@ -118,7 +132,6 @@ export class TurnMessages {
       raw,
     };
     if (id) message.messageId = id;
-    const sessionId = this.ctx.sessionId();
     if (sessionId !== undefined) message.sessionId = sessionId;
     return message;
   }

@@ -357,3 +357,56 @@ describe("parseClaudeContentBlock", () => {
     });
   });
 });
+
+describe("parseClaudeMessage: an assistant message's fields, whichever way it is built", () => {
+  const line = (extra: Record<string, unknown>, message: Record<string, unknown> = {}) => ({
+    type: "assistant",
+    message: { id: "msg_1", model: "m", content: [{ type: "text", text: "hi" }], ...message },
+    parent_tool_use_id: null,
+    ...extra,
+  });
+
+  it("the CLI's shape (id, usage, session, uuid) and a minimal one keep the field order", () => {
+    const usage = { input_tokens: 1 };
+    expect(Object.keys(parseClaudeMessage(line({ session_id: "s", uuid: "u" }, { usage })))).toEqual([
+      "type",
+      "content",
+      "model",
+      "parentToolUseId",
+      "raw",
+      "messageId",
+      "usage",
+      "sessionId",
+      "uuid",
+    ]);
+    expect(Object.keys(parseClaudeMessage(line({ session_id: "s" })))).toEqual([
+      "type",
+      "content",
+      "model",
+      "parentToolUseId",
+      "raw",
+      "messageId",
+      "sessionId",
+    ]);
+  });
+
+  it("other combinations carry exactly the fields the wire has", () => {
+    const withError = parseClaudeMessage(line({ session_id: "s", uuid: "u", error: "rate_limit" }));
+    expect(withError).toMatchObject({ messageId: "msg_1", error: "rate_limit", sessionId: "s", uuid: "u" });
+    expect("usage" in withError).toBe(false);
+    const noSession = parseClaudeMessage(line({ uuid: "u" }, { usage: { input_tokens: 1 } }));
+    expect(Object.keys(noSession)).toEqual([
+      "type",
+      "content",
+      "model",
+      "parentToolUseId",
+      "raw",
+      "messageId",
+      "usage",
+      "uuid",
+    ]);
+    const nullUsage = parseClaudeMessage(line({ session_id: "s" }, { usage: null }));
+    expect("usage" in nullUsage).toBe(false);
+    expect(nullUsage).toMatchObject({ messageId: "msg_1", sessionId: "s" });
+  });
+});

@@ -331,3 +331,37 @@ describe("exec events → messages (codex 0.169.0 captures)", () => {
     });
   });
 });
+
+describe("ExecEventMapper.agentMessage (the read loop's fast path)", () => {
+  const agentLine = (id: unknown) => ({
+    type: "item.completed",
+    item: { id, type: "agent_message", text: "hi" },
+  });
+
+  it("gives the message map() gives for an agent message, fields in the same order", () => {
+    for (const threadStarted of [true, false]) {
+      for (const id of ["item_1", "", 7]) {
+        const fast = new ExecEventMapper({ model: "m" });
+        const slow = new ExecEventMapper({ model: "m" });
+        if (threadStarted) {
+          fast.map({ type: "thread.started", thread_id: "t-1" });
+          slow.map({ type: "thread.started", thread_id: "t-1" });
+        }
+        const one = fast.agentMessage(agentLine(id));
+        const [mapped] = slow.map(agentLine(id));
+        expect(one).toStrictEqual(mapped);
+        expect(Object.keys(one!)).toEqual(Object.keys(mapped!));
+      }
+    }
+  });
+
+  it("is undefined for every other line", () => {
+    const mapper = new ExecEventMapper();
+    expect(mapper.agentMessage({ type: "turn.started" })).toBeUndefined();
+    expect(
+      mapper.agentMessage({ type: "item.completed", item: { type: "reasoning", text: "x" } }),
+    ).toBeUndefined();
+    expect(mapper.agentMessage({ type: "item.completed", item: "agent_message" })).toBeUndefined();
+    expect(mapper.agentMessage({ type: "item.started", item: { type: "agent_message" } })).toBeUndefined();
+  });
+});
