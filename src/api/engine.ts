@@ -180,6 +180,9 @@ export class SessionEngine {
         : undefined;
       this.telemetry = prepared?.run;
       const options = prepared?.options ?? this.options;
+      // Telemetry hands the backend options of its own (its environment, a reporting canUseTool):
+      // what validating those needs (the options schema) is loaded too.
+      if (prepared && !this.source) await backendFor(options);
       const initial = params.initialPrompt !== undefined ? { initialPrompt: params.initialPrompt } : {};
       let session: Session;
       if (this.source) {

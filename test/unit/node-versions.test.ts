@@ -25,8 +25,11 @@ describe("the Node versions CI tests", () => {
     for (const v of pinned) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it("engines allows every tested line from the gate's floor", () => {
-    expect(pkg.engines.node).toBe(">=20");
+  it("engines names exactly the tested lines, each from its tested release's minor", () => {
+    // The machine's Node 20 (20.20.2) and the pinned ones: no untested line (21, 23, 25, 26) and no
+    // older minor of a tested line.
+    const lines = ["20.20.0", ...pinned.map((v) => v.replace(/\.\d+$/, ".0"))];
+    expect(pkg.engines.node).toBe(lines.map((v) => `^${v}`).join(" || "));
   });
 
   it("are named in the README's Requirements, with a test:node<major> script each", () => {

@@ -10,7 +10,8 @@
  *   pipe while its queue is full), in a process that has imported the SDK all the same, so both
  *   start from the same footprint;
  * - `ours`: `query()` on the ACP backend, consumed with `for await`.
- * Prints one JSON line: peak RSS, RSS before the run, updates taken, how the turn ended, the agent's pid.
+ * Prints one JSON line: peak RSS, RSS before the run, updates taken, how the turn ended, the agent's pid
+ * and (ours) the ms from the consumer's `break` to the end of its loop (the session closing).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -58,7 +59,7 @@ async function raw(): Promise<{ taken: number; end: string; pid: number | undefi
   return { taken, end, pid: child.pid };
 }
 
-async function ours(): Promise<{ taken: number; end: string; pid: number | undefined }> {
+async function ours(): Promise<{ taken: number; end: string; pid: number | undefined; settleMs?: number }> {
   const { query } = await import("../../../src/index.js");
   let taken = 0;
   let end = "no result";
@@ -66,15 +67,19 @@ async function ours(): Promise<{ taken: number; end: string; pid: number | undef
     prompt: "flood",
     options: { backend: "acp", acp: { command: process.execPath, args: [AGENT] } },
   });
+  let stoppedAt: number | undefined;
   for await (const message of q) {
     if (message.type === "assistant" && ++taken === 1) {
       await sleep();
       end = "stopped";
+      stoppedAt = performance.now();
       break;
     }
     if (message.type === "result") end = message.subtype;
   }
-  return { taken, end, pid: q.pid };
+  // From the consumer's `break` to the loop's end: the iterator's return() closing the session.
+  const settleMs = stoppedAt === undefined ? undefined : Math.round(performance.now() - stoppedAt);
+  return { taken, end, pid: q.pid, settleMs };
 }
 
 // Both pay the same import cost before the clock starts.

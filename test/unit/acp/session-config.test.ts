@@ -355,7 +355,10 @@ describe("ACP session/close and session/resume", () => {
     const started = Date.now();
     await t.client.disconnect();
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_950);
-    expect(t.requests().at(-1)?.method).toBe("session/close");
+    // The unanswered request may be cancelled (`$/cancel_request`) before the agent is ended: a
+    // loaded machine lets that notification reach the stand-in, a quiet one not always.
+    const methods = t.requests().map((r) => r.method);
+    expect(methods.filter((m) => m !== "$/cancel_request").at(-1)).toBe("session/close");
   });
 
   it("resumes by session/resume when the agent has it but no session/load", async () => {
