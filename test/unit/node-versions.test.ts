@@ -49,7 +49,7 @@ describe("the Node versions CI tests", () => {
     expect(ci).toMatch(/^ {2}run "[^"]*" scripts\/with-node\.sh "\$v" npm test$/m);
     expect(ci).toContain(".ci/node-versions");
     // The pinned lines are read unless CI_NODES=machine is set (CI never sets it): not opt-in.
-    expect(ci).toMatch(/^if \[\[ "\$\{CI_NODES:-all\}" != machine \]\]; then$/m);
+    expect(ci).toMatch(/^if \[\[ "\$\{CI_NODES:-machine\}" != machine \]\]; then$/m);
     expect(ci).not.toContain("CI_ALL_NODES");
   });
 });
