@@ -16,7 +16,7 @@ import type { SessionStore } from "./backends/claude/sessions/store-types.js";
 import { claudeSettingsSchema } from "./backends/claude/settings.generated.js";
 import { InvalidOptionsError } from "./errors.js";
 import { ACP_AGENT_PRESETS } from "./options/acp-presets.js";
-import { CLI_OWNED_OPTIONS, crossFieldIssues } from "./options/plain.js";
+import { CLI_OWNED_OPTIONS, crossFieldIssues, EFFORTS, PERMISSION_MODES } from "./options/plain.js";
 import { registerOptionSchema } from "./options/schema-slot.js";
 import { NOT_A_FLAG } from "./process/argv.js";
 import { durationProblem, MAX_TIMER_MS } from "./signals/duration.js";
@@ -155,9 +155,6 @@ const hookMatcherShape = lazy(() => ({
   onFailure: z.optional(z.enum(["continue", "block"])),
 }));
 
-const permissionModes = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"] as const;
-const efforts = ["low", "medium", "high", "xhigh", "max"] as const;
-
 const agentDefinitionShape = lazy(() => ({
   description: z.string(),
   prompt: z.string(),
@@ -173,8 +170,8 @@ const agentDefinitionShape = lazy(() => ({
   background: z.optional(z.boolean()),
   omitClaudeMd: z.optional(z.boolean()),
   memory: z.optional(z.enum(["user", "project", "local"])),
-  effort: z.optional(z.union([z.enum(efforts), z.number()])),
-  permissionMode: z.optional(z.enum(permissionModes)),
+  effort: z.optional(z.union([z.enum(EFFORTS), z.number()])),
+  permissionMode: z.optional(z.enum(PERMISSION_MODES)),
   observer: z.optional(z.string()),
   observerMessage: z.optional(z.string()),
 }));
@@ -454,7 +451,7 @@ const FIELDS = {
   maxBudgetTokens: () => z.optional(positiveInt()),
   timeoutMs: () => z.optional(durationMs("no limit")),
   taskBudget: () => z.optional(z.strictObject({ total: positiveInt() })),
-  effort: () => z.optional(z.enum(efforts)),
+  effort: () => z.optional(z.enum(EFFORTS)),
   thinking: () =>
     z.optional(
       z.discriminatedUnion(
@@ -485,7 +482,7 @@ const FIELDS = {
   disallowedTools: () => z.optional(z.array(argvString())),
   toolAliases: () => z.optional(z.record(nonEmpty(), nonEmpty())),
   toolConfig: () => z.optional(z.looseObject(toolConfigShape())),
-  permissionMode: () => z.optional(z.enum(permissionModes)),
+  permissionMode: () => z.optional(z.enum(PERMISSION_MODES)),
   allowDangerouslySkipPermissions: () => z.optional(z.boolean()),
   permissionPromptToolName: () => z.optional(argvValue()),
   permissionPrompts: () => z.optional(z.enum(["host", "none"])),

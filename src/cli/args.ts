@@ -6,6 +6,8 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { INSTALLABLE_BACKENDS, type InstallableBackend, isInstallableBackend } from "../install/packages.js";
 import { ACP_AGENT_PRESETS } from "../options/acp-presets.js";
+import { PERMISSION_MODES as ALL_PERMISSION_MODES } from "../options/plain.js";
+import { BACKEND_KINDS } from "../options/support.js";
 import type { BackendKind, SettingSource } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import { closest } from "./suggest.js";
@@ -63,18 +65,11 @@ export interface InstallArgs {
 
 export type CliArgs = RunArgs | InstallArgs | { command: "help" } | { command: "version" };
 
-export const BACKENDS: readonly BackendKind[] = ["claude", "codex", "cursor", "acp"];
+export const BACKENDS: readonly BackendKind[] = BACKEND_KINDS;
 
 /** The ACP agents `--agent` knows by name (see the ACP backend's presets). */
 export const ACP_AGENTS = ACP_AGENT_PRESETS;
-export const PERMISSION_MODES: readonly PermissionMode[] = [
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-  "dontAsk",
-  "auto",
-];
+export const PERMISSION_MODES: readonly PermissionMode[] = ALL_PERMISSION_MODES;
 
 export const USAGE = `Usage: code-agent [options] PROMPT          (or the prompt on stdin)
        code-agent -i [options] [PROMPT]      multi-turn session

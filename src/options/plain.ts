@@ -6,11 +6,22 @@
  * a corpus of values); anything else, and every other option, is "not sure" and goes to the schema,
  * which also words the issues.
  */
+import type { Effort } from "../options.js";
+import type { PermissionMode } from "../permissions.js";
 import { MAX_TIMER_MS } from "../signals/duration.js";
+import { BACKEND_KINDS } from "./support.js";
 
-const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"] as const;
-const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
-const BACKENDS = ["claude", "codex", "cursor", "acp"] as const;
+/** Every `permissionMode` value: the one list the schema, this check and the CLI's flag read. */
+export const PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto",
+] as const satisfies readonly PermissionMode[];
+/** Every named `effort` level: the one list the schema and this check read. */
+export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const satisfies readonly Effort[];
 
 type Check = (value: unknown) => boolean;
 
@@ -37,7 +48,7 @@ const durationFinite: Check = (v) => typeof v === "number" && v > 0 && v <= MAX_
  * `optional` does). The schema is the reference: a check may be stricter, never looser.
  */
 export const PLAIN_OPTION_CHECKS: Readonly<Record<string, Check>> = Object.freeze({
-  backend: oneOf(BACKENDS),
+  backend: oneOf(BACKEND_KINDS),
   cliPath: nonEmpty,
   cwd: argvValue,
   model: argvValue,
