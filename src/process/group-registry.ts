@@ -32,11 +32,13 @@ export interface GroupObserver {
 const observers = new Set<GroupObserver>();
 
 /**
- * Follows the live child groups of this process until the returned function is called. The exit
- * hooks above cannot run when this process is SIGKILLed; an out-of-process watchdog (the queue
- * worker's) uses this to learn which groups to kill in that case.
+ * Follows the live child groups of this process until the returned function is called: first every
+ * group alive now (`added`, synchronously, before this returns), then each change. The exit hooks
+ * above cannot run when this process is SIGKILLed; an out-of-process watchdog (the queue worker's)
+ * uses this to learn which groups to kill in that case.
  */
 export function observeGroups(observer: GroupObserver): () => void {
+  for (const pid of live) observer.added(pid);
   observers.add(observer);
   return () => {
     observers.delete(observer);

@@ -4,8 +4,9 @@
  * hooks — which never run when the worker is SIGKILLed or OOM-killed. Closing the CLI's stdin is
  * not enough either: Claude Code finishes the turn it is in before it exits on EOF.
  *
- * So each worker starts one small watchdog process, in a group of its own, and tells it over a pipe
- * which CLI groups are alive. The pipe's write end exists only in the worker: when the worker dies
+ * So each worker starts one small watchdog process, in a group of its own, and tells it which CLI
+ * groups are alive: those alive when it starts in its argv (so no moment exists when it runs but
+ * does not know them), later ones over a pipe. The pipe's write end exists only in the worker: when the worker dies
  * for any reason, the kernel closes it, the watchdog reads EOF and SIGKILLs every group it was told
  * about. A worker that closes normally says `bye` first, and the watchdog exits without killing.
  * Plain Node, no native code, any POSIX system.
@@ -15,9 +16,12 @@ import type { Socket } from "node:net";
 import { observeGroups } from "../process/group-registry.js";
 import { QueueWatchdogError } from "./errors.js";
 
-/** The watchdog itself: reads `+pid` / `-pid` / `bye` lines; on EOF without `bye`, kills the groups. */
+/**
+ * The watchdog itself: starts with the groups in its arguments, reads `+pid` / `-pid` / `bye` lines;
+ * on EOF without `bye`, kills the groups.
+ */
 const WATCHDOG_SCRIPT = `
-const groups = new Set();
+const groups = new Set(process.argv.slice(1).map(Number));
 let bye = false;
 let pending = "";
 process.stdin.setEncoding("utf8");
@@ -55,7 +59,7 @@ const RESTART_WINDOW_MS = 60_000;
  *
  * The watchdog is watched in turn: one that dies while the worker lives (killed by an operator, an
  * OOM killer, a `kill -9` on the process group's neighbours) would leave the CLIs of a later
- * SIGKILLed worker running. So it is started again at once and told every group alive, and the
+ * SIGKILLed worker running. So it is started again at once with every group alive in its argv, and the
  * death is reported to `onError` as {@link QueueWatchdogError}; after {@link MAX_RESTARTS} deaths
  * within a minute it is not restarted any more (reported as such).
  */
@@ -73,7 +77,7 @@ export function startWatchdog(onError: (error: Error) => void): Watchdog | undef
     if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(`${line}\n`);
   };
   const launch = () => {
-    const current = spawn(process.execPath, ["-e", WATCHDOG_SCRIPT], {
+    const current = spawn(process.execPath, ["-e", WATCHDOG_SCRIPT, ...[...groups].map(String)], {
       detached: true,
       stdio: ["pipe", "ignore", "ignore"],
       env,
@@ -99,11 +103,10 @@ export function startWatchdog(onError: (error: Error) => void): Watchdog | undef
         return;
       }
       launch();
-      for (const pid of groups) send(`+${pid}`);
     });
   };
 
-  launch();
+  // Before the first launch: the groups alive now are reported at once (and go into its argv).
   const unobserve = observeGroups({
     added: (pid) => {
       groups.add(pid);
@@ -114,6 +117,7 @@ export function startWatchdog(onError: (error: Error) => void): Watchdog | undef
       send(`-${pid}`);
     },
   });
+  launch();
   return {
     get pid() {
       return child?.pid;

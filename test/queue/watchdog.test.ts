@@ -1,10 +1,16 @@
 /**
- * The queue worker's watchdog is watched in turn: killed while the worker runs, it is started again
- * and told every CLI group alive, so a worker SIGKILLed afterwards still leaves no CLI behind. A
- * worker process against a real redis-server (skipped, saying why, when absent).
+ * The queue worker's watchdog knows every CLI group alive from the moment it runs (a host SIGKILLed
+ * right after starting it leaves none behind), and is watched in turn: killed while the worker runs,
+ * it is started again with every group alive, so a worker SIGKILLed afterwards still leaves no CLI
+ * behind. The second test runs a worker process against a real redis-server (skipped, saying why,
+ * when absent).
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentQueue } from "../../src/queue/index.js";
 import { isAlive, liveChildren } from "../lifecycle/support/processes.js";
@@ -24,6 +30,32 @@ function watchdogsOf(workerPid: number): number[] {
     }
   });
 }
+
+const HOST = fileURLToPath(new URL("./host/watchdog-host.mts", import.meta.url));
+
+describe.skipIf(process.platform !== "linux")("the queue worker's watchdog, started", () => {
+  it("knows the groups alive when it starts, so a worker SIGKILLed at once leaves no CLI running", async () => {
+    const host = spawn(process.execPath, ["--import", "tsx", HOST], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      host.once("exit", (_code, signal) => resolve(signal)),
+    );
+    const [line] = await once(createInterface({ input: host.stdout! }), "line");
+    const [sleeper, watchdog] = String(line).split(" ").map(Number) as [number, number];
+    try {
+      expect(await exited).toBe("SIGKILL");
+      await until(() => !isAlive(sleeper), "the dead host's group to be killed", 10_000);
+      await until(() => !isAlive(watchdog), "the watchdog to exit");
+    } finally {
+      for (const pid of [-sleeper, watchdog]) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone: the case the test expects.
+        }
+      }
+    }
+  });
+});
 
 describe.skipIf(!REDIS_SERVER || process.platform !== "linux")("the queue worker's watchdog", () => {
   let redis: TestRedis;
