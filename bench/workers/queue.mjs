@@ -21,11 +21,19 @@
  *   so no per-message IPC weighs on either side. `producerCpuMsPerJob` / `workerCpuMsPerJob`: CPU
  *   time (user + system) of each process per job over the throughput phase.
  *
- * Raw (direct) has one layout — it needs no second process — and reports its numbers under both
- * names, so the paired ratios exist for both. Neither side is pinned: both get the machine's cores.
+ * A third measurement, the BullMQ floor (the metrics ending in `BullFloor`): the same direct
+ * query() run inside a bare BullMQ `Worker` processor in a child process (returning the result
+ * message, as ours stores it), fed by a bare `Queue.add` + `job.waitUntilFinished(QueueEvents)`
+ * producer: no stream, no keys, no admission of ours — what BullMQ alone costs on this machine.
+ * Each layout also reports `redisCpuMsPerJob`: redis-server's CPU (utime + stime from
+ * /proc/<pid>/stat) per job over the throughput phase. `BENCH_QUEUE_LAYOUTS` (comma-separated
+ * among in-process, worker-process, floor; default all three) runs only some, for paired runs.
+ *
+ * Raw (direct) has one layout — it needs no second process — and reports its numbers under every
+ * suffix, so the paired ratios exist for all. Neither side is pinned: both get the machine's cores.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -74,6 +82,17 @@ async function startRedis() {
   proc.stdout.resume();
   return {
     url: `redis://127.0.0.1:${port}`,
+    /** redis-server's CPU time so far (user + system), ms, from /proc (Linux; 0 elsewhere). */
+    cpuMs() {
+      try {
+        // Fields after the command name's closing parenthesis: utime and stime are the 12th and 13th.
+        const stat = readFileSync(`/proc/${proc.pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+      } catch {
+        return 0;
+      }
+    },
     async stop() {
       const exited = new Promise((resolve) => proc.once("exit", resolve));
       proc.kill("SIGTERM");
@@ -82,6 +101,9 @@ async function startRedis() {
     },
   };
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's times. */
+const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
 /** Runs `count` tasks, `width` at a time. */
 async function pool(count, width, task) {
@@ -129,15 +151,57 @@ async function workerProcess(p) {
   process.send("ready");
 }
 
-/** Starts the worker-process layout's child; resolves once its worker is taking jobs. */
-async function startWorkerProcess(p, redisUrl) {
+/**
+ * The BullMQ floor's child process: a bare BullMQ Worker whose processor runs the direct query()
+ * and returns its result message (with the assistant count, to check), until told to stop.
+ */
+async function floorWorkerProcess(p) {
+  const { Worker } = await import("bullmq");
+  const sdk = await import(pathToFileURL(process.env.BENCH_DIST).href);
+  const url = new URL(p.redisUrl);
+  const worker = new Worker(
+    FLOOR_QUEUE,
+    async () => {
+      let assistant = 0;
+      let result;
+      for await (const m of sdk.query({ prompt: "bench", options: { cliPath: p.cli } })) {
+        if (m.type === "assistant") assistant++;
+        else if (m.type === "result") result = m;
+      }
+      return { assistant, result };
+    },
+    {
+      connection: { host: url.hostname, port: Number(url.port), maxRetriesPerRequest: null },
+      concurrency: p.concurrency,
+    },
+  );
+  await worker.waitUntilReady();
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await worker.close();
+    process.disconnect?.();
+  };
+  process.on("disconnect", () => void stop());
+  process.on("message", (m) => {
+    if (m === "dump") process.send({ sent: [], cpu: process.cpuUsage() });
+    else if (m === "stop") void stop();
+  });
+  process.send("ready");
+}
+
+const FLOOR_QUEUE = "bench-floor";
+
+/** Starts the worker-process layout's child (or the floor's); resolves once it is taking jobs. */
+async function startWorkerProcess(p, redisUrl, role = "worker") {
   const child = spawn(
     process.execPath,
     [
       // e.g. "--cpu-prof --cpu-prof-dir=/tmp/x" to profile the worker process (NODE_OPTIONS refuses it)
       ...(process.env.BENCH_QUEUE_WORKER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
       fileURLToPath(import.meta.url),
-      JSON.stringify({ ...p, role: "worker", redisUrl }),
+      JSON.stringify({ ...p, role, redisUrl }),
     ],
     { stdio: ["ignore", "ignore", "inherit", "ipc"] },
   );
@@ -244,12 +308,14 @@ async function measureOurs(p, dist, check, layout) {
       }
       const cpuBefore = child ? await collect() : undefined;
       const idle = latencies.splice(0);
+      const redisCpu = redis.cpuMs();
       const ownCpu = process.cpuUsage();
       const t0 = performance.now();
       // All enqueued at once: the worker's concurrency is the limit, as the pool's width is for raw.
       await Promise.all(Array.from({ length: p.jobs }, once));
       const seconds = (performance.now() - t0) / 1000;
       const ownCpuUsed = process.cpuUsage(ownCpu);
+      const redisCpuUsed = redis.cpuMs() - redisCpu;
       const cpuAfter = child ? await collect() : undefined;
       const loaded = latencies.splice(0);
       const jobs = [];
@@ -275,6 +341,7 @@ async function measureOurs(p, dist, check, layout) {
         msgLoadedP50Ms: percentile(loaded, 50),
         msgLoadedP99Ms: percentile(loaded, 99),
         ...phases,
+        redisCpuMsPerJob: redisCpuUsed / p.jobs,
         ...(cpuBefore && cpuAfter
           ? {
               producerCpuMsPerJob: cpuMs(ownCpuUsed) / p.jobs,
@@ -287,6 +354,72 @@ async function measureOurs(p, dist, check, layout) {
     }
   } finally {
     await worker?.close({ graceMs: 1_000 });
+    await child?.stop();
+    await redis.stop();
+  }
+}
+
+/**
+ * The BullMQ floor: a bare Queue.add + waitUntilFinished producer here, a bare BullMQ Worker
+ * running the direct query() in a child process; the same phases as {@link measureOurs}.
+ */
+async function measureFloor(p, check) {
+  const { Queue, QueueEvents } = await import("bullmq");
+  const redis = await startRedis();
+  const url = new URL(redis.url);
+  const connection = { host: url.hostname, port: Number(url.port), maxRetriesPerRequest: null };
+  let child;
+  let queue;
+  let events;
+  try {
+    child = await startWorkerProcess(p, redis.url, "floor-worker");
+    queue = new Queue(FLOOR_QUEUE, { connection });
+    events = new QueueEvents(FLOOR_QUEUE, { connection });
+    // Each waitUntilFinished listens on both until its job ends; 200 are waiting at once.
+    queue.setMaxListeners(p.jobs + 10);
+    events.setMaxListeners(p.jobs + 10);
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    const once = async () => {
+      const job = await queue.add("run", { prompt: "bench" });
+      const { assistant } = await job.waitUntilFinished(events);
+      check(assistant);
+    };
+    for (let i = 0; i < 2; i++) await once();
+    const solo = [];
+    for (let i = 0; i < p.solo; i++) {
+      const t0 = performance.now();
+      await once();
+      solo.push(performance.now() - t0);
+    }
+    const { cpu: cpuBefore } = await child.dump();
+    const redisCpu = redis.cpuMs();
+    const ownCpu = process.cpuUsage();
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: p.jobs }, once));
+    const seconds = (performance.now() - t0) / 1000;
+    const ownCpuUsed = process.cpuUsage(ownCpu);
+    const redisCpuUsed = redis.cpuMs() - redisCpu;
+    const { cpu: cpuAfter } = await child.dump();
+    const jobs = [];
+    await pool(p.jobs, p.concurrency, async () => {
+      const t = performance.now();
+      await once();
+      jobs.push(performance.now() - t);
+    });
+    const cpuMs = (u) => (u.user + u.system) / 1000;
+    return {
+      jobsPerSec: p.jobs / seconds,
+      jobP50Ms: percentile(jobs, 50),
+      jobP99Ms: percentile(jobs, 99),
+      ms: percentile(solo, 50),
+      soloP99Ms: percentile(solo, 99),
+      producerCpuMsPerJob: cpuMs(ownCpuUsed) / p.jobs,
+      workerCpuMsPerJob: (cpuMs(cpuAfter) - cpuMs(cpuBefore)) / p.jobs,
+      redisCpuMsPerJob: redisCpuUsed / p.jobs,
+    };
+  } finally {
+    await events?.close();
+    await queue?.close();
     await child?.stop();
     await redis.stop();
   }
@@ -341,13 +474,18 @@ async function jobPhases(url, marked) {
   }
 }
 
-/** The names of the worker-process layout's metrics. */
-const workerProc = (result) =>
-  Object.fromEntries(Object.entries(result).map(([k, v]) => [`${k}WorkerProc`, v]));
+/** The names of a layout's metrics: `suffix` after each key. */
+const suffixed = (result, suffix) =>
+  Object.fromEntries(Object.entries(result).map(([k, v]) => [`${k}${suffix}`, v]));
+const workerProc = (result) => suffixed(result, "WorkerProc");
+
+const LAYOUTS = (process.env.BENCH_QUEUE_LAYOUTS ?? "in-process,worker-process,floor").split(",");
 
 const p = params();
 if (p.role === "worker") {
   await workerProcess(p);
+} else if (p.role === "floor-worker") {
+  await floorWorkerProcess(p);
 } else {
   await guard(async () => {
     const dist = process.env.BENCH_DIST;
@@ -394,12 +532,14 @@ if (p.role === "worker") {
         msgLoadedP99Ms: 0,
         cpuMsPerJob: (used.user + used.system) / 1000 / p.jobs,
       };
-      report({ ...result, ...workerProc(result) });
+      report({ ...result, ...workerProc(result), ...suffixed(result, "BullFloor") });
       return;
     }
 
-    const inProcess = await measureOurs(p, dist, check, "in-process");
-    const split = await measureOurs(p, dist, check, "worker-process");
-    report({ ...inProcess, ...workerProc(split) });
+    const has = (layout) => LAYOUTS.includes(layout);
+    const inProcess = has("in-process") ? await measureOurs(p, dist, check, "in-process") : {};
+    const split = has("worker-process") ? await measureOurs(p, dist, check, "worker-process") : {};
+    const floor = has("floor") ? await measureFloor(p, check) : {};
+    report({ ...inProcess, ...workerProc(split), ...suffixed(floor, "BullFloor") });
   });
 }
