@@ -81,7 +81,7 @@ export type {
 export type { CanUseTool, PermissionResult, ToolPermissionContext } from "./permissions.js";
 export { image, type Prompt, type StreamedUserInput, text, type UserContentBlock } from "./prompt.js";
 export { type Query, type QueryControls, type QueryParams, query } from "./query.js";
-export { currentTraceContext } from "./telemetry/start.js";
+export { currentTraceContext } from "./telemetry/trace-context.js";
 export type { TelemetryOptions } from "./telemetry/types.js";
 export {
   isTool,

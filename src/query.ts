@@ -15,7 +15,7 @@ import type { PermissionMode } from "./permissions.js";
 import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
 import { Subscription, type SubscriptionHooks } from "./session/message-hub.js";
 import { checkSignalOption } from "./signals/abort.js";
-import { activeContextSnapshot, telemetryWanted } from "./telemetry/start.js";
+import { activeContextSnapshot, telemetryWanted } from "./telemetry/load.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
 export { QUERY_CONTROL_METHODS, type QueryControls } from "./api/controls.js";

@@ -21,8 +21,9 @@ import type { AgentOptions, BackendKind, ThinkingDisplay } from "../options.js";
 import type { PermissionMode } from "../permissions.js";
 import type { Prompt } from "../prompt.js";
 import { abortErrorFor, checkSignalOption, combineSignals, throwIfAborted } from "../signals/abort.js";
+import { telemetryWanted } from "../telemetry/load.js";
 import type { RunTelemetry } from "../telemetry/run.js";
-import { type PrepareParams, prepareTelemetry, telemetryWanted } from "../telemetry/start.js";
+import type { PrepareParams } from "../telemetry/start.js";
 import {
   type CapabilityFlag,
   CONTROL_CAPABILITY,
@@ -171,8 +172,9 @@ export class SessionEngine {
       const backend = await backendFor(this.options);
       const signal = combineSignals(this.options.signal, abort.signal);
       if (signal.aborted) throw abortErrorFor(signal.reason);
+      // The telemetry code is loaded by the runs that have telemetry only (not with the package).
       const prepared = telemetryWanted(this.options)
-        ? await prepareTelemetry(this.options, {
+        ? await (await import("../telemetry/start.js")).prepareTelemetry(this.options, {
             backend: backend.name,
             spawns: !this.source,
             ...params.telemetry,
