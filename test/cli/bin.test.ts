@@ -74,6 +74,11 @@ describe("the code-agent executable", () => {
       );
     const root = closure(join(outDir, "index.js"));
     expect(root.size).toBe(2);
+    // Telemetry's code (spans, metrics, the CLI's trace environment) is loaded by runs that have
+    // telemetry, on first use: not by `import()`, nor by a plain query (checked below).
+    const telemetryCode = ["src/telemetry/start.ts", "src/telemetry/run.ts", "src/telemetry/cli-env.ts"];
+    const rootSources = [...root].flatMap(sourcesOf);
+    expect(rootSources.filter((source) => telemetryCode.includes(source))).toEqual([]);
     const backends = readdirSync(join(outDir, "chunks")).filter((f) => /^backend-.*\.js$/.test(f));
     expect(backends.length).toBeGreaterThanOrEqual(4);
     const backendOf = (name: string): string => {
@@ -104,6 +109,7 @@ describe("the code-agent executable", () => {
           "src/options-schema.ts",
           "src/backends/claude/settings.generated.ts",
           "node_modules/zod/",
+          ...telemetryCode,
         ].some((prefix) => source.startsWith(prefix)),
       );
       expect(unneeded, name).toEqual([]);
