@@ -217,6 +217,27 @@ describe("the queue's keys", () => {
     expect(RunVerifier.from(der.subarray(0, 40).toString("base64"))).toBeUndefined();
   });
 
+  it("a run key of the Ed25519 SPKI shape is taken by its shape and checks signatures the same, each verifier with its own key", () => {
+    const keys = new RunKeys();
+    const one = RunVerifier.from(keys.publicKey("job-1"))!;
+    const two = RunVerifier.from(keys.publicKey("job-2"))!;
+    // Checked more than once (the key imported at the first check is kept) and against the other run.
+    for (let i = 0; i < 2; i++) {
+      expect(one.cancel("job-1", "abort", "n", keys.signCancel("job-1", "abort", "n"))).toBe(true);
+      expect(two.cancel("job-1", "abort", "n", keys.signCancel("job-1", "abort", "n"))).toBe(false);
+      expect(two.cancel("job-2", "abort", "n", keys.signCancel("job-2", "abort", "n"))).toBe(true);
+    }
+    // Any 32 bytes after the prefix are an Ed25519 public key to node:crypto: no check throws.
+    const zeros = Buffer.concat([
+      Buffer.from(keys.publicKey("job-1"), "base64").subarray(0, 12),
+      Buffer.alloc(32),
+    ]);
+    const verifier = RunVerifier.from(zeros.toString("base64"));
+    expect(verifier).toBeDefined();
+    expect(verifier!.cancel("job-1", "abort", "n", keys.signCancel("job-1", "abort", "n"))).toBe(false);
+    expect(verifier!.cancel("job-1", "abort", "n", "not base64 at all")).toBe(false);
+  });
+
   it("seals env for one job only, MACs jobs and entries", () => {
     const sealed = key.seal("job-1", { SECRET: "s3cret", DROP: null });
     expect(JSON.stringify(sealed)).not.toContain("s3cret");
