@@ -283,7 +283,8 @@ function iteratedFloorThroughput(
 /**
  * Agent runs through code-agent-sdk/queue (ours) against the same sessions run directly with
  * `query()` in one process ("raw" here); a local redis-server, the worker in the producer's process
- * and again in a child process of its own (the `…WorkerProc` rows).
+ * and again in a child process of its own (the `…WorkerProc` rows), and BullMQ's own floor (the
+ * `…BullFloor` rows).
  */
 function queue(reps: number): Scenario {
   return {
@@ -308,10 +309,16 @@ function queue(reps: number): Scenario {
       // its one layout under these names too.
       { key: "jobsPerSecWorkerProc", label: "jobs/s, worker in its own process" },
       { key: "jobP99MsWorkerProc", label: "one job ms (p99, 4 callers), worker in its own process" },
+      // The floor BullMQ itself sets (workers/queue.mjs): the same direct query() in a bare BullMQ
+      // Worker in a child process, a bare Queue.add + waitUntilFinished producer, nothing of ours;
+      // reported in the "ours" column, its ratio to direct beside it.
+      { key: "jobsPerSecBullFloor", label: "jobs/s, bare BullMQ + direct query() (BullMQ's floor)" },
+      { key: "jobP99MsBullFloor", label: "one job ms (p99, 4 callers), bare BullMQ (BullMQ's floor)" },
     ],
     // Read from the in-process layout (the stricter one: producer, worker and pipes share a thread).
     targets: [ratioToFloorAtLeast("jobsPerSec", 0.8), ratioToFloor("jobP99Ms", 2)],
-    timeoutMs: 240_000,
+    // Three layouts of ours (in-process, worker process, BullMQ's floor) per trial.
+    timeoutMs: 360_000,
     unavailable: { anchor: "n/a: no official SDK queues agent runs" },
   };
 }
