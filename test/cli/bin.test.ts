@@ -109,6 +109,8 @@ describe("the code-agent executable", () => {
           "src/options-schema.ts",
           "src/backends/claude/settings.generated.ts",
           "node_modules/zod/",
+          // Recording (and its redactor): by the sessions that record only.
+          "src/transport/recording",
           ...telemetryCode,
         ].some((prefix) => source.startsWith(prefix)),
       );

@@ -11,7 +11,6 @@ import type { ResolvedOptions } from "../../options/resolved.js";
 import { DEFAULT_CLOSE_GRACE_MS } from "../../process/child.js";
 import { PrivateFiles } from "../../process/private-files.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
-import { recordTransport } from "../../transport/recording.js";
 import { SpawnedProcessTransport } from "../../transport/spawned-process.js";
 import { DEFAULT_MAX_BUFFER_SIZE } from "../../transport/subprocess.js";
 import type { Transport } from "../../transport/transport.js";
@@ -82,8 +81,9 @@ export class ClaudeBackend implements Backend {
     }
     let transport: Transport;
     try {
+      // Recording's code (and its redactor) is loaded by the sessions that record only.
       transport = options.record
-        ? recordTransport(channel, options.record, {
+        ? (await import("../../transport/recording.js")).recordTransport(channel, options.record, {
             backend: "claude",
             sdkVersion: SDK_VERSION,
             env: buildClaudeEnv(options, SDK_VERSION),

@@ -12,7 +12,6 @@ import { findOrInstallCli } from "../../install/auto.js";
 import { checkVersionOncePerBinary } from "../../install/cli-discovery.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { cliTransport, openOrClose, singleInitialPrompt } from "../../session/open-session.js";
-import { recordTransport } from "../../transport/recording.js";
 import type { Transport } from "../../transport/transport.js";
 import { SDK_VERSION } from "../../version.js";
 import type { Backend, OpenSessionParams, Session } from "../backend.js";
@@ -88,7 +87,7 @@ export class CodexBackend implements Backend {
     }
     const session = new CodexAppServerSession({
       options,
-      transport: transport(options, cli, env, buildAppServerArgs(options)),
+      transport: await transport(options, cli, env, buildAppServerArgs(options)),
     });
     return openOrClose(session, async () => {
       await session.start();
@@ -135,7 +134,7 @@ async function openExecSession(
     });
     session = new CodexExecSession({
       options,
-      transport: transport(options, cli, env, args),
+      transport: await transport(options, cli, env, args),
       mapper: new ExecEventMapper({ model: options.model, structuredOutput: schema !== undefined }),
       prompt: parts.text,
       files,
@@ -149,17 +148,20 @@ async function openExecSession(
   }
 }
 
-/** The session's transport: the custom one when given, else the CLI with `args`; recorded on request. */
-function transport(
+/**
+ * The session's transport: the custom one when given, else the CLI with `args`; recorded on request
+ * (recording's code is loaded by the sessions that record only).
+ */
+async function transport(
   options: ResolvedOptions,
   cli: CodexCli,
   env: Record<string, string>,
   args: string[],
-): Transport {
+): Promise<Transport> {
   const channel =
     options.transport ??
     cliTransport(options, { command: cli.command, args: [...cli.args, ...args], env, cliName: "codex" });
-  return options.record
-    ? recordTransport(channel, options.record, { backend: "codex", sdkVersion: SDK_VERSION, env })
-    : channel;
+  if (!options.record) return channel;
+  const { recordTransport } = await import("../../transport/recording.js");
+  return recordTransport(channel, options.record, { backend: "codex", sdkVersion: SDK_VERSION, env });
 }
