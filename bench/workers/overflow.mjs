@@ -4,6 +4,7 @@
  * gone? The anchors have no such limit: whatever they do (read it, throw, run out of memory) is
  * the finding. A crash never reaches report(); the orchestrator records the exit status instead.
  */
+import { pathToFileURL } from "node:url";
 import { guard, loadRunner, params, report } from "./common.mjs";
 import { childPids, countFds, settle, warmUp } from "./proc.mjs";
 
@@ -11,6 +12,11 @@ await guard(async () => {
   const p = params();
   const run = await loadRunner(p.impl, p.backend);
   const sdk = p.impl === "ours" ? (await import("./adapters/ours.mjs")).sdk : undefined;
+  // The typed errors of the byte layer are exported from the package's transport entry.
+  const transportEntry =
+    sdk === undefined
+      ? undefined
+      : await import(new URL("transport/index.js", pathToFileURL(process.env.BENCH_DIST)).href);
   // Baseline after one ordinary session: resources created on first use (libuv's SIGCHLD pipe,
   // lazily loaded modules) are not leaks.
   await warmUp(run, p.cli);
@@ -25,7 +31,7 @@ await guard(async () => {
     outcome = {
       outcome: "threw",
       errorName: error?.name ?? typeof error,
-      typed: sdk ? error instanceof sdk.BufferOverflowError && error instanceof sdk.AgentSdkError : undefined,
+      typed: sdk ? error instanceof transportEntry.BufferOverflowError && error instanceof sdk.AgentSdkError : undefined,
       message: String(error?.message ?? error).slice(0, 160),
     };
   }
