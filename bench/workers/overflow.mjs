@@ -31,7 +31,9 @@ await guard(async () => {
     outcome = {
       outcome: "threw",
       errorName: error?.name ?? typeof error,
-      typed: sdk ? error instanceof transportEntry.BufferOverflowError && error instanceof sdk.AgentSdkError : undefined,
+      typed: sdk
+        ? error instanceof transportEntry.BufferOverflowError && error instanceof sdk.AgentSdkError
+        : undefined,
       message: String(error?.message ?? error).slice(0, 160),
     };
   }
