@@ -232,6 +232,33 @@ async function startWorkerProcess(p, redisUrl, role = "worker") {
 }
 
 /** One layout of ours: warm-up, solo, throughput, 4 callers. */
+/** CPU time (user + system) of a `process.cpuUsage()` reading, in ms. */
+const cpuMs = (u) => (u.user + u.system) / 1000;
+
+/** `p.solo` jobs one after the other on an idle system: each one's end-to-end ms. */
+async function soloPhase(p, once) {
+  const solo = [];
+  for (let i = 0; i < p.solo; i++) {
+    const t0 = performance.now();
+    await once();
+    solo.push(performance.now() - t0);
+  }
+  return solo;
+}
+
+/**
+ * The throughput phase: `p.jobs` enqueued at once (the worker's concurrency is the limit, as the
+ * pool's width is for raw); its seconds, this process's CPU ms and redis-server's over it.
+ */
+async function throughputPhase(p, redis, once) {
+  const redisCpu = redis.cpuMs();
+  const ownCpu = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: p.jobs }, once));
+  const seconds = (performance.now() - t0) / 1000;
+  return { seconds, ownCpuMs: cpuMs(process.cpuUsage(ownCpu)), redisCpuMs: redis.cpuMs() - redisCpu };
+}
+
 async function measureOurs(p, dist, check, layout) {
   const { AgentQueue, AgentWorker } = await import(
     pathToFileURL(join(dirname(dist), "queue", "index.js")).href
@@ -300,22 +327,10 @@ async function measureOurs(p, dist, check, layout) {
       for (let i = 0; i < 2; i++) await once();
       if (child) await collect();
       latencies.length = 0;
-      const solo = [];
-      for (let i = 0; i < p.solo; i++) {
-        const t0 = performance.now();
-        await once();
-        solo.push(performance.now() - t0);
-      }
+      const solo = await soloPhase(p, once);
       const cpuBefore = child ? await collect() : undefined;
       const idle = latencies.splice(0);
-      const redisCpu = redis.cpuMs();
-      const ownCpu = process.cpuUsage();
-      const t0 = performance.now();
-      // All enqueued at once: the worker's concurrency is the limit, as the pool's width is for raw.
-      await Promise.all(Array.from({ length: p.jobs }, once));
-      const seconds = (performance.now() - t0) / 1000;
-      const ownCpuUsed = process.cpuUsage(ownCpu);
-      const redisCpuUsed = redis.cpuMs() - redisCpu;
+      const { seconds, ownCpuMs, redisCpuMs } = await throughputPhase(p, redis, once);
       const cpuAfter = child ? await collect() : undefined;
       const loaded = latencies.splice(0);
       const jobs = [];
@@ -329,7 +344,6 @@ async function measureOurs(p, dist, check, layout) {
       });
       if (child) await collect();
       const phases = await jobPhases(redis.url, marked);
-      const cpuMs = (u) => (u.user + u.system) / 1000;
       return {
         jobsPerSec: p.jobs / seconds,
         jobP50Ms: percentile(jobs, 50),
@@ -341,13 +355,13 @@ async function measureOurs(p, dist, check, layout) {
         msgLoadedP50Ms: percentile(loaded, 50),
         msgLoadedP99Ms: percentile(loaded, 99),
         ...phases,
-        redisCpuMsPerJob: redisCpuUsed / p.jobs,
+        redisCpuMsPerJob: redisCpuMs / p.jobs,
         ...(cpuBefore && cpuAfter
           ? {
-              producerCpuMsPerJob: cpuMs(ownCpuUsed) / p.jobs,
+              producerCpuMsPerJob: ownCpuMs / p.jobs,
               workerCpuMsPerJob: (cpuMs(cpuAfter) - cpuMs(cpuBefore)) / p.jobs,
             }
-          : { cpuMsPerJob: cpuMs(ownCpuUsed) / p.jobs }),
+          : { cpuMsPerJob: ownCpuMs / p.jobs }),
       };
     } finally {
       await queue.close();
@@ -385,20 +399,9 @@ async function measureFloor(p, check) {
       check(assistant);
     };
     for (let i = 0; i < 2; i++) await once();
-    const solo = [];
-    for (let i = 0; i < p.solo; i++) {
-      const t0 = performance.now();
-      await once();
-      solo.push(performance.now() - t0);
-    }
+    const solo = await soloPhase(p, once);
     const { cpu: cpuBefore } = await child.dump();
-    const redisCpu = redis.cpuMs();
-    const ownCpu = process.cpuUsage();
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: p.jobs }, once));
-    const seconds = (performance.now() - t0) / 1000;
-    const ownCpuUsed = process.cpuUsage(ownCpu);
-    const redisCpuUsed = redis.cpuMs() - redisCpu;
+    const { seconds, ownCpuMs, redisCpuMs } = await throughputPhase(p, redis, once);
     const { cpu: cpuAfter } = await child.dump();
     const jobs = [];
     await pool(p.jobs, p.concurrency, async () => {
@@ -406,16 +409,15 @@ async function measureFloor(p, check) {
       await once();
       jobs.push(performance.now() - t);
     });
-    const cpuMs = (u) => (u.user + u.system) / 1000;
     return {
       jobsPerSec: p.jobs / seconds,
       jobP50Ms: percentile(jobs, 50),
       jobP99Ms: percentile(jobs, 99),
       ms: percentile(solo, 50),
       soloP99Ms: percentile(solo, 99),
-      producerCpuMsPerJob: cpuMs(ownCpuUsed) / p.jobs,
+      producerCpuMsPerJob: ownCpuMs / p.jobs,
       workerCpuMsPerJob: (cpuMs(cpuAfter) - cpuMs(cpuBefore)) / p.jobs,
-      redisCpuMsPerJob: redisCpuUsed / p.jobs,
+      redisCpuMsPerJob: redisCpuMs / p.jobs,
     };
   } finally {
     await events?.close();

@@ -98,7 +98,8 @@ const cancelText = (jobId: string, mode: string, nonce: string) =>
 export class RunVerifier {
   private imported: KeyObject | undefined;
 
-  private constructor(private readonly source: KeyObject | Buffer) {}
+  /** The key, or the base64url `x` of a raw Ed25519 one (a string: no hold on a pooled buffer). */
+  private constructor(private readonly source: KeyObject | string) {}
 
   /** `undefined` when `spki` is not an Ed25519 public key. */
   static from(spki: unknown): RunVerifier | undefined {
@@ -108,7 +109,7 @@ export class RunVerifier {
       const raw =
         der.length === ED25519_SPKI_PREFIX.length + 32 &&
         der.subarray(0, ED25519_SPKI_PREFIX.length).equals(ED25519_SPKI_PREFIX);
-      if (raw) return new RunVerifier(der.subarray(ED25519_SPKI_PREFIX.length));
+      if (raw) return new RunVerifier(der.subarray(ED25519_SPKI_PREFIX.length).toString("base64url"));
       const key = createPublicKey({ key: der, format: "der", type: "spki" });
       return key.asymmetricKeyType === "ed25519" ? new RunVerifier(key) : undefined;
     } catch {
@@ -118,9 +119,9 @@ export class RunVerifier {
 
   /** The public key; a raw one is imported (as a JWK, ~6× cheaper than the DER decoder) once. */
   private key(): KeyObject {
-    if (!Buffer.isBuffer(this.source)) return this.source;
+    if (typeof this.source !== "string") return this.source;
     this.imported ??= createPublicKey({
-      key: { kty: "OKP", crv: "Ed25519", x: this.source.toString("base64url") },
+      key: { kty: "OKP", crv: "Ed25519", x: this.source },
       format: "jwk",
     });
     return this.imported;
