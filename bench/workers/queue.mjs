@@ -259,6 +259,33 @@ async function throughputPhase(p, redis, once) {
   return { seconds, ownCpuMs: cpuMs(process.cpuUsage(ownCpu)), redisCpuMs: redis.cpuMs() - redisCpu };
 }
 
+/**
+ * The 4-caller phase: `p.jobs` through `p.concurrency` callers, each job's end-to-end ms; each
+ * job's phase marks (filled in by `once(marks)`) go onto `marked` when given.
+ */
+async function pooledPhase(p, once, marked) {
+  const jobs = [];
+  await pool(p.jobs, p.concurrency, async () => {
+    const t = performance.now();
+    const marks = {};
+    await once(marks);
+    jobs.push(performance.now() - t);
+    marked?.push(marks);
+  });
+  return jobs;
+}
+
+/** The timings every layout reports, from its throughput, 4-caller and solo phases. */
+function timings(p, seconds, jobs, solo) {
+  return {
+    jobsPerSec: p.jobs / seconds,
+    jobP50Ms: percentile(jobs, 50),
+    jobP99Ms: percentile(jobs, 99),
+    ms: percentile(solo, 50),
+    soloP99Ms: percentile(solo, 99),
+  };
+}
+
 async function measureOurs(p, dist, check, layout) {
   const { AgentQueue, AgentWorker } = await import(
     pathToFileURL(join(dirname(dist), "queue", "index.js")).href
@@ -333,23 +360,12 @@ async function measureOurs(p, dist, check, layout) {
       const { seconds, ownCpuMs, redisCpuMs } = await throughputPhase(p, redis, once);
       const cpuAfter = child ? await collect() : undefined;
       const loaded = latencies.splice(0);
-      const jobs = [];
       const marked = [];
-      await pool(p.jobs, p.concurrency, async () => {
-        const t = performance.now();
-        const marks = {};
-        await once(marks);
-        jobs.push(performance.now() - t);
-        marked.push(marks);
-      });
+      const jobs = await pooledPhase(p, once, marked);
       if (child) await collect();
       const phases = await jobPhases(redis.url, marked);
       return {
-        jobsPerSec: p.jobs / seconds,
-        jobP50Ms: percentile(jobs, 50),
-        jobP99Ms: percentile(jobs, 99),
-        ms: percentile(solo, 50),
-        soloP99Ms: percentile(solo, 99),
+        ...timings(p, seconds, jobs, solo),
         msgP50Ms: percentile(idle, 50),
         msgP99Ms: percentile(idle, 99),
         msgLoadedP50Ms: percentile(loaded, 50),
@@ -403,18 +419,9 @@ async function measureFloor(p, check) {
     const { cpu: cpuBefore } = await child.dump();
     const { seconds, ownCpuMs, redisCpuMs } = await throughputPhase(p, redis, once);
     const { cpu: cpuAfter } = await child.dump();
-    const jobs = [];
-    await pool(p.jobs, p.concurrency, async () => {
-      const t = performance.now();
-      await once();
-      jobs.push(performance.now() - t);
-    });
+    const jobs = await pooledPhase(p, once);
     return {
-      jobsPerSec: p.jobs / seconds,
-      jobP50Ms: percentile(jobs, 50),
-      jobP99Ms: percentile(jobs, 99),
-      ms: percentile(solo, 50),
-      soloP99Ms: percentile(solo, 99),
+      ...timings(p, seconds, jobs, solo),
       producerCpuMsPerJob: ownCpuMs / p.jobs,
       workerCpuMsPerJob: (cpuMs(cpuAfter) - cpuMs(cpuBefore)) / p.jobs,
       redisCpuMsPerJob: redisCpuMs / p.jobs,
@@ -506,33 +513,20 @@ if (p.role === "worker") {
         check(assistant);
       };
       for (let i = 0; i < 2; i++) await once(); // warm-up, as for ours
-      const solo = [];
-      for (let i = 0; i < p.solo; i++) {
-        const t0 = performance.now();
-        await once();
-        solo.push(performance.now() - t0);
-      }
-      const jobs = [];
+      const solo = await soloPhase(p, once);
+      // Direct's throughput is its 4-caller phase: the pool's width is the limit.
       const cpu = process.cpuUsage();
       const t0 = performance.now();
-      await pool(p.jobs, p.concurrency, async () => {
-        const t = performance.now();
-        await once();
-        jobs.push(performance.now() - t);
-      });
+      const jobs = await pooledPhase(p, once);
       const seconds = (performance.now() - t0) / 1000;
       const used = process.cpuUsage(cpu);
       const result = {
-        jobsPerSec: p.jobs / seconds,
-        jobP50Ms: percentile(jobs, 50),
-        jobP99Ms: percentile(jobs, 99),
-        ms: percentile(solo, 50),
-        soloP99Ms: percentile(solo, 99),
+        ...timings(p, seconds, jobs, solo),
         msgP50Ms: 0,
         msgP99Ms: 0,
         msgLoadedP50Ms: 0,
         msgLoadedP99Ms: 0,
-        cpuMsPerJob: (used.user + used.system) / 1000 / p.jobs,
+        cpuMsPerJob: cpuMs(used) / p.jobs,
       };
       report({ ...result, ...workerProc(result), ...suffixed(result, "BullFloor") });
       return;

@@ -96,10 +96,11 @@ const cancelText = (jobId: string, mode: string, nonce: string) =>
  * OpenSSL's DER decoder at once, as before, and is refused unless it is an Ed25519 key.
  */
 export class RunVerifier {
-  private imported: KeyObject | undefined;
-
-  /** The key, or the base64url `x` of a raw Ed25519 one (a string: no hold on a pooled buffer). */
-  private constructor(private readonly source: KeyObject | string) {}
+  /**
+   * The key, or until its first check the base64url `x` of a raw Ed25519 one (a string: no hold on
+   * a pooled buffer).
+   */
+  private constructor(private key: KeyObject | string) {}
 
   /** `undefined` when `spki` is not an Ed25519 public key. */
   static from(spki: unknown): RunVerifier | undefined {
@@ -118,13 +119,11 @@ export class RunVerifier {
   }
 
   /** The public key; a raw one is imported (as a JWK, ~6× cheaper than the DER decoder) once. */
-  private key(): KeyObject {
-    if (typeof this.source !== "string") return this.source;
-    this.imported ??= createPublicKey({
-      key: { kty: "OKP", crv: "Ed25519", x: this.source },
-      format: "jwk",
-    });
-    return this.imported;
+  private keyObject(): KeyObject {
+    if (typeof this.key === "string") {
+      this.key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: this.key }, format: "jwk" });
+    }
+    return this.key;
   }
 
   decision(jobId: string, requestId: string, decision: string, signature: unknown): boolean {
@@ -138,7 +137,7 @@ export class RunVerifier {
   private check(text: string, signature: unknown): boolean {
     if (typeof signature !== "string" || signature.length > 200) return false;
     try {
-      return verify(null, Buffer.from(text), this.key(), Buffer.from(signature, "base64"));
+      return verify(null, Buffer.from(text), this.keyObject(), Buffer.from(signature, "base64"));
     } catch {
       return false;
     }

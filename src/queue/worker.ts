@@ -18,7 +18,7 @@ import type { Message, ResultMessage } from "../messages.js";
 import type { ResolvedOptions } from "../options/resolved.js";
 import type { CanUseTool, PermissionResult, PermissionResultAllow } from "../permissions.js";
 import { type Query, query } from "../query.js";
-import { telemetryWanted } from "../telemetry/start.js";
+import { telemetryWanted } from "../telemetry/load.js";
 import { type AdmittedJob, admitJob } from "./admit.js";
 import { QueueKey, type RunVerifier } from "./auth.js";
 import {

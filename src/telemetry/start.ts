@@ -19,11 +19,9 @@ import {
   traceContextEnv,
   validTracestate,
 } from "./cli-env.js";
-import { activeContextSnapshot, loadOtelApi, type OtelApi, telemetryWanted } from "./load.js";
+import { loadOtelApi, type OtelApi } from "./load.js";
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, RunTelemetry } from "./run.js";
 import type { TelemetryOptions, TraceContextCarrier } from "./types.js";
-
-export { activeContextSnapshot, telemetryWanted };
 
 /** A run's options for its backend, and its telemetry when it has any. */
 export interface PreparedRun {
@@ -41,7 +39,7 @@ export interface PrepareParams {
   spawns: boolean;
   /** The process serves this one turn (a one-shot query): its spans go under that turn's span. */
   oneTurn?: boolean;
-  /** The context the run was created in ({@link activeContextSnapshot}); default: the active one. */
+  /** The context the run was created in (`activeContextSnapshot` in load.ts); default: the active one. */
   createdIn?: unknown;
 }
 
@@ -53,7 +51,7 @@ export function withoutTelemetry(options: ResolvedOptions): ResolvedOptions {
 }
 
 /**
- * Call when {@link telemetryWanted} is true. Rejects with `InvalidOptionsError` for a malformed
+ * Call when `telemetryWanted` (load.ts) is true. Rejects with `InvalidOptionsError` for a malformed
  * `telemetry` option, or one that needs `@opentelemetry/api` where it is not installed.
  */
 export async function prepareTelemetry(
