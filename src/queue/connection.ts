@@ -273,6 +273,10 @@ export class QueueKeys {
   decision(jobId: string, requestId: string): string {
     return `${this.prefix}:${this.queueName}:run:${jobId}:permission:${requestId}`;
   }
+  /** The stream by which a producer ends its reader's XREAD early (stream-reader.ts). */
+  wake(readerId: string): string {
+    return `${this.prefix}:${this.queueName}:reader:${readerId}:wake`;
+  }
   /** Pub/sub channel on which cancellations reach running jobs at once. */
   control(): string {
     return `${this.prefix}:${this.queueName}:control`;

@@ -39,6 +39,7 @@ import {
   type RemotePrompt,
   toJobData,
 } from "./remote-options.js";
+import { READ_COUNT, StreamReader, streamReply } from "./stream-reader.js";
 
 /** Options of {@link AgentQueue.connect}. */
 export interface AgentQueueOptions extends QueueConnectionOptions {
@@ -133,14 +134,12 @@ export interface AgentRun extends AsyncIterable<Message> {
 /** The producer: enqueues agent runs and hands out {@link AgentRun}s. Close it when done. */
 export class AgentQueue implements AsyncDisposable {
   private readonly keys: QueueKeys;
-  /** Connections of readers in progress (each blocks in XREAD on its own). */
-  private readonly readers = new Set<Redis>();
+  /** Reads the runs' streams (all of them, on one connection); opened by the first reader. */
+  private reader: StreamReader | undefined;
   /** Background readers answering permission requests (see {@link answerPermissions}). */
   private readonly permissionTasks = new Set<Promise<void>>();
   /** Aborts the callbacks of those readers when the producer closes. */
   private readonly permissionAbort = new AbortController();
-  /** Connections of finished readers, kept for the next one: a connection costs a TCP handshake. */
-  private readonly idleReaders: Redis[] = [];
   private closed = false;
   /** How long a connection waits for Redis to come back before it gives up (`reconnectTimeoutMs`). */
   private readonly reconnectTimeoutMs: number;
@@ -254,9 +253,7 @@ export class AgentQueue implements AsyncDisposable {
     if (this.closed) return;
     this.closed = true;
     this.permissionAbort.abort(new QueueClosedError());
-    for (const reader of [...this.readers, ...this.idleReaders]) reader.disconnect();
-    this.readers.clear();
-    this.idleReaders.length = 0;
+    this.reader?.close(new QueueClosedError());
     await closeBullQueue(this.queue, this.reconnectTimeoutMs, this.onError);
     await closeConnection(this.bullRedis);
     await closeConnection(this.commands);
@@ -274,48 +271,43 @@ export class AgentQueue implements AsyncDisposable {
    */
   async *entries(jobId: string): AsyncGenerator<RunEntry, void, undefined> {
     this.assertOpen();
-    // XREAD BLOCK holds its connection, so each reader has its own while it reads.
-    const reader = this.acquireReader();
+    const reader = this.streamReader();
     const key = this.keys.messages(jobId);
     const idleMs = this.options.idleCheckMs ?? 2_000;
     const order = new EntryOrder(jobId);
     const signer = this.queueKey?.entries(key);
     const operation = "reading the run's stream";
     let last = "0-0";
-    try {
-      for (;;) {
-        let reply = await this.redisCall(operation, jobId, async () =>
-          streamReply(await reader.xread("COUNT", READ_COUNT, "BLOCK", idleMs, "STREAMS", key, last)),
+    for (;;) {
+      let items = await this.redisCall(operation, jobId, () => reader.read(key, last, idleMs));
+      if (!items) {
+        const ended = await this.redisCall(operation, jobId, () => this.endFromJobState(jobId));
+        if (!ended) continue;
+        // The state is final; whatever the worker wrote before it is read before the verdict.
+        items = await this.redisCall(
+          operation,
+          jobId,
+          async () =>
+            streamReply(await this.commands.xread("COUNT", READ_COUNT, "STREAMS", key, last)).get(key) ??
+            null,
         );
-        if (!reply) {
-          const ended = await this.redisCall(operation, jobId, () => this.endFromJobState(jobId));
-          if (!ended) continue;
-          // The state is final; whatever the worker wrote before it is read before the verdict.
-          reply = await this.redisCall(operation, jobId, async () =>
-            streamReply(await reader.xread("COUNT", READ_COUNT, "STREAMS", key, last)),
-          );
-          if (!reply) {
-            yield ended;
-            return;
-          }
-        }
-        for (const [, items] of reply) {
-          for (const [id, fields] of items) {
-            last = id;
-            if (signer && !this.authentic(jobId, id, fields, signer)) continue;
-            const decoded = decodeStreamEntry(fields);
-            if (decoded.problem !== undefined) throw new QueueProtocolError(jobId, id, decoded.problem);
-            for (const part of decoded.parts) {
-              const entry = this.accept(jobId, id, part, order);
-              if (!entry) continue;
-              yield entry;
-              if (entry.kind === "end") return;
-            }
-          }
+        if (!items?.length) {
+          yield ended;
+          return;
         }
       }
-    } finally {
-      this.releaseReader(reader);
+      for (const [id, fields] of items) {
+        last = id;
+        if (signer && !this.authentic(jobId, id, fields, signer)) continue;
+        const decoded = decodeStreamEntry(fields);
+        if (decoded.problem !== undefined) throw new QueueProtocolError(jobId, id, decoded.problem);
+        for (const part of decoded.parts) {
+          const entry = this.accept(jobId, id, part, order);
+          if (!entry) continue;
+          yield entry;
+          if (entry.kind === "end") return;
+        }
+      }
     }
   }
 
@@ -376,24 +368,14 @@ export class AgentQueue implements AsyncDisposable {
     });
   }
 
-  private acquireReader(): Redis {
-    let reader = this.idleReaders.pop();
-    if (!reader) {
-      reader = this.commands.duplicate();
-      reader.on("error", this.onError);
+  /** The reader of this producer's runs' streams: one connection of its own, opened at the first read. */
+  private streamReader(): StreamReader {
+    if (!this.reader) {
+      const connection = this.commands.duplicate();
+      connection.on("error", this.onError);
+      this.reader = new StreamReader(connection, this.commands, this.keys.wake(randomUUID()));
     }
-    this.readers.add(reader);
-    return reader;
-  }
-
-  /** Keeps up to {@link IDLE_READERS} connections for later readers; closes the rest. */
-  private releaseReader(reader: Redis): void {
-    this.readers.delete(reader);
-    // Only a connection between commands can be reused (the reader ended at a yield, or with an error
-    // that left the connection in an unknown state: then it is closed).
-    if (!this.closed && reader.status === "ready" && this.idleReaders.length < IDLE_READERS)
-      this.idleReaders.push(reader);
-    else reader.disconnect();
+    return this.reader;
   }
 
   /** Follows a run in the background and answers its permission requests with `canUseTool`. */
@@ -498,33 +480,6 @@ async function decide(
   } catch (error) {
     return { behavior: "deny", message: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** Reader connections an idle producer keeps open. */
-const IDLE_READERS = 16;
-
-/**
- * Stream entries one XREAD asks for. Each is a batch of up to 64 entries (entries.ts), so what a
- * reader holds between reads (a slow consumer's, too) stays at most 1 024 of them: 16 × the
- * writer's 64 KiB batches, or 16 entries larger than a batch.
- */
-const READ_COUNT = 16;
-
-type StreamReply = [string, [string, unknown][]][] | null;
-
-/** An XREAD reply, or a typed error for one of another shape (it comes from Redis). */
-function streamReply(reply: unknown): StreamReply {
-  if (reply === null) return null;
-  const wellFormed =
-    Array.isArray(reply) &&
-    reply.every(
-      (stream) =>
-        Array.isArray(stream) &&
-        Array.isArray(stream[1]) &&
-        (stream[1] as unknown[]).every((item) => Array.isArray(item) && typeof item[0] === "string"),
-    );
-  if (!wellFormed) throw new TypeError("XREAD answered with a reply of an unexpected shape");
-  return reply as StreamReply;
 }
 
 /**
