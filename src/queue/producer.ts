@@ -253,7 +253,8 @@ export class AgentQueue implements AsyncDisposable {
     if (this.closed) return;
     this.closed = true;
     this.permissionAbort.abort(new QueueClosedError());
-    this.reader?.close(new QueueClosedError());
+    // Its waiting reads fail with this; each iteration then ends with a QueueClosedError naming its run.
+    this.reader?.close(new Error("the producer was closed"));
     await closeBullQueue(this.queue, this.reconnectTimeoutMs, this.onError);
     await closeConnection(this.bullRedis);
     await closeConnection(this.commands);
