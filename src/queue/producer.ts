@@ -134,7 +134,7 @@ export interface AgentRun extends AsyncIterable<Message> {
 /** The producer: enqueues agent runs and hands out {@link AgentRun}s. Close it when done. */
 export class AgentQueue implements AsyncDisposable {
   private readonly keys: QueueKeys;
-  /** Reads the runs' streams (all of them, on one connection); opened by the first reader. */
+  /** Reads the runs' streams (a connection per 32 waiting reads); made by the first reader. */
   private reader: StreamReader | undefined;
   /** Background readers answering permission requests (see {@link answerPermissions}). */
   private readonly permissionTasks = new Set<Promise<void>>();
@@ -369,12 +369,16 @@ export class AgentQueue implements AsyncDisposable {
     });
   }
 
-  /** The reader of this producer's runs' streams: one connection of its own, opened at the first read. */
+  /** The reader of this producer's runs' streams (connections of its own), made at the first read. */
   private streamReader(): StreamReader {
     if (!this.reader) {
-      const connection = this.commands.duplicate();
-      connection.on("error", this.onError);
-      this.reader = new StreamReader(connection, this.commands, this.keys.wake(randomUUID()));
+      const open = () => {
+        const connection = this.commands.duplicate();
+        connection.on("error", this.onError);
+        return connection;
+      };
+      const id = randomUUID();
+      this.reader = new StreamReader(open, this.commands, (lane) => this.keys.wake(`${id}-${lane}`));
     }
     return this.reader;
   }

@@ -29,14 +29,72 @@ interface PendingRead {
   reject(error: unknown): void;
 }
 
+/** Reads one connection's XREAD waits for at most: past it, another connection (lane) opens. */
+export const LANE_READS = 32;
+
+/** Lanes kept open while no read waits on them (the rest close when they fall idle). */
+const IDLE_LANES = 2;
+
 /**
- * Reads streams for many readers over one connection. A read asks for the entries of one stream
- * after an id and waits up to a time for them; the reads waiting at once share one blocking XREAD.
- * A read that the XREAD in flight does not cover wakes it (an entry on this reader's own wake
- * stream, which every XREAD includes), and the next XREAD covers it. Only reads that are waiting
- * are asked for: a reader that has not come back for more holds at most {@link READ_COUNT} entries.
+ * Reads streams for many readers over few connections. A read asks for the entries of one stream
+ * after an id and waits up to a time for them; the reads waiting at once share one blocking XREAD
+ * per {@link LANE_READS} of them (a lane: one connection), so a producer following hundreds of runs
+ * holds a connection per 32 waiting runs, not one per run, and the XREAD a lane sends again after
+ * each reply names at most 32 streams. Only reads that are waiting are asked for: a reader that has
+ * not come back for more holds at most {@link READ_COUNT} entries.
  */
 export class StreamReader {
+  private readonly lanes: ReadLane[] = [];
+  /** Lanes opened so far: numbers each lane's wake stream. */
+  private opened = 0;
+  private closedWith: unknown;
+
+  /**
+   * @param open opens a connection of its own for a lane (it blocks in XREAD)
+   * @param commands a connection for the wake entries (not blocked)
+   * @param wakeKey the wake stream of the lane numbered so: keys no one else writes
+   */
+  constructor(
+    private readonly open: () => Redis,
+    private readonly commands: Redis,
+    private readonly wakeKey: (lane: number) => string,
+  ) {}
+
+  /**
+   * The entries of stream `key` after the id `after` (at most {@link READ_COUNT}, oldest first) as
+   * soon as there are some, or `null` when `waitMs` passed without any. Rejects with the error of
+   * the connection (it gave up on Redis, a command failed) or the one this reader was closed with.
+   */
+  read(key: string, after: string, waitMs: number): Promise<StreamItem[] | null> {
+    if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
+    let lane = this.lanes.find((l) => l.waiting < LANE_READS);
+    if (!lane) {
+      const opened = new ReadLane(this.open(), this.commands, this.wakeKey(this.opened++), () => {
+        // Fallen idle: kept for later reads, unless enough others are.
+        if (this.lanes.length <= IDLE_LANES || this.closedWith !== undefined) return;
+        this.lanes.splice(this.lanes.indexOf(opened), 1);
+        opened.close(new Error("lane closed while idle"));
+      });
+      this.lanes.push(opened);
+      lane = opened;
+    }
+    return lane.read(key, after, waitMs);
+  }
+
+  /** Rejects every waiting read and later ones with `error`, and closes the connections. */
+  close(error: unknown): void {
+    if (this.closedWith !== undefined) return;
+    this.closedWith = error;
+    for (const lane of this.lanes.splice(0)) lane.close(error);
+  }
+}
+
+/**
+ * One connection's reads: those waiting at once share one blocking XREAD. A read that the XREAD in
+ * flight does not cover, or that times out before it, wakes it (an entry on the lane's own wake
+ * stream, which every XREAD includes), and the next XREAD covers it.
+ */
+class ReadLane {
   private readonly pending = new Set<PendingRead>();
   /** The XREAD loop, while one runs. */
   private looping = false;
@@ -50,22 +108,20 @@ export class StreamReader {
   private wakeSeen = "0-0";
   private closedWith: unknown;
 
-  /**
-   * @param connection a connection of its own (it blocks in XREAD)
-   * @param commands a connection for the wake entries (not blocked)
-   * @param wakeKey this reader's wake stream: a key no one else writes
-   */
   constructor(
     private readonly connection: Redis,
     private readonly commands: Redis,
     private readonly wakeKey: string,
+    /** Called when the last waiting read is answered. */
+    private readonly idle: () => void,
   ) {}
 
-  /**
-   * The entries of stream `key` after the id `after` (at most {@link READ_COUNT}, oldest first) as
-   * soon as there are some, or `null` when `waitMs` passed without any. Rejects with the error of
-   * the connection (it gave up on Redis, a command failed) or the one this reader was closed with.
-   */
+  /** Reads waiting. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  /** See {@link StreamReader.read}. */
   read(key: string, after: string, waitMs: number): Promise<StreamItem[] | null> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
     return new Promise((resolve, reject) => {
@@ -142,6 +198,7 @@ export class StreamReader {
       this.fail(error);
     } finally {
       this.looping = false;
+      if (this.closedWith === undefined && this.pending.size === 0) this.idle();
     }
   }
 
