@@ -1,8 +1,8 @@
 /**
- * The producer's reads of its runs' streams, all on one connection: every read waiting for entries
- * goes into one `XREAD BLOCK` over all their streams, so a producer following hundreds of runs
- * holds one blocked connection, not one per run, and one reply brings the entries of every run that
- * has some.
+ * The producer's reads of its runs' streams, on few connections: the reads waiting for entries go
+ * into one `XREAD BLOCK` over their streams per 32 of them, so a producer following hundreds of
+ * runs holds a blocked connection per 32, not one per run, and one reply brings the entries of
+ * every run of the lane that has some.
  */
 import type { Redis } from "ioredis";
 
@@ -67,13 +67,13 @@ export class StreamReader {
    */
   read(key: string, after: string, waitMs: number): Promise<StreamItem[] | null> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
+    // A lane whose connection gave up on Redis (reconnectTimeoutMs) is replaced by a new one.
+    for (const dead of this.lanes.filter((l) => !l.usable)) this.retire(dead);
     let lane = this.lanes.find((l) => l.waiting < LANE_READS);
     if (!lane) {
       const opened = new ReadLane(this.open(), this.commands, this.wakeKey(this.opened++), () => {
         // Fallen idle: kept for later reads, unless enough others are.
-        if (this.lanes.length <= IDLE_LANES || this.closedWith !== undefined) return;
-        this.lanes.splice(this.lanes.indexOf(opened), 1);
-        opened.close(new Error("lane closed while idle"));
+        if (this.lanes.length > IDLE_LANES && this.closedWith === undefined) this.retire(opened);
       });
       this.lanes.push(opened);
       lane = opened;
@@ -86,6 +86,13 @@ export class StreamReader {
     if (this.closedWith !== undefined) return;
     this.closedWith = error;
     for (const lane of this.lanes.splice(0)) lane.close(error);
+  }
+
+  /** Closes a lane that is idle or dead (it has no waiting read) and forgets it. */
+  private retire(lane: ReadLane): void {
+    const at = this.lanes.indexOf(lane);
+    if (at >= 0) this.lanes.splice(at, 1);
+    lane.close(new Error("the reader's lane was closed"));
   }
 }
 
@@ -119,6 +126,11 @@ class ReadLane {
   /** Reads waiting. */
   get waiting(): number {
     return this.pending.size;
+  }
+
+  /** False once the connection has given up on Redis for good (its reads then fail). */
+  get usable(): boolean {
+    return this.connection.status !== "end" || this.pending.size > 0;
   }
 
   /** See {@link StreamReader.read}. */

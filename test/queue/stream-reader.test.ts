@@ -151,6 +151,18 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     expect(ids(next)).toEqual(written.slice(READ_COUNT, 2 * READ_COUNT));
   });
 
+  it("replaces a lane whose connection gave up: its reads fail, later ones read on a new one", async () => {
+    using r = open();
+    const { reader, key } = r;
+    const first = reader.read(key("d"), "0-0", 600_000);
+    await r.blocked(1);
+    r.connections[0]?.disconnect(); // how a connection that gave up on Redis ends
+    await expect(first).rejects.toThrow(/Connection is closed/);
+    const id = await raw.xadd(key("d"), "*", "x", "1");
+    expect(ids(await reader.read(key("d"), "0-0", 600_000))).toEqual([id]);
+    expect(r.connections).toHaveLength(2);
+  });
+
   it("rejects the waiting reads and later ones with the error it is closed with, and disconnects", async () => {
     using r = open();
     const { reader, key } = r;
