@@ -5,12 +5,12 @@
  * redis-server (skipped, saying why, when absent).
  */
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Redis } from "ioredis";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/index.js";
 import { encodeEntries, type RunEntry } from "../../src/queue/entries.js";
 import { AgentQueue, QueueClosedError, QueueProtocolError, StreamGapError } from "../../src/queue/index.js";
-import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
+import { NO_REDIS_REASON, REDIS_SERVER, redisForSuite } from "./support/redis.js";
 import { freshQueue } from "./support/runs.js";
 
 if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
@@ -50,22 +50,13 @@ async function readAll(iterable: AsyncIterable<Message>) {
 }
 
 describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
-  let redis: TestRedis;
-  let raw: Redis;
-  beforeAll(async () => {
-    redis = await startRedis();
-    raw = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    raw?.disconnect();
-    await redis?.[Symbol.asyncDispose]();
-  });
+  const suite = redisForSuite();
 
   /** A queue, a job id and its stream key, written with `entries`. */
   async function stream(entries: string[][], queueName = freshQueue()) {
     const jobId = randomUUID();
     const key = `code-agent:${queueName}:run:${jobId}:messages`;
-    for (const fields of entries) await raw.xadd(key, "*", ...fields);
+    for (const fields of entries) await suite.raw.xadd(key, "*", ...fields);
     return { queueName, jobId, key };
   }
 
@@ -78,7 +69,7 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       ["an end entry with an unknown status", entry("end", 1, 1, { status: "maybe" })],
     ];
     const { queueName } = await stream([]);
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     for (const [what, bad] of malformed) {
       const { jobId } = await stream(
         [
@@ -108,7 +99,7 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       entry("end", 1, 4, end),
     ]);
     await using queue = await AgentQueue.connect({
-      connection: redis.url,
+      connection: suite.server.url,
       queueName,
       onError: (error) => reported.push(error),
     });
@@ -125,11 +116,11 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       entry("start", 1, 0, { worker: "w" }),
       entry("message", 1, 1, system(1)),
     ]);
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     const iterator = queue.run(jobId)[Symbol.asyncIterator]();
     expect((await iterator.next()).value).toEqual(system(1).message);
     // While the reader holds message 1, the worker writes 2–9 and trims the stream to its last 3.
-    const writes = raw.multi();
+    const writes = suite.raw.multi();
     for (let seq = 2; seq < 9; seq++) writes.xadd(key, "*", ...entry("message", 1, seq, system(seq)));
     writes.xadd(key, "*", ...entry("end", 1, 9, end));
     writes.xtrim(key, "MAXLEN", 3);
@@ -153,7 +144,7 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       entry("message", 1, 2, system(2)),
       entry("end", 1, 3, end),
     ]);
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     expect((await queue.run(jobId).collect()).messages).toEqual([system(1).message, system(2).message]);
   });
 
@@ -172,7 +163,7 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       entry("message", 1, 4, system(4)),
       batch(5, [...messages(5, 2), ["end", end]]),
     ]);
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     const { messages: got, result } = await queue.run(jobId).collect();
     expect(got).toEqual([1, 2, 3, 4, 5, 6].map((n) => system(n).message));
     expect(result).toEqual(end.result);
@@ -186,7 +177,7 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       ["a format this version does not know", ["v", "3", "a", "1", "s", "2", "d", "[]"]],
     ];
     const { queueName } = await stream([]);
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     for (const [what, bad] of malformed) {
       const { jobId } = await stream(
         [batch(0, [["start", { worker: "w" }], ...messages(1, 1)]), bad, batch(70, [["end", end]])],
@@ -204,7 +195,7 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       batch(0, [["start", { worker: "w" }], ...messages(1, 2)]),
       batch(5, [...messages(5, 1), ["end", end]]),
     ]);
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     const { messages: got, error } = await readAll(queue.run(jobId));
     expect(got).toEqual([system(1).message, system(2).message]);
     expect(error).toBeInstanceOf(StreamGapError);
@@ -216,7 +207,7 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
     for (let seq = 1; seq < 64 * 40; seq += 64) written.push(batch(seq, messages(seq, 64)));
     written.push(batch(64 * 40 + 1, [["end", end]]));
     const { queueName, jobId } = await stream(written);
-    const monitor = await raw.monitor();
+    const monitor = await suite.raw.monitor();
     const xreads: string[][] = [];
     let marked!: () => void;
     const marker = new Promise<void>((resolve) => {
@@ -227,11 +218,11 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
       if (args[0]?.toLowerCase() === "echo" && args[1] === `marker ${jobId}`) marked();
     });
     try {
-      await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+      await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
       const iterator = queue.run(jobId)[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toEqual(system(1).message);
       // Everything Redis ran before this marker is in the monitor's feed once the marker is.
-      await raw.echo(`marker ${jobId}`);
+      await suite.raw.echo(`marker ${jobId}`);
       await marker;
       expect(xreads).toHaveLength(1);
       expect(xreads[0]!.slice(1, 3)).toEqual(["COUNT", "16"]);
@@ -249,9 +240,9 @@ describe.skipIf(!REDIS_SERVER)("reading a run's stream", () => {
   it("ends an iteration with QueueClosedError when the producer closes while it waits", async () => {
     const { queueName, jobId } = await stream([entry("start", 1, 0, { worker: "w" })]);
     // A long idle check: the reader stays in XREAD BLOCK, not in a job-state check.
-    const queue = await AgentQueue.connect({ connection: redis.url, queueName, idleCheckMs: 60_000 });
+    const queue = await AgentQueue.connect({ connection: suite.server.url, queueName, idleCheckMs: 60_000 });
     const reading = readAll(queue.run(jobId));
-    await readerBlocked(raw);
+    await readerBlocked(suite.raw);
     await queue.close();
     const { messages, error } = await reading;
     expect(messages).toEqual([]);

@@ -5,9 +5,9 @@
  * each read times out on its own, holds at most READ_COUNT entries, and closing rejects the waiting.
  */
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compareIds, LANE_READS, READ_COUNT, StreamReader } from "../../src/queue/stream-reader.js";
-import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
+import { NO_REDIS_REASON, REDIS_SERVER, redisForSuite } from "./support/redis.js";
 
 if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
 
@@ -22,17 +22,8 @@ describe("stream ids", () => {
 });
 
 describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
-  let redis: TestRedis;
-  let raw: Redis;
+  const suite = redisForSuite();
   let count = 0;
-  beforeAll(async () => {
-    redis = await startRedis();
-    raw = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    raw?.disconnect();
-    await redis?.[Symbol.asyncDispose]();
-  });
 
   const open = () => {
     const id = ++count;
@@ -40,11 +31,11 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     const connections: Redis[] = [];
     const reader = new StreamReader(
       () => {
-        const connection = new Redis(redis.url, { connectionName: `${name}${connections.length}` });
+        const connection = new Redis(suite.server.url, { connectionName: `${name}${connections.length}` });
         connections.push(connection);
         return connection;
       },
-      raw,
+      suite.raw,
       (lane) => `reader-test:${id}:wake:${lane}`,
     );
     return {
@@ -64,7 +55,7 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
   /** Resolves once the client list lines of connections named `name…` pass `test`. */
   async function clients(name: string, test: (lines: string[]) => boolean): Promise<void> {
     for (;;) {
-      const lines = String(await raw.client("LIST")).split("\n");
+      const lines = String(await suite.raw.client("LIST")).split("\n");
       if (test(lines.filter((line) => line.includes(` name=${name}`)))) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -79,7 +70,7 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     await r.blocked(Math.ceil(100 / LANE_READS));
     expect(r.connections).toHaveLength(Math.ceil(100 / LANE_READS));
     const added = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => raw.xadd(key(i), "*", "n", String(i))),
+      Array.from({ length: 100 }, (_, i) => suite.raw.xadd(key(i), "*", "n", String(i))),
     );
     const got = await Promise.all(reads);
     got.forEach((items, i) => {
@@ -100,12 +91,12 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     const first = reader.read(key("a"), "0-0", 600_000);
     await r.blocked(1);
     const second = reader.read(key("b"), "0-0", 600_000);
-    const id = await raw.xadd(key("b"), "*", "x", "1");
+    const id = await suite.raw.xadd(key("b"), "*", "x", "1");
     expect(ids(await second)).toEqual([id]); // the test's timeout (far below 600 s) is the bound
     // an entry written before its read started is there too
-    const before = await raw.xadd(key("c"), "*", "x", "2");
+    const before = await suite.raw.xadd(key("c"), "*", "x", "2");
     expect(ids(await reader.read(key("c"), "0-0", 600_000))).toEqual([before]);
-    const late = await raw.xadd(key("a"), "*", "x", "3");
+    const late = await suite.raw.xadd(key("a"), "*", "x", "3");
     expect(ids(await first)).toEqual([late]);
   });
 
@@ -113,7 +104,7 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     using r = open();
     const { reader, key } = r;
     const written: string[] = [];
-    for (let i = 0; i < 3; i++) written.push((await raw.xadd(key("s"), "*", "i", String(i))) as string);
+    for (let i = 0; i < 3; i++) written.push((await suite.raw.xadd(key("s"), "*", "i", String(i))) as string);
     const [all, rest] = await Promise.all([
       reader.read(key("s"), "0-0", 600_000),
       reader.read(key("s"), written[0] as string, 600_000),
@@ -123,10 +114,10 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     // one ahead of the XREAD in flight is not answered with what it has already
     const behind = reader.read(key("t"), "0-0", 600_000);
     await r.blocked(1);
-    const t1 = (await raw.xadd(key("t"), "*", "i", "1")) as string;
+    const t1 = (await suite.raw.xadd(key("t"), "*", "i", "1")) as string;
     const ahead = reader.read(key("t"), t1, 600_000);
     expect(ids(await behind)).toEqual([t1]);
-    const t2 = await raw.xadd(key("t"), "*", "i", "2");
+    const t2 = await suite.raw.xadd(key("t"), "*", "i", "2");
     expect(ids(await ahead)).toEqual([t2]);
   });
 
@@ -136,7 +127,7 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     const patient = reader.read(key("p"), "0-0", 600_000);
     expect(await reader.read(key("q"), "0-0", 30)).toBeNull();
     expect(await reader.read(key("p"), "0-0", 1)).toBeNull();
-    const id = await raw.xadd(key("p"), "*", "x", "1");
+    const id = await suite.raw.xadd(key("p"), "*", "x", "1");
     expect(ids(await patient)).toEqual([id]);
   });
 
@@ -144,7 +135,8 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     using r = open();
     const { reader, key } = r;
     const written: string[] = [];
-    for (let i = 0; i < 100; i++) written.push((await raw.xadd(key("big"), "*", "i", String(i))) as string);
+    for (let i = 0; i < 100; i++)
+      written.push((await suite.raw.xadd(key("big"), "*", "i", String(i))) as string);
     const first = await reader.read(key("big"), "0-0", 600_000);
     expect(ids(first)).toEqual(written.slice(0, READ_COUNT));
     const next = await reader.read(key("big"), written[READ_COUNT - 1] as string, 600_000);
@@ -158,7 +150,7 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
     await r.blocked(1);
     r.connections[0]?.disconnect(); // how a connection that gave up on Redis ends
     await expect(first).rejects.toThrow(/Connection is closed/);
-    const id = await raw.xadd(key("d"), "*", "x", "1");
+    const id = await suite.raw.xadd(key("d"), "*", "x", "1");
     expect(ids(await reader.read(key("d"), "0-0", 600_000))).toEqual([id]);
     expect(r.connections).toHaveLength(2);
   });
@@ -178,11 +170,11 @@ describe.skipIf(!REDIS_SERVER)("the producer's stream reader", () => {
   it("fails only the reads of a key that is not a stream; the others read on", async () => {
     using r = open();
     const { reader, key } = r;
-    await raw.set(key("str"), "not a stream");
+    await suite.raw.set(key("str"), "not a stream");
     const wrong = reader.read(key("str"), "0-0", 600_000);
     const fine = reader.read(key("ok"), "0-0", 600_000);
     await expect(wrong).rejects.toThrow(/WRONGTYPE/);
-    const id = await raw.xadd(key("ok"), "*", "x", "1");
+    const id = await suite.raw.xadd(key("ok"), "*", "x", "1");
     expect(ids(await fine)).toEqual([id]);
     expect(ids(await reader.read(key("ok"), "0-0", 600_000))).toEqual([id]);
   });

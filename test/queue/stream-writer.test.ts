@@ -4,13 +4,13 @@
  * and characters), and a Redis that does not answer pauses the writer after a bounded window
  * instead of letting it buffer.
  */
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Redis } from "ioredis";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/index.js";
 import { QueueKey } from "../../src/queue/auth.js";
 import { decodeStreamEntry, MAX_BATCH_ENTRIES, type RunEntry } from "../../src/queue/entries.js";
 import { MAX_BATCH_CHARS, StreamWriter } from "../../src/queue/stream-writer.js";
-import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
+import { NO_REDIS_REASON, REDIS_SERVER, redisForSuite } from "./support/redis.js";
 
 if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
 
@@ -25,17 +25,8 @@ const note = (n: number, text = ""): Message => ({
 const twoTurns = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
-  let redis: TestRedis;
-  let raw: Redis;
+  const suite = redisForSuite();
   let count = 0;
-  beforeAll(async () => {
-    redis = await startRedis();
-    raw = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    raw?.disconnect();
-    await redis?.[Symbol.asyncDispose]();
-  });
 
   const writer = (connection: Redis, key = `stream-writer:${process.pid}:${++count}`, signer?: QueueKey) =>
     new StreamWriter(connection, key, 1, 10_000, signer?.entries(key), (error) =>
@@ -44,7 +35,7 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
 
   /** Every stream entry of `key`: its fields and the entries it decodes to. */
   async function read(key: string) {
-    const items = (await raw.xrange(key, "-", "+")) as [string, string[]][];
+    const items = (await suite.raw.xrange(key, "-", "+")) as [string, string[]][];
     return items.map(([, fields]) => {
       const decoded = decodeStreamEntry(fields);
       if (!decoded.parts) throw new Error(decoded.problem);
@@ -53,7 +44,7 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
   }
 
   it("sends what one turn of the event loop adds as one XADD, in order, at most 64 entries to one", async () => {
-    const stream = writer(raw);
+    const stream = writer(suite.raw);
     const added: Promise<void>[] = [];
     for (let n = 0; n < 150; n++) added.push(stream.add({ kind: "message", message: note(n) }));
     await Promise.all(added);
@@ -72,13 +63,13 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
   });
 
   it("an idle writer sends at the end of the turn; while an XADD is unanswered, later turns' entries wait and go out together", async () => {
-    const connection = raw.duplicate();
-    const admin = raw.duplicate();
+    const connection = suite.raw.duplicate();
+    const admin = suite.raw.duplicate();
     try {
       const stream = writer(connection);
       // Nothing unanswered: the entry goes out at the end of this turn, no flush needed.
       await stream.add({ kind: "message", message: note(0) });
-      const first = (await raw.xread("BLOCK", 10_000, "STREAMS", stream.key, "0-0")) as [
+      const first = (await suite.raw.xread("BLOCK", 10_000, "STREAMS", stream.key, "0-0")) as [
         string,
         [string, string[]][],
       ][];
@@ -103,7 +94,7 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
   });
 
   it("keeps a batch within 64 KiB of JSON; an entry larger than that goes alone", async () => {
-    const stream = writer(raw);
+    const stream = writer(suite.raw);
     const text = (chars: number) => "x".repeat(chars);
     const sizes = [30_000, 30_000, 30_000, 100_000, 10, 10];
     const added = sizes.map((chars, n) => stream.add({ kind: "message", message: note(n, text(chars)) }));
@@ -118,7 +109,7 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
   it("MACs each batch with a queue key", async () => {
     const key = QueueKey.from("q".repeat(32))!;
     const name = `stream-writer:${process.pid}:${++count}`;
-    const stream = writer(raw, name, key);
+    const stream = writer(suite.raw, name, key);
     await Promise.all([1, 2, 3].map((n) => stream.add({ kind: "message", message: note(n) })));
     await stream.flush();
     const entries = await read(name);
@@ -128,8 +119,8 @@ describe.skipIf(!REDIS_SERVER)("a run's stream writer", () => {
   });
 
   it("a Redis that does not answer stops add() after 16 batches in flight: the writer holds a bounded amount", async () => {
-    const connection = raw.duplicate();
-    const admin = raw.duplicate();
+    const connection = suite.raw.duplicate();
+    const admin = suite.raw.duplicate();
     try {
       const stream = writer(connection);
       const big = "y".repeat(MAX_BATCH_CHARS); // one entry fills a batch: each add() is one XADD

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll } from "vitest";
 
 /** The redis-server binary, or undefined when it is not installed. */
 export const REDIS_SERVER: string | undefined = (() => {
@@ -114,6 +116,35 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     async [Symbol.asyncDispose]() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A redis-server for the `describe` block this is called in (started before its tests, stopped
+ * after them) and a plain connection to it; read `server` and `raw` inside the tests.
+ */
+export function redisForSuite(): { readonly server: TestRedis; readonly raw: Redis } {
+  let server: TestRedis | undefined;
+  let raw: Redis | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+    raw = new Redis(server.url);
+  });
+  afterAll(async () => {
+    raw?.disconnect();
+    await server?.[Symbol.asyncDispose]();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("redisForSuite: read inside a test, after beforeAll");
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get raw() {
+      return started(raw);
     },
   };
 }
