@@ -23,8 +23,6 @@ interface PendingRead {
   readonly after: string;
   /** When it stops waiting and resolves `null` (`performance.now()` time). */
   readonly deadline: number;
-  /** Whether the XREAD in flight asks for entries after `after` (or before) of `key`. */
-  covered: boolean;
   resolve(items: StreamItem[] | null): void;
   reject(error: unknown): void;
 }
@@ -137,13 +135,12 @@ class ReadLane {
   read(key: string, after: string, waitMs: number): Promise<StreamItem[] | null> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
     return new Promise((resolve, reject) => {
-      const since = this.inFlight?.get(key);
-      const covered = since !== undefined && compareIds(since, after) <= 0;
       const deadline = performance.now() + Math.max(1, waitMs);
-      this.pending.add({ key, after, deadline, covered, resolve, reject });
+      this.pending.add({ key, after, deadline, resolve, reject });
       if (!this.looping) void this.loop();
       // The XREAD in flight must end early for a read it does not cover, or that times out first.
-      else if (this.inFlight && (!covered || deadline < this.inFlightUntil)) this.wake();
+      else if (this.inFlight && (!covers(this.inFlight, key, after) || deadline < this.inFlightUntil))
+        this.wake();
     });
   }
 
@@ -204,7 +201,7 @@ class ReadLane {
         } finally {
           this.inFlight = undefined;
         }
-        this.deliver(streamReply(reply));
+        this.deliver(streamReply(reply), streams);
       }
     } catch (error) {
       this.fail(error);
@@ -215,8 +212,8 @@ class ReadLane {
   }
 
   /**
-   * Resolves the reads whose time is up with `null`; marks the rest covered and gives, for each
-   * stream, the id to read after: the smallest any of its reads has.
+   * Resolves the reads whose time is up with `null`, and gives, for each stream of the rest, the id
+   * to read after: the smallest any of its reads has.
    */
   private streamsToRead(): Map<string, string> {
     const now = performance.now();
@@ -227,7 +224,6 @@ class ReadLane {
         read.resolve(null);
         continue;
       }
-      read.covered = true;
       const after = streams.get(read.key);
       if (after === undefined || compareIds(read.after, after) < 0) streams.set(read.key, read.after);
     }
@@ -256,13 +252,16 @@ class ReadLane {
     return next;
   }
 
-  /** Gives each covered read the entries of its stream after its id, when there are any. */
-  private deliver(reply: Map<string, StreamItem[]>): void {
+  /**
+   * Gives each read that the XREAD of `streams` covered the entries of its stream after its id,
+   * when there are any (a read added while it was in flight may want older ones: it waits).
+   */
+  private deliver(reply: Map<string, StreamItem[]>, streams: Map<string, string>): void {
     const wake = reply.get(this.wakeKey);
     if (wake?.length) this.wakeSeen = wake[wake.length - 1]![0];
     if (reply.size === 0) return;
     for (const read of this.pending) {
-      if (!read.covered) continue;
+      if (!covers(streams, read.key, read.after)) continue;
       const items = reply.get(read.key);
       if (!items) continue;
       const start = items.findIndex(([id]) => compareIds(id, read.after) > 0);
@@ -276,6 +275,15 @@ class ReadLane {
     for (const read of this.pending) read.reject(error);
     this.pending.clear();
   }
+}
+
+/**
+ * Whether an XREAD of `streams` (each key with the id it reads after) returns what a read of `key`
+ * after `after` wants.
+ */
+function covers(streams: Map<string, string>, key: string, after: string): boolean {
+  const since = streams.get(key);
+  return since !== undefined && compareIds(since, after) <= 0;
 }
 
 /** Orders two stream ids (`<ms>-<seq>`, both decimal). */
