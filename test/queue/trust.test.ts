@@ -7,8 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentOptions } from "../../src/index.js";
 import { decodeStreamEntry } from "../../src/queue/entries.js";
 import {
@@ -18,7 +17,7 @@ import {
   type RemoteAgentOptions,
   RemoteRunError,
 } from "../../src/queue/index.js";
-import { NO_REDIS_REASON, REDIS_SERVER, startRedis, type TestRedis } from "./support/redis.js";
+import { NO_REDIS_REASON, REDIS_SERVER, redisForSuite } from "./support/redis.js";
 import { follow, freshQueue, isAssistantText, scratch } from "./support/runs.js";
 import { FAKE_CLAUDE, until } from "./support/workers.js";
 
@@ -27,16 +26,7 @@ if (!REDIS_SERVER) console.warn(`[queue tests] skipped: ${NO_REDIS_REASON}`);
 const KEY = "an operator's queue key of 32+ bytes!";
 
 describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
-  let redis: TestRedis;
-  let spy: Redis;
-  beforeAll(async () => {
-    redis = await startRedis();
-    spy = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    spy?.disconnect();
-    await redis?.[Symbol.asyncDispose]();
-  });
+  const suite = redisForSuite();
 
   /** A worker whose CLI is the fake claude in `mode` (the operator's own env, not the job's). */
   async function fakeWorker(
@@ -51,7 +41,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
     } = {},
   ) {
     return AgentWorker.start({
-      connection: redis.url,
+      connection: suite.server.url,
       queueName,
       concurrency: 2,
       ...(extra.accept ? { accept: extra.accept } : {}),
@@ -83,10 +73,14 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
     const queueName = freshQueue();
     const marker = join(dir.dir, "pwned");
     // A default worker: no options at all.
-    await using worker = await AgentWorker.start({ connection: redis.url, queueName, onError: () => {} });
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using worker = await AgentWorker.start({
+      connection: suite.server.url,
+      queueName,
+      onError: () => {},
+    });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     const raw = new Queue(queueName, {
-      connection: { host: "127.0.0.1", port: redis.port },
+      connection: { host: "127.0.0.1", port: suite.server.port },
       prefix: "code-agent",
     });
     try {
@@ -134,7 +128,10 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
 
     const strictName = freshQueue();
     await using _strict = await fakeWorker(strictName, "ok");
-    await using strictQueue = await AgentQueue.connect({ connection: redis.url, queueName: strictName });
+    await using strictQueue = await AgentQueue.connect({
+      connection: suite.server.url,
+      queueName: strictName,
+    });
     const issues = await refusedIssues((await strictQueue.enqueue({ prompt: "x", options })).result());
     expect(issues.map((i) => i.split(":")[0])).toEqual([
       "extraArgs",
@@ -151,7 +148,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
       accept: { extraArgs: true, settings: true, mcpServers: true, record: true, env: true },
       env: { FAKE_CLAUDE_PIDS: pidsFile },
     });
-    await using openQueue = await AgentQueue.connect({ connection: redis.url, queueName: openName });
+    await using openQueue = await AgentQueue.connect({ connection: suite.server.url, queueName: openName });
     const result = await (await openQueue.enqueue({ prompt: "x", options })).result();
     expect(result.result).toBe("ok");
     expect(existsSync(pidsFile)).toBe(true); // the CLI ran
@@ -167,7 +164,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
       accept: { cwd: { root: root.dir } },
       env: { FAKE_CLAUDE_PIDS: pidsFile },
     });
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     const issues = await refusedIssues(
       (await queue.enqueue({ prompt: "x", options: { cwd: outside.dir } })).result(),
     );
@@ -190,7 +187,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
       if (errors.filter((e) => /Ignored a permission decision/.test(e.message)).length === 2) ignoredBoth();
     };
     await using _worker = await fakeWorker(queueName, "callback", { errors, onError });
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     let forged!: () => void;
     const forgedPushed = new Promise<void>((resolve) => {
       forged = resolve;
@@ -222,7 +219,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
       },
     });
     // The forger: reads the request off the run's stream, answers first with its own "allow".
-    const forger = spy.duplicate();
+    const forger = suite.raw.duplicate();
     try {
       const stream = `code-agent:${queueName}:run:${run.id}:messages`;
       let requestId: string | undefined;
@@ -264,7 +261,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
   it("keeps updatedPermissions when the worker opts in", async () => {
     const queueName = freshQueue();
     await using _worker = await fakeWorker(queueName, "callback", { accept: { updatedPermissions: true } });
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     const request = {
       subtype: "can_use_tool",
       tool_name: "Bash",
@@ -291,12 +288,15 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
       errors,
       env: { FAKE_CLAUDE_GATE: join(dir.dir, "gate") },
     });
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     const run = await queue.enqueue({ prompt: "x" });
     const reader = follow(run);
     await reader.seen(isAssistantText("waiting at the gate"));
-    await spy.set(`code-agent:${queueName}:run:${run.id}:cancel`, "abort");
-    await spy.publish(`code-agent:${queueName}:control`, JSON.stringify({ jobId: run.id, mode: "abort" }));
+    await suite.raw.set(`code-agent:${queueName}:run:${run.id}:cancel`, "abort");
+    await suite.raw.publish(
+      `code-agent:${queueName}:control`,
+      JSON.stringify({ jobId: run.id, mode: "abort" }),
+    );
     await until(
       () => errors.some((e) => /unsigned or forged abort/.test(e.message)),
       "the forged abort to be reported",
@@ -318,7 +318,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
       errors: workerErrors,
     });
     await using queue = await AgentQueue.connect({
-      connection: redis.url,
+      connection: suite.server.url,
       queueName,
       key: KEY,
       onError: (e) => producerErrors.push(e),
@@ -327,7 +327,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
       prompt: "x",
       options: { env: { FAKE_CLAUDE_GATE: gate, SECRET_TOKEN: "sk-live-in-clear?" } },
     });
-    const stored = await spy.hget(`code-agent:${queueName}:${run.id}`, "data");
+    const stored = await suite.raw.hget(`code-agent:${queueName}:${run.id}`, "data");
     expect(stored).toContain("sealedEnv");
     expect(stored).not.toContain("sk-live-in-clear?");
 
@@ -336,7 +336,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
     // Another client writes a completed end into the run's stream.
     const stream = `code-agent:${queueName}:run:${run.id}:messages`;
     const fakeResult = { type: "result", subtype: "success", result: "forged", isError: false };
-    await spy.xadd(
+    await suite.raw.xadd(
       stream,
       "*",
       "k",
@@ -360,7 +360,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
 
     // A raw job (no MAC) on a keyed worker: refused.
     const raw = new Queue(queueName, {
-      connection: { host: "127.0.0.1", port: redis.port },
+      connection: { host: "127.0.0.1", port: suite.server.port },
       prefix: "code-agent",
     });
     try {
@@ -378,7 +378,7 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue trust boundary", () => {
     const recordFile = join(dir.dir, "record.json");
     const queueName = freshQueue();
     await using _worker = await fakeWorker(queueName, "ok", { env: { FAKE_CLAUDE_RECORD: recordFile } });
-    await using queue = await AgentQueue.connect({ connection: redis.url, queueName });
+    await using queue = await AgentQueue.connect({ connection: suite.server.url, queueName });
     await (await queue.enqueue({ prompt: "x" })).result();
     const { argv } = JSON.parse(readFileSync(recordFile, "utf8")) as { argv: string[] };
     expect(argv[argv.indexOf("--setting-sources") + 1]).toBe("");
