@@ -44,10 +44,28 @@ export interface QueueConnectionOptions {
    * closes, and no connection keeps the host alive. Default 60 000.
    */
   reconnectTimeoutMs?: number;
+  /**
+   * How long a connection waits for Redis to answer before it counts Redis as lost, in
+   * milliseconds, on top of the time a blocking read is allowed to wait. A Redis that accepts
+   * connections but answers nothing (stopped, swapping, stuck in a script) is then an outage like
+   * any other: the connection reconnects and gives up after `reconnectTimeoutMs`, so a call fails
+   * with `QueueConnectionError` within about 2 × `responseTimeoutMs` + `reconnectTimeoutMs` instead of
+   * waiting forever. Default 10 000.
+   */
+  responseTimeoutMs?: number;
 }
 
 /** Default of {@link QueueConnectionOptions.reconnectTimeoutMs}. */
 export const DEFAULT_RECONNECT_TIMEOUT_MS = 60_000;
+
+/** Default of {@link QueueConnectionOptions.responseTimeoutMs}. */
+const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
+
+/**
+ * The longest a BullMQ `Worker` blocks in one `BZPOPMIN` on Redis (BullMQ 5–6 cap it at 10 s; our
+ * workers leave `drainDelay` at its 5 s): its connections wait this much longer for an answer.
+ */
+export const BULLMQ_MAX_BLOCK_MS = 10_000;
 
 /** When each connection's current outage began (keyed by the connection's own options object). */
 const outageStarts = new WeakMap<object, number>();
@@ -82,16 +100,41 @@ function boundedRetry(reconnectTimeoutMs: number) {
 
 /** `reconnectTimeoutMs` of `options`, checked (a positive number of milliseconds a timer can hold). */
 export function reconnectTimeoutOf(options: Pick<QueueConnectionOptions, "reconnectTimeoutMs">): number {
-  const value = options.reconnectTimeoutMs ?? DEFAULT_RECONNECT_TIMEOUT_MS;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS)
+  return millisecondsOption("reconnectTimeoutMs", options.reconnectTimeoutMs, DEFAULT_RECONNECT_TIMEOUT_MS);
+}
+
+/**
+ * An option that is a duration: `fallback` when absent, else a positive number of milliseconds a
+ * timer can hold, or `InvalidOptionsError` naming it.
+ */
+export function millisecondsOption(name: string, value: unknown, fallback: number): number {
+  const ms = value ?? fallback;
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS)
     throw new InvalidOptionsError([
-      `reconnectTimeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}`,
+      `${name}: expected a positive number of milliseconds up to ${MAX_TIMER_MS}`,
     ]);
-  return value;
+  return ms;
 }
 
 /** The longest delay a Node timer holds (longer ones fire at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `responseTimeoutMs` of `options`, checked like {@link reconnectTimeoutOf}. */
+export function responseTimeoutOf(options: Pick<QueueConnectionOptions, "responseTimeoutMs">): number {
+  return millisecondsOption("responseTimeoutMs", options.responseTimeoutMs, DEFAULT_RESPONSE_TIMEOUT_MS);
+}
+
+/**
+ * ioredis's `socketTimeout` for a connection of `options` whose blocking commands block up to
+ * `blockMs`: Redis silent for longer than that while an answer is due destroys the socket, and the
+ * connection reconnects (and gives up) as after any outage.
+ */
+export function answerBoundMs(
+  options: Pick<QueueConnectionOptions, "responseTimeoutMs">,
+  blockMs = 0,
+): number {
+  return Math.min(MAX_TIMER_MS, responseTimeoutOf(options) + blockMs);
+}
 
 /**
  * Plain ioredis options for `connection` (BullMQ takes the same object); connections made with
@@ -168,27 +211,56 @@ export function address(connection: RedisConnection): string {
   return `${String(options.host ?? "127.0.0.1")}:${String(options.port ?? 6379)}`;
 }
 
-/** Opens an ioredis connection with {@link redisOptions}; see {@link endsOnDisconnect}. */
+/**
+ * Opens an ioredis connection with {@link redisOptions} (see {@link endsOnDisconnect}) that asks
+ * Redis for a sign of life (PING) every `responseTimeoutMs` while it is idle: a Redis that stops
+ * answering is then noticed, and given up on, also when nothing else is being sent.
+ */
 export function openRedis(deps: QueueDeps, options: QueueConnectionOptions, name: string): Redis {
+  const everyMs = responseTimeoutOf(options);
   // Auto-pipelining sends the commands issued in one tick as one write (many runs, one connection).
-  return endsOnDisconnect(
+  const redis = endsOnDisconnect(
     new deps.Redis({
       ...redisOptions(options.connection, reconnectTimeoutOf(options)),
+      socketTimeout: answerBoundMs(options),
       connectionName: name,
       enableAutoPipelining: true,
     }),
   );
+  let asking = false;
+  const heartbeat = setInterval(() => {
+    if (asking || redis.status !== "ready") return;
+    asking = true;
+    redis
+      .ping()
+      .catch(() => {
+        // The connection reports its trouble itself (error, then end).
+      })
+      .finally(() => {
+        asking = false;
+      });
+  }, everyMs);
+  heartbeat.unref();
+  redis.once("end", () => clearInterval(heartbeat));
+  return redis;
 }
 
 /**
  * The connection BullMQ's `Queue` or `Worker` is given (instead of options, so that every
  * connection BullMQ makes is one of ours: a `Worker` duplicates it, a `Queue` uses it and leaves
- * closing it to us). It connects on first use.
+ * closing it to us). It connects on first use. `blockMs`: the longest its blocking commands block
+ * (a `Worker`'s, {@link BULLMQ_MAX_BLOCK_MS}).
  */
-export function openBullRedis(deps: QueueDeps, options: QueueConnectionOptions, name: string): Redis {
+export function openBullRedis(
+  deps: QueueDeps,
+  options: QueueConnectionOptions,
+  name: string,
+  blockMs = 0,
+): Redis {
   return endsOnDisconnect(
     new deps.Redis({
       ...redisOptions(options.connection, reconnectTimeoutOf(options)),
+      socketTimeout: answerBoundMs(options, blockMs),
       connectionName: name,
       lazyConnect: true,
     }),
@@ -217,7 +289,27 @@ function endsOnDisconnect(redis: Redis): Redis {
     disconnect();
   };
   redis.duplicate = (override) => endsOnDisconnect(duplicate(override));
+  redis.on("end", () => failUnresent(redis));
   return redis;
+}
+
+/** What ioredis (6.0) keeps of the commands that were in flight when a ready connection closed. */
+interface UnresentQueue {
+  prevCommandQueue?: { shift(): { command?: { reject?(error: Error): void } } | undefined } | null;
+}
+
+/**
+ * Rejects the commands a connection that ended still holds for resending. ioredis keeps the
+ * commands in flight when a ready connection closes, to send them again once it is ready; when it
+ * never is again (Redis accepts the connection but answers nothing, until the connection gives up),
+ * its final `flushQueue` leaves them out, and their promises never settle. They fail as the other
+ * queued commands do.
+ */
+function failUnresent(redis: Redis): void {
+  const queue = (redis as unknown as UnresentQueue).prevCommandQueue;
+  if (!queue || typeof queue.shift !== "function") return;
+  for (let item = queue.shift(); item; item = queue.shift())
+    item.command?.reject?.(new Error(CONNECTION_CLOSED));
 }
 
 /** The message of ioredis's error for a command on (or waiting on) a connection that ended. */

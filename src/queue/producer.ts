@@ -14,13 +14,16 @@ import { describeError } from "../wire/safe-json.js";
 import { type EntrySigner, QueueKey, RunKeys } from "./auth.js";
 import {
   address,
+  answerBoundMs,
   closeConnection,
   isConnectionClosed,
+  millisecondsOption,
   openBullRedis,
   openReachableRedis,
   type QueueConnectionOptions,
   QueueKeys,
   reconnectTimeoutOf,
+  responseTimeoutOf,
   typedConnectionError,
 } from "./connection.js";
 import { loadQueueDeps } from "./deps.js";
@@ -143,6 +146,10 @@ export class AgentQueue implements AsyncDisposable {
   private closed = false;
   /** How long a connection waits for Redis to come back before it gives up (`reconnectTimeoutMs`). */
   private readonly reconnectTimeoutMs: number;
+  /** `idleCheckMs`, checked. */
+  private readonly idleCheckMs: number;
+  /** Why reads fail at once, set when the connections gave up on Redis before the first read. */
+  private lost: Error | undefined;
   /** The signing keys of this producer's runs (decisions, cancellations): held in memory only. */
   private readonly runKeys = new RunKeys();
   /** The operator's queue key, when there is one. */
@@ -158,7 +165,23 @@ export class AgentQueue implements AsyncDisposable {
   ) {
     this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
     this.reconnectTimeoutMs = reconnectTimeoutOf(options);
+    this.idleCheckMs = idleCheckOf(options);
     this.queueKey = QueueKey.from(options.key);
+    commands.once("end", () => this.lostRedis());
+  }
+
+  /**
+   * The commands connection gave up on Redis (`reconnectTimeoutMs`; it asks for a sign of life
+   * while idle, so a Redis that stopped answering counts too): every call fails from now on, so
+   * the other connections are cut as well — waiting reads fail with `QueueConnectionError` at once,
+   * later ones too, and nothing keeps the host alive.
+   */
+  private lostRedis(): void {
+    if (this.closed) return;
+    const gone = new Error("Connection is closed.");
+    if (this.reader) this.reader.close(gone);
+    else this.lost = gone;
+    this.bullRedis.disconnect();
   }
 
   /**
@@ -167,6 +190,8 @@ export class AgentQueue implements AsyncDisposable {
    */
   static async connect(options: AgentQueueOptions): Promise<AgentQueue> {
     QueueKey.from(options.key); // a bad key fails before anything connects
+    idleCheckOf(options);
+    responseTimeoutOf(options);
     const deps = await loadQueueDeps();
     const queueName = options.queueName ?? "agent-runs";
     const commands = await openReachableRedis(deps, options, "code-agent-producer");
@@ -274,7 +299,7 @@ export class AgentQueue implements AsyncDisposable {
     this.assertOpen();
     const reader = this.streamReader();
     const key = this.keys.messages(jobId);
-    const idleMs = this.options.idleCheckMs ?? 2_000;
+    const idleMs = this.idleCheckMs;
     const order = new EntryOrder(jobId);
     const signer = this.queueKey?.entries(key);
     const operation = "reading the run's stream";
@@ -372,13 +397,16 @@ export class AgentQueue implements AsyncDisposable {
   /** The reader of this producer's runs' streams (connections of its own), made at the first read. */
   private streamReader(): StreamReader {
     if (!this.reader) {
+      // A lane's XREAD blocks up to idleCheckMs: Redis may be silent that much longer.
+      const socketTimeout = answerBoundMs(this.options, this.idleCheckMs);
       const open = () => {
-        const connection = this.commands.duplicate();
+        const connection = this.commands.duplicate({ socketTimeout });
         connection.on("error", this.onError);
         return connection;
       };
       const id = randomUUID();
       this.reader = new StreamReader(open, this.commands, (lane) => this.keys.wake(`${id}-${lane}`));
+      if (this.lost) this.reader.close(this.lost);
     }
     return this.reader;
   }
@@ -617,3 +645,7 @@ function outcome(jobId: string, entry: Extract<RunEntry, { kind: "end" }>): Resu
     entry.error ?? { name: "NoResult", message: "the run ended without a result message", retryable: false },
   );
 }
+
+/** `idleCheckMs` of `options`, checked. */
+const idleCheckOf = (options: Pick<AgentQueueOptions, "idleCheckMs">) =>
+  millisecondsOption("idleCheckMs", options.idleCheckMs, 2_000);

@@ -23,6 +23,8 @@ import { type AdmittedJob, admitJob } from "./admit.js";
 import { QueueKey, type RunVerifier } from "./auth.js";
 import {
   address,
+  answerBoundMs,
+  BULLMQ_MAX_BLOCK_MS,
   closeConnection,
   isConnectionClosed,
   openBullRedis,
@@ -30,6 +32,7 @@ import {
   type QueueConnectionOptions,
   QueueKeys,
   reconnectTimeoutOf,
+  responseTimeoutOf,
   typedConnectionError,
 } from "./connection.js";
 import { loadQueueDeps, type QueueDeps } from "./deps.js";
@@ -38,6 +41,9 @@ import { JobRefusedError, QueueConnectionError, RunTimeoutError } from "./errors
 import { checkAcceptance, durationIssue, type JobAcceptance } from "./job-policy.js";
 import { StreamWriter } from "./stream-writer.js";
 import { startWatchdog, type Watchdog } from "./watchdog.js";
+
+/** The longest one BLPOP for a permission decision blocks (a longer wait takes several). */
+const WAIT_SLICE_MS = 10_000;
 
 /** What a worker knows about a job when it resolves the job's options. */
 export interface RunInfo {
@@ -139,6 +145,8 @@ interface ActiveRun {
 export class AgentWorker implements AsyncDisposable {
   private readonly active = new Map<string, ActiveRun>();
   private closing: Promise<void> | undefined;
+  /** Set when {@link shutDown} closes our connections: their `end` is then no loss of Redis. */
+  private connectionsClosing = false;
   /** Set once a closing worker's grace period is over: a run that registers later is stopped at once. */
   private graceOver = false;
   /** Called when the last run ends (see {@link whenIdle}). */
@@ -165,6 +173,8 @@ export class AgentWorker implements AsyncDisposable {
         : []),
     ].filter((issue) => issue !== undefined);
     if (issues.length > 0) throw new InvalidOptionsError(issues);
+    reconnectTimeoutOf(options);
+    responseTimeoutOf(options);
     this.accept = checkAcceptance(options.accept);
     this.key = QueueKey.from(options.key);
     this.keys = new QueueKeys(options.prefix ?? "code-agent", options.queueName ?? "agent-runs");
@@ -208,7 +218,8 @@ export class AgentWorker implements AsyncDisposable {
     // After a reconnect, cancellations published while we were away are in their keys.
     this.subscriber.on("ready", () => void this.recheckCancellations());
     await this.subscriber.subscribe(this.keys.control());
-    this.bullRedis = openBullRedis(deps, this.options, "code-agent-worker-bullmq");
+    // BullMQ duplicates this one for its blocking connection too (BZPOPMIN, up to 10 s).
+    this.bullRedis = openBullRedis(deps, this.options, "code-agent-worker-bullmq", BULLMQ_MAX_BLOCK_MS);
     this.worker = new deps.bullmq.Worker(
       this.keys.queueName,
       (job, token) => this.process(deps, job, token),
@@ -281,6 +292,7 @@ export class AgentWorker implements AsyncDisposable {
       clearTimeout(grace);
       clearTimeout(deadline);
     }
+    this.connectionsClosing = true;
     await closeConnection(this.subscriber);
     await closeConnection(this.commands);
     this.bullRedis.disconnect();
@@ -302,6 +314,10 @@ export class AgentWorker implements AsyncDisposable {
 
   /** One of our connections gave up on Redis (not during close): report, then close at once. */
   private lostRedis(): void {
+    if (this.connectionsClosing) return;
+    // BullMQ's connections are cut too: its calls in flight (a job's move back to the queue, a lock
+    // renewal) then fail now, not after their own wait for a Redis that no longer answers.
+    void this.worker.disconnect().catch(() => {});
     if (this.closing) return;
     this.onError(
       new QueueConnectionError(
@@ -590,7 +606,8 @@ export class AgentWorker implements AsyncDisposable {
       const asked = stream.add({ kind: "permission", requestId, toolName, input, context });
       stream.send(); // the run waits for the answer: nothing else joins this batch
       await asked;
-      const waiter = this.commands.duplicate();
+      // Each BLPOP blocks up to WAIT_SLICE_MS: Redis may be silent that much longer.
+      const waiter = this.commands.duplicate({ socketTimeout: answerBoundMs(this.options, WAIT_SLICE_MS) });
       waiter.on("error", (error: Error) => {
         if (!signal.aborted) this.onError(error);
       });
@@ -600,10 +617,12 @@ export class AgentWorker implements AsyncDisposable {
       try {
         for (;;) {
           const left = deadline - performance.now();
+          const slice = Math.min(left, WAIT_SLICE_MS);
           const reply =
             left > 0
-              ? await waiter.blpop(this.keys.decision(jobId, requestId), Math.max(left, 1) / 1_000)
+              ? await waiter.blpop(this.keys.decision(jobId, requestId), Math.max(slice, 1) / 1_000)
               : null;
+          if (!reply && left > WAIT_SLICE_MS) continue; // this slice passed; the wait goes on
           if (!reply) {
             return {
               behavior: "deny",

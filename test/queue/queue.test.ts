@@ -60,6 +60,19 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
     );
   });
 
+  it("refuses connection timings that no timer can hold, before anything connects", async () => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, "5" as unknown as number]) {
+      for (const field of ["responseTimeoutMs", "reconnectTimeoutMs"] as const) {
+        const options = { connection: redis.url, [field]: bad };
+        await expect(AgentQueue.connect(options)).rejects.toThrow(new RegExp(`^.*${field}`, "s"));
+        await expect(AgentWorker.start(options)).rejects.toBeInstanceOf(InvalidOptionsError);
+      }
+      await expect(AgentQueue.connect({ connection: redis.url, idleCheckMs: bad })).rejects.toBeInstanceOf(
+        InvalidOptionsError,
+      );
+    }
+  });
+
   it("delivers interrupt to the CLI and abort to the worker within a bound; aborts a waiting job", async () => {
     using dir = scratch();
     const queueName = freshQueue();

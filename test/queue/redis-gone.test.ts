@@ -1,5 +1,6 @@
 /**
- * code-agent-sdk/queue when Redis goes away for good (redis-server SIGKILLed mid-run, never back):
+ * code-agent-sdk/queue when Redis goes away for good (redis-server SIGKILLed mid-run, never back, or
+ * SIGSTOPped: connections accepted, nothing answered):
  * a host process (host/redis-gone.mts, `--unhandled-rejections=strict`) with a worker running a
  * run and two producers reading it must see every failure typed, close within a bound, and exit 0
  * on its own — no connection retrying forever, no CLI left behind. Skipped, saying why, without
@@ -41,7 +42,10 @@ interface Report {
   reported: string[];
 }
 
-async function redisGone(mode: "closing" | "unattended") {
+/** How long the host's connections wait for an answer, when Redis is stopped rather than killed. */
+const RESPONSE_TIMEOUT_MS = 1_000;
+
+async function redisGone(mode: "closing" | "unattended", how: "killed" | "stopped" = "killed") {
   await using redis = await startRedis();
   using dir = scratch();
   const pidsFile = join(dir.dir, "pids.json");
@@ -53,6 +57,7 @@ async function redisGone(mode: "closing" | "unattended") {
     gate: join(dir.dir, "never"),
     pidsFile,
     reconnectTimeoutMs: RECONNECT_TIMEOUT_MS,
+    ...(how === "stopped" ? { responseTimeoutMs: RESPONSE_TIMEOUT_MS } : {}),
   };
   const host = spawn(
     process.execPath,
@@ -78,7 +83,8 @@ async function redisGone(mode: "closing" | "unattended") {
     const cli = readPids(pidsFile);
     expect(cli && isAlive(cli.pid)).toBe(true);
 
-    await redis.kill();
+    if (how === "killed") await redis.kill();
+    else redis.pause();
     const killedAt = performance.now();
     host.stdin.end("gone\n");
     let bound: NodeJS.Timeout | undefined;
@@ -97,7 +103,7 @@ async function redisGone(mode: "closing" | "unattended") {
     const report = (JSON.parse(lines.at(-1) ?? "{}") as { report: Report }).report;
     // What nothing else can tell: the host's own times, for the record.
     console.info(
-      `[redis-gone ${mode}] exit ${exitMs} ms after SIGKILL of redis-server`,
+      `[redis-gone ${mode}] exit ${exitMs} ms after ${how === "killed" ? "SIGKILL" : "SIGSTOP"} of redis-server`,
       JSON.stringify(report),
     );
     await until(() => !isAlive(cli!.pid), "the run's CLI to end", 10_000);
@@ -141,3 +147,35 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue when Redis is gone for good
     expect(report.reported.every((name) => name.startsWith("Queue"))).toBe(true);
   });
 });
+
+describe.skipIf(!REDIS_SERVER)(
+  "code-agent-sdk/queue when Redis stops answering (SIGSTOP, never continued)",
+  () => {
+    // The kernel still accepts connections and takes in commands: only responseTimeoutMs tells.
+    it("closes the worker and both producers within a bound, every failure typed, and the host exits", async () => {
+      const report = await redisGone("closing", "stopped");
+      expect(report.readerSecond.name).toBe("QueueClosedError");
+      expect(report.secondClose?.name).toBe("resolved");
+      // Silent for responseTimeoutMs → reconnecting (each attempt silent as long) → given up after
+      // reconnectTimeoutMs; the worker then cuts BullMQ's connections too.
+      expect(report.workerClose!.ms).toBeLessThan(RECONNECT_TIMEOUT_MS + 3 * RESPONSE_TIMEOUT_MS + 15_000);
+      expect(report.readerFirst).toMatchObject({
+        name: "QueueConnectionError",
+        operation: "reading the run's stream",
+        jobId: report.jobId,
+      });
+      expect(report.enqueue.name).toBe("QueueConnectionError");
+      expect(report.workerClose?.name).toBe("resolved");
+      expect(report.firstClose?.name).toBe("resolved");
+      expect(report.reported.every((name) => name.startsWith("Queue"))).toBe(true);
+    });
+
+    it("with nobody closing anything, the calls fail typed and the host exits", async () => {
+      const report = await redisGone("unattended", "stopped");
+      expect(report.readerFirst).toMatchObject({ name: "QueueConnectionError", jobId: report.jobId });
+      expect(report.readerSecond).toMatchObject({ name: "QueueConnectionError", jobId: report.jobId });
+      expect(report.enqueue.name).toBe("QueueConnectionError");
+      expect(report.reported.every((name) => name.startsWith("Queue"))).toBe(true);
+    });
+  },
+);

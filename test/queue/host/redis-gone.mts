@@ -1,5 +1,6 @@
 /**
- * A host process whose Redis goes away for good (redis-gone.test.ts SIGKILLs redis-server): a worker
+ * A host process whose Redis goes away for good (redis-gone.test.ts SIGKILLs redis-server, or
+ * SIGSTOPs it: connections still accepted, nothing answered): a worker
  * running a run held at a gate, and two producers reading it. Run with
  * `--unhandled-rejections=strict`; the process must print its report and exit 0 on its own.
  *
@@ -20,6 +21,7 @@ interface Config {
   gate: string;
   pidsFile: string;
   reconnectTimeoutMs: number;
+  responseTimeoutMs?: number;
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as Config;
@@ -59,6 +61,7 @@ const common = {
   connection: config.url,
   queueName: config.queueName,
   reconnectTimeoutMs: config.reconnectTimeoutMs,
+  ...(config.responseTimeoutMs !== undefined ? { responseTimeoutMs: config.responseTimeoutMs } : {}),
   onError,
 };
 const worker = await AgentWorker.start({
@@ -77,7 +80,7 @@ const readers = [read(first.run(run.id)), read(second.run(run.id))] as const;
 await Promise.all(readers.map((r) => r.midRun));
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
-// The test kills redis-server, then writes a line.
+// The test kills (or stops) redis-server, then writes a line.
 await new Promise((resolve) => process.stdin.once("data", resolve));
 process.stdin.destroy();
 const goneAt = now();

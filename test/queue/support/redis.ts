@@ -33,6 +33,11 @@ export interface TestRedis extends AsyncDisposable {
   stop(): Promise<void>;
   /** SIGKILLs the server (gone for good: nothing written on the way out, no restart). */
   kill(): Promise<void>;
+  /**
+   * SIGSTOPs the server: connections are still accepted (by the kernel) and data taken in, but
+   * nothing is answered. Stopping or disposing continues it first.
+   */
+  pause(): void;
 }
 
 async function freePort(): Promise<number> {
@@ -99,6 +104,7 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     proc = undefined;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGCONT"); // a paused server handles no SIGTERM until it is continued
     child.kill(signal);
     await exited;
   };
@@ -113,6 +119,9 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     },
     stop: () => stop(),
     kill: () => stop("SIGKILL"),
+    pause() {
+      proc?.kill("SIGSTOP");
+    },
     async [Symbol.asyncDispose]() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
