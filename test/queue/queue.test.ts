@@ -338,4 +338,64 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue across a Redis restart", ()
     expect(attempts.sort()).toEqual(runs.map((r) => `${r.id}#1`).sort());
     expect(existsSync(gate)).toBe(true);
   });
+
+  it("rides out a Redis that answers nothing for longer than responseTimeoutMs, losing and duplicating nothing", async () => {
+    await using redis = await startRedis();
+    using dir = scratch();
+    const gate = join(dir.dir, "gate");
+    const queueName = freshQueue();
+    const attempts: string[] = [];
+    const errors: Error[] = [];
+    // Silent past 300 ms: the connections reconnect (to a server that still answers nothing) and
+    // would give up only after 60 s.
+    const timings = { responseTimeoutMs: 300, reconnectTimeoutMs: 60_000 };
+    await using _worker = await AgentWorker.start({
+      connection: redis.url,
+      queueName,
+      accept: TRUSTED,
+      concurrency: 2,
+      ...timings,
+      onError: (e) => errors.push(e),
+      options: (jobOptions, info) => {
+        attempts.push(`${info.jobId}#${info.attempt}`);
+        return { ...jobOptions, cliPath: FAKE_CLAUDE };
+      },
+    });
+    await using queue = await AgentQueue.connect({
+      connection: redis.url,
+      queueName,
+      idleCheckMs: 200,
+      ...timings,
+      onError: (e) => errors.push(e),
+    });
+    const runs = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        queue.enqueue({
+          prompt: `held ${i}`,
+          options: { env: { FAKE_CLAUDE_MODE: "gate", FAKE_CLAUDE_GATE: gate } },
+        }),
+      ),
+    );
+    const readers = runs.map(follow);
+    await Promise.race([
+      Promise.all(readers.map((r) => r.done)),
+      until(
+        () => readers.filter((r) => r.messages.some(isAssistantText("gate"))).length === 2,
+        "2 runs mid-turn",
+      ),
+    ]);
+    redis.pause();
+    // Both sides noticed the silence (the producer's readers, the worker's idle PING).
+    const timedOut = (e: Error) =>
+      /Socket timeout/.test(String((e as { cause?: unknown }).cause ?? e.message));
+    await until(() => errors.filter(timedOut).length >= 2, "the connections to time out");
+    redis.resume();
+    writeFileSync(gate, "open");
+    await Promise.all(readers.map((r) => r.done));
+    for (const reader of readers) {
+      expect(reader.messages.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
+      expect(reader.messages.at(-1)).toMatchObject({ result: "through the gate" });
+    }
+    expect(attempts.sort()).toEqual(runs.map((r) => `${r.id}#1`).sort());
+  });
 });

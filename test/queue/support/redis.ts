@@ -38,6 +38,8 @@ export interface TestRedis extends AsyncDisposable {
    * nothing is answered. Stopping or disposing continues it first.
    */
   pause(): void;
+  /** SIGCONTs a paused server. */
+  resume(): void;
 }
 
 async function freePort(): Promise<number> {
@@ -121,6 +123,9 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     kill: () => stop("SIGKILL"),
     pause() {
       proc?.kill("SIGSTOP");
+    },
+    resume() {
+      proc?.kill("SIGCONT");
     },
     async [Symbol.asyncDispose]() {
       await stop();
