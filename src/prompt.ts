@@ -1,5 +1,3 @@
-import { randomUUID } from "node:crypto";
-
 /**
  * What a caller can send to an agent: a string, content blocks (text and images), or a stream
  * of user messages that keeps the session open.
@@ -46,21 +44,6 @@ export type Prompt = string | UserContentBlock[] | AsyncIterable<StreamedUserInp
 /** True when the prompt is a streamed (AsyncIterable) prompt. */
 export function isStreamedPrompt(prompt: Prompt): prompt is AsyncIterable<StreamedUserInput> {
   return typeof prompt === "object" && prompt !== null && Symbol.asyncIterator in prompt;
-}
-
-/** Builds the wire user message for one input item. */
-export function toWireUserMessage(input: StreamedUserInput, sessionId = "default"): WireUserMessage {
-  if (typeof input === "string" || Array.isArray(input)) {
-    return {
-      type: "user",
-      message: { role: "user", content: input },
-      parent_tool_use_id: null,
-      session_id: sessionId,
-      // A uuid per turn lets callers rewind files to this message later.
-      uuid: randomUUID(),
-    };
-  }
-  return input;
 }
 
 /** Convenience: a text block. */

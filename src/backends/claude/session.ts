@@ -9,7 +9,7 @@ import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import type { CanUseTool, PermissionMode, PermissionResult } from "../../permissions.js";
-import { isStreamedPrompt, type Prompt, toWireUserMessage, type WireUserMessage } from "../../prompt.js";
+import { isStreamedPrompt, type Prompt, type StreamedUserInput, type WireUserMessage } from "../../prompt.js";
 import { missingResultError } from "../../session/missing-result.js";
 import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
 import { flowLimits } from "../../transport/read-flow.js";
@@ -566,4 +566,22 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/**
+ * The wire user message for one input item (here, not in prompt.ts: its `node:crypto` then loads
+ * with this backend, not with the package root, ~5 ms of a cold start).
+ */
+function toWireUserMessage(input: StreamedUserInput, sessionId = "default"): WireUserMessage {
+  if (typeof input === "string" || Array.isArray(input)) {
+    return {
+      type: "user",
+      message: { role: "user", content: input },
+      parent_tool_use_id: null,
+      session_id: sessionId,
+      // A uuid per turn lets callers rewind files to this message later.
+      uuid: randomUUID(),
+    };
+  }
+  return input;
 }
