@@ -287,115 +287,88 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
   });
 });
 
-describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue across a Redis restart", () => {
+/**
+ * Six gated runs on a worker taking three at a time; `outage` while three are mid-turn (and three
+ * still queued), then the gate opens: every run completes once, its messages neither lost nor
+ * doubled. `timings` go to the producer and the worker alike; `errors` collects what both report.
+ */
+async function outageMidRun(
+  redis: TestRedis,
+  outage: (errors: Error[]) => Promise<void>,
+  timings: { responseTimeoutMs?: number; reconnectTimeoutMs?: number } = {},
+): Promise<void> {
+  using dir = scratch();
+  const gate = join(dir.dir, "gate");
+  const queueName = freshQueue();
+  const attempts: string[] = [];
+  const errors: Error[] = [];
+  await using _worker = await AgentWorker.start({
+    connection: redis.url,
+    queueName,
+    accept: TRUSTED,
+    concurrency: 3,
+    ...timings,
+    onError: (e) => errors.push(e),
+    options: (jobOptions, info) => {
+      attempts.push(`${info.jobId}#${info.attempt}`);
+      return { ...jobOptions, cliPath: FAKE_CLAUDE };
+    },
+  });
+  await using queue = await AgentQueue.connect({
+    connection: redis.url,
+    queueName,
+    idleCheckMs: 200,
+    ...timings,
+    onError: (e) => errors.push(e),
+  });
+  const runs = await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      queue.enqueue({
+        prompt: `held ${i}`,
+        options: { env: { FAKE_CLAUDE_MODE: "gate", FAKE_CLAUDE_GATE: gate } },
+      }),
+    ),
+  );
+  const readers = runs.map(follow);
+  await Promise.race([
+    Promise.all(readers.map((r) => r.done)),
+    until(
+      () => readers.filter((r) => r.messages.some(isAssistantText("gate"))).length === 3,
+      "3 runs mid-turn",
+    ),
+  ]);
+  await outage(errors);
+  writeFileSync(gate, "open");
+  await Promise.all(readers.map((r) => r.done));
+  for (const reader of readers) {
+    expect(reader.messages.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
+    expect(reader.messages.at(-1)).toMatchObject({ result: "through the gate" });
+  }
+  expect(attempts.sort()).toEqual(runs.map((r) => `${r.id}#1`).sort());
+}
+
+describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue across a Redis outage", () => {
   it("resumes every run after Redis restarts mid-run, losing and duplicating nothing", async () => {
     await using redis = await startRedis({ appendOnly: true });
-    using dir = scratch();
-    const gate = join(dir.dir, "gate");
-    const queueName = freshQueue();
-    const attempts: string[] = [];
-    const errors: Error[] = [];
-    await using _worker = await AgentWorker.start({
-      connection: redis.url,
-      queueName,
-      accept: TRUSTED,
-      concurrency: 3,
-      onError: (e) => errors.push(e),
-      options: (jobOptions, info) => {
-        attempts.push(`${info.jobId}#${info.attempt}`);
-        return { ...jobOptions, cliPath: FAKE_CLAUDE };
-      },
-    });
-    await using queue = await AgentQueue.connect({
-      connection: redis.url,
-      queueName,
-      onError: (e) => errors.push(e),
-    });
-    const runs = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        queue.enqueue({
-          prompt: `held ${i}`,
-          options: { env: { FAKE_CLAUDE_MODE: "gate", FAKE_CLAUDE_GATE: gate } },
-        }),
-      ),
-    );
-    const readers = runs.map(follow);
-    // Three runs are mid-turn (the worker's concurrency), three still wait in the queue.
-    await Promise.race([
-      Promise.all(readers.map((r) => r.done)),
-      until(
-        () => readers.filter((r) => r.messages.some(isAssistantText("gate"))).length === 3,
-        "3 runs mid-turn",
-      ),
-    ]);
-    await redis.restart();
-    writeFileSync(gate, "open");
-    await Promise.all(readers.map((r) => r.done));
-    for (const reader of readers) {
-      expect(reader.messages.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
-      expect(reader.messages.at(-1)).toMatchObject({ result: "through the gate" });
-    }
-    expect(attempts.sort()).toEqual(runs.map((r) => `${r.id}#1`).sort());
-    expect(existsSync(gate)).toBe(true);
+    await outageMidRun(redis, () => redis.restart());
   });
 
   it("rides out a Redis that answers nothing for longer than responseTimeoutMs, losing and duplicating nothing", async () => {
     await using redis = await startRedis();
-    using dir = scratch();
-    const gate = join(dir.dir, "gate");
-    const queueName = freshQueue();
-    const attempts: string[] = [];
-    const errors: Error[] = [];
     // Silent past 300 ms: the connections reconnect (to a server that still answers nothing) and
     // would give up only after 60 s.
     const timings = { responseTimeoutMs: 300, reconnectTimeoutMs: 60_000 };
-    await using _worker = await AgentWorker.start({
-      connection: redis.url,
-      queueName,
-      accept: TRUSTED,
-      concurrency: 2,
-      ...timings,
-      onError: (e) => errors.push(e),
-      options: (jobOptions, info) => {
-        attempts.push(`${info.jobId}#${info.attempt}`);
-        return { ...jobOptions, cliPath: FAKE_CLAUDE };
+    await outageMidRun(
+      redis,
+      async (errors) => {
+        redis.pause();
+        // Both sides noticed the silence (the producer's readers, the worker's idle PING).
+        const timedOut = (e: Error) =>
+          /Socket timeout/.test(String((e as { cause?: unknown }).cause ?? e.message));
+        await until(() => errors.filter(timedOut).length >= 2, "the connections to time out");
+        redis.resume();
       },
-    });
-    await using queue = await AgentQueue.connect({
-      connection: redis.url,
-      queueName,
-      idleCheckMs: 200,
-      ...timings,
-      onError: (e) => errors.push(e),
-    });
-    const runs = await Promise.all(
-      Array.from({ length: 3 }, (_, i) =>
-        queue.enqueue({
-          prompt: `held ${i}`,
-          options: { env: { FAKE_CLAUDE_MODE: "gate", FAKE_CLAUDE_GATE: gate } },
-        }),
-      ),
+      timings,
     );
-    const readers = runs.map(follow);
-    await Promise.race([
-      Promise.all(readers.map((r) => r.done)),
-      until(
-        () => readers.filter((r) => r.messages.some(isAssistantText("gate"))).length === 2,
-        "2 runs mid-turn",
-      ),
-    ]);
-    redis.pause();
-    // Both sides noticed the silence (the producer's readers, the worker's idle PING).
-    const timedOut = (e: Error) =>
-      /Socket timeout/.test(String((e as { cause?: unknown }).cause ?? e.message));
-    await until(() => errors.filter(timedOut).length >= 2, "the connections to time out");
-    redis.resume();
-    writeFileSync(gate, "open");
-    await Promise.all(readers.map((r) => r.done));
-    for (const reader of readers) {
-      expect(reader.messages.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
-      expect(reader.messages.at(-1)).toMatchObject({ result: "through the gate" });
-    }
-    expect(attempts.sort()).toEqual(runs.map((r) => `${r.id}#1`).sort());
   });
 });

@@ -116,66 +116,48 @@ async function redisGone(mode: "closing" | "unattended", how: "killed" | "stoppe
   }
 }
 
-describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue when Redis is gone for good", () => {
-  it("closes the worker and both producers within a bound, every failure typed, and the host exits", async () => {
-    const report = await redisGone("closing");
-    // The producer closed mid-iteration ends its reader with QueueClosedError (an AbortError).
-    expect(report.readerSecond.name).toBe("QueueClosedError");
-    expect(report.secondClose?.name).toBe("resolved");
-    // The other reader learns that Redis is gone once the connections give up, with context.
-    expect(report.readerFirst).toMatchObject({
-      name: "QueueConnectionError",
-      operation: "reading the run's stream",
-      jobId: report.jobId,
-    });
-    expect(report.enqueue.name).toBe("QueueConnectionError");
-    // worker.close({ graceMs: 200 }) resolves: the grace, then the run's last writes fail once the
-    // connections give up (reconnectTimeoutMs).
-    expect(report.workerClose?.name).toBe("resolved");
-    expect(report.workerClose!.ms).toBeLessThan(RECONNECT_TIMEOUT_MS + 15_000);
-    expect(report.firstClose?.name).toBe("resolved");
-    // What reached onError is typed too.
-    expect(report.reported.every((name) => name.startsWith("Queue"))).toBe(true);
-  });
+/**
+ * Killed: the sockets close. Stopped: the kernel still accepts connections and takes in commands,
+ * only `responseTimeoutMs` (each attempt to reconnect silent as long) tells.
+ */
+const OUTAGES = [
+  { how: "killed", title: "is gone for good (SIGKILL)", boundMs: RECONNECT_TIMEOUT_MS + 15_000 },
+  {
+    how: "stopped",
+    title: "stops answering (SIGSTOP, never continued)",
+    boundMs: RECONNECT_TIMEOUT_MS + 3 * RESPONSE_TIMEOUT_MS + 15_000,
+  },
+] as const;
 
-  it("with nobody closing anything, the worker gives up and closes itself and the host exits", async () => {
-    const report = await redisGone("unattended");
-    expect(report.readerFirst).toMatchObject({ name: "QueueConnectionError", jobId: report.jobId });
-    expect(report.readerSecond).toMatchObject({ name: "QueueConnectionError", jobId: report.jobId });
-    expect(report.enqueue.name).toBe("QueueConnectionError");
-    expect(report.reported).toContain("QueueConnectionError");
-    expect(report.reported.every((name) => name.startsWith("Queue"))).toBe(true);
-  });
-});
-
-describe.skipIf(!REDIS_SERVER)(
-  "code-agent-sdk/queue when Redis stops answering (SIGSTOP, never continued)",
-  () => {
-    // The kernel still accepts connections and takes in commands: only responseTimeoutMs tells.
+for (const { how, title, boundMs } of OUTAGES)
+  describe.skipIf(!REDIS_SERVER)(`code-agent-sdk/queue when Redis ${title}`, () => {
     it("closes the worker and both producers within a bound, every failure typed, and the host exits", async () => {
-      const report = await redisGone("closing", "stopped");
+      const report = await redisGone("closing", how);
+      // The producer closed mid-iteration ends its reader with QueueClosedError (an AbortError).
       expect(report.readerSecond.name).toBe("QueueClosedError");
       expect(report.secondClose?.name).toBe("resolved");
-      // Silent for responseTimeoutMs → reconnecting (each attempt silent as long) → given up after
-      // reconnectTimeoutMs; the worker then cuts BullMQ's connections too.
-      expect(report.workerClose!.ms).toBeLessThan(RECONNECT_TIMEOUT_MS + 3 * RESPONSE_TIMEOUT_MS + 15_000);
+      // The other reader learns that Redis is gone once the connections give up, with context.
       expect(report.readerFirst).toMatchObject({
         name: "QueueConnectionError",
         operation: "reading the run's stream",
         jobId: report.jobId,
       });
       expect(report.enqueue.name).toBe("QueueConnectionError");
+      // worker.close({ graceMs: 200 }) resolves: the grace, then the run's last writes fail once the
+      // connections give up (reconnectTimeoutMs); a worker that gave up cuts BullMQ's connections too.
       expect(report.workerClose?.name).toBe("resolved");
+      expect(report.workerClose!.ms).toBeLessThan(boundMs);
       expect(report.firstClose?.name).toBe("resolved");
+      // What reached onError is typed too.
       expect(report.reported.every((name) => name.startsWith("Queue"))).toBe(true);
     });
 
-    it("with nobody closing anything, the calls fail typed and the host exits", async () => {
-      const report = await redisGone("unattended", "stopped");
+    it("with nobody closing anything, the worker gives up and closes itself and the host exits", async () => {
+      const report = await redisGone("unattended", how);
       expect(report.readerFirst).toMatchObject({ name: "QueueConnectionError", jobId: report.jobId });
       expect(report.readerSecond).toMatchObject({ name: "QueueConnectionError", jobId: report.jobId });
       expect(report.enqueue.name).toBe("QueueConnectionError");
+      expect(report.reported).toContain("QueueConnectionError");
       expect(report.reported.every((name) => name.startsWith("Queue"))).toBe(true);
     });
-  },
-);
+  });
