@@ -5,15 +5,13 @@
  * Node itself) leaves its directories behind; the next spare parked under the same home removes
  * those whose host is gone.
  */
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
-import { homedir, hostname } from "node:os";
+import { lstatSync, mkdirSync, mkdtempSync } from "node:fs";
+import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { InvalidOptionsError } from "../errors.js";
 import type { AgentOptions } from "../options.js";
 import { buildChildEnv } from "../process/child-env.js";
-
-/** At most this many entries of the spares directory are looked at per parking (a bound, not a limit on spares). */
-const MAX_RECLAIM_SCAN = 1000;
+import { ownDirPrefix, reclaimStaleDirs } from "../process/stale-dirs.js";
 
 /**
  * A new private (0700) directory under the CLI's configuration home, as the CLI will see it:
@@ -30,17 +28,13 @@ export function newParkingDir(options: AgentOptions): string {
   const spares = join(configHome, "spares");
   mkdirSync(spares, { recursive: true, mode: 0o700 });
   reclaimStaleParkingDirs(spares);
-  return mkdtempSync(join(spares, `spare-${hostTag()}-${process.pid}-`));
+  return mkdtempSync(join(spares, ownDirPrefix("spare")));
 }
 
 /**
- * Removes the parking directories under `spares` whose host process is gone, and returns their
- * names. Only what is certainly ours and certainly stale: an entry named as this module names them
- * (`spare-<tag>-<pid>-XXXXXX`) with this machine's and pid namespace's tag (so the pid means the
- * same process here), a real directory (`lstat`: a symlink is never followed or removed), owned by
- * this process's user, in a `spares` directory that is itself a real directory we own, and whose
- * pid no longer exists. Anything else is left alone; a failure to remove one is ignored (it is
- * tried again at the next parking).
+ * Removes the parking directories under `spares` whose host process is gone (see
+ * `reclaimStaleDirs`), and returns their names; only in a `spares` directory that is itself a real
+ * directory owned by this process's user.
  */
 export function reclaimStaleParkingDirs(spares: string): string[] {
   const uid = process.getuid?.();
@@ -51,59 +45,5 @@ export function reclaimStaleParkingDirs(spares: string): string[] {
   } catch {
     return [];
   }
-  let names: string[];
-  try {
-    names = readdirSync(spares).slice(0, MAX_RECLAIM_SCAN);
-  } catch {
-    return [];
-  }
-  const pattern = new RegExp(`^spare-${hostTag()}-(\\d{1,10})-[A-Za-z0-9]{6}$`);
-  const reclaimed: string[] = [];
-  for (const name of names) {
-    const pid = Number(pattern.exec(name)?.[1]);
-    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processExists(pid)) continue;
-    const path = join(spares, name);
-    try {
-      const entry = lstatSync(path);
-      if (!entry.isDirectory() || entry.uid !== uid) continue;
-      // `rm` removes symlinks inside as links: it never follows them out of the directory.
-      rmSync(path, { recursive: true, force: true });
-      reclaimed.push(name);
-    } catch {
-      // Gone meanwhile, or not removable: nothing depends on it.
-    }
-  }
-  return reclaimed;
-}
-
-/** Whether `pid` names a live process (a zombie counts as live: its parent may still reap and report it). */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, as another user's process.
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
-
-let tag: string | undefined;
-
-/**
- * 8 hex digits naming this machine and pid namespace: a pid in a directory name is only compared
- * with live processes where it means the same process (not a configuration home shared over the
- * network or with a container).
- */
-export function hostTag(): string {
-  if (tag !== undefined) return tag;
-  let namespace = "";
-  try {
-    namespace = readlinkSync("/proc/self/ns/pid");
-  } catch {
-    // No /proc (macOS): one pid namespace per machine.
-  }
-  // Loaded here, at the first parking, not with the package root (~5 ms of a cold start).
-  const { createHash } = process.getBuiltinModule("node:crypto");
-  tag = createHash("sha256").update(`${hostname()}\0${namespace}`).digest("hex").slice(0, 8);
-  return tag;
+  return reclaimStaleDirs(spares, "spare");
 }

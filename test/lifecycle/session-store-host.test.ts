@@ -2,7 +2,8 @@
  * Session stores and the host process, each host its own Node process under
  * `--unhandled-rejections=strict`:
  * - the temporary directory of a resume from a store (it holds a copy of the access token) is
- *   removed when the host exits with the session open, or dies of SIGINT/SIGTERM/SIGHUP;
+ *   removed when the host exits with the session open, or dies of SIGINT/SIGTERM/SIGHUP; one left
+ *   by a host SIGKILLed is removed by the next resume;
  * - a store whose `append()` rejects with a null-prototype object, a BigInt or a circular object
  *   never crashes the host: the failure is a `mirror_error`, and the host exits 0 on its own.
  */
@@ -114,6 +115,18 @@ describe("the resume-from-store directory goes with the host", () => {
     // children with the signal ignored (SIGHUP under nohup), ended by itself.
     expect(run.signal === signal || run.code === 0, `exit ${run.code ?? run.signal}: ${run.err}`).toBe(true);
     expect(run.out.trim()).toContain("claude-resume-");
+    expect(resumeDirs(tmp)).toEqual([]);
+  });
+
+  it("a host SIGKILLed (no hook runs) leaves it behind; the next resume on the machine removes it", async () => {
+    const tmp = scratch("SIGKILL");
+    const killed = await runHost(preparingHost('process.kill(process.pid, "SIGKILL");'), tmp);
+    expect(killed.signal).toBe("SIGKILL");
+    const left = killed.out.trim();
+    expect(resumeDirs(tmp)).toEqual([left.slice(tmp.length + 1)]);
+    const next = await runHost(preparingHost("// the host just ends"), tmp);
+    expect(next.code, next.err).toBe(0);
+    expect(next.out.trim()).not.toBe(left);
     expect(resumeDirs(tmp)).toEqual([]);
   });
 

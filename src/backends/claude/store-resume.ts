@@ -6,7 +6,8 @@
  * runs with `CLAUDE_CONFIG_DIR` pointing there and resumes with its own code. What it writes there
  * is mirrored to the store like any session; the directory is removed when the session ends, and
  * when the host exits (or dies of an unhandled SIGINT/SIGTERM/SIGHUP) first: it holds a copy of
- * the access token.
+ * the access token. One left by a host that could run no hook (SIGKILL) is removed by the next
+ * resume on the machine that runs as the same user (its name holds the host's pid).
  *
  * With `options.user` (a root host running the CLI as another user) the directory is built by
  * root inside its private (0700, root-owned) top directory, then handed over bottom-up with
@@ -33,6 +34,7 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { InvalidOptionsError, SessionStoreError } from "../../errors.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { atHostExit } from "../../process/group-registry.js";
+import { ownDirPrefix, reclaimStaleDirs } from "../../process/stale-dirs.js";
 import { abortErrorFor } from "../../signals/abort.js";
 import { resolveUser, type UnixIdentity } from "./env.js";
 import { isSessionId } from "./sessions/store.js";
@@ -46,6 +48,9 @@ import {
 } from "./sessions/store-calls.js";
 import { projectKeyOf } from "./sessions/store-keys.js";
 import type { SessionKey, SessionStore } from "./sessions/store-types.js";
+
+/** The temporary directories are `<tmp>/claude-resume-<host tag>-<host pid>-XXXXXX`. */
+const RESUME_DIR_PREFIX = "claude-resume";
 
 /** Default `loadTimeoutMs`. */
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
@@ -110,7 +115,9 @@ export async function prepareStoreResume(
   // A CLI run as another user (`options.user`) must be able to read and write its directory.
   const identity = resolveUser(options.user);
   if (identity !== undefined) await checkTemporaryRoot();
-  const configDir = await mkdtemp(join(tmpdir(), "claude-resume-"));
+  // Those of hosts that died without their exit hook (SIGKILL) hold a copy of the token: removed first.
+  reclaimStaleDirs(tmpdir(), RESUME_DIR_PREFIX);
+  const configDir = await mkdtemp(join(tmpdir(), ownDirPrefix(RESUME_DIR_PREFIX)));
   const removal = new Removal(configDir);
   // The directory holds a copy of the access token: a host that goes away removes it too.
   const forgetAtExit = atHostExit(() => removal.removeSync());

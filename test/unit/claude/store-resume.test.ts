@@ -2,13 +2,27 @@
  * Materializing a session from a store for a resume: files written, configuration copied safely,
  * unsafe subpaths skipped, the temporary directory removed.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InMemorySessionStore, SessionStoreError } from "../../../src/backends/claude/index.js";
 import { projectKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
 import { prepareStoreResume } from "../../../src/backends/claude/store-resume.js";
+import { hostTag } from "../../../src/process/stale-dirs.js";
 
 const SESSION = "0b0c6f4e-5a44-4e51-9a43-3f1d7f0c5a11";
 const made: string[] = [];
@@ -76,6 +90,55 @@ describe("prepareStoreResume", () => {
     });
     await prepared?.cleanup();
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it("removes first the directories left by dead hosts (SIGKILL runs no hook), and nothing else", async () => {
+    const tmp = scratch();
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp; // os.tmpdir() reads it at each call
+    try {
+      const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+      const deadPid = Number(dead.stdout.toString());
+      const tag = hostTag();
+      const make = (name: string) => {
+        const dir = join(tmp, name);
+        mkdirSync(dir, { mode: 0o700 });
+        writeFileSync(join(dir, ".credentials.json"), "a copy of the token");
+        return dir;
+      };
+      const stale = make(`claude-resume-${tag}-${deadPid}-abcDEF`);
+      const victim = scratch();
+      writeFileSync(join(victim, "keep.txt"), "precious");
+      symlinkSync(victim, join(stale, "out")); // removing the directory must not follow it
+      const kept = [
+        make(`claude-resume-${tag}-1-init01`), // pid 1 is alive
+        make(`claude-resume-${tag === "00000000" ? "1" : "0"}0000000-${deadPid}-other1`), // another host
+        make("claude-resume-aBc123"), // the older naming: no owner known
+      ];
+      const foreign = make(`claude-resume-${tag}-${deadPid}-uid123`);
+      chownSync(foreign, 12345, 12345);
+      const link = join(tmp, `claude-resume-${tag}-${deadPid}-link01`);
+      symlinkSync(victim, link);
+
+      const cwd = scratch();
+      const store = new InMemorySessionStore();
+      await store.append({ projectKey: projectKeyOf(cwd), sessionId: SESSION }, [{ type: "user" }]);
+      const prepared = await prepareStoreResume(
+        { cwd, sessionStore: store, resume: SESSION },
+        { CLAUDE_CONFIG_DIR: scratch() },
+      );
+      const dir = prepared?.configDir as string;
+      expect(dir.startsWith(join(tmp, `claude-resume-${tag}-${process.pid}-`))).toBe(true);
+      expect(existsSync(stale)).toBe(false);
+      expect(readFileSync(join(victim, "keep.txt"), "utf8")).toBe("precious");
+      for (const path of [...kept, foreign]) expect(existsSync(path), path).toBe(true);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      await prepared?.cleanup();
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 
   it("leaves the CLI to its local files when the store does not have the session, and handles continue", async () => {

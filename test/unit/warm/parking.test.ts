@@ -19,7 +19,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hostTag, newParkingDir, reclaimStaleParkingDirs } from "../../../src/warm/parking.js";
+import { hostTag } from "../../../src/process/stale-dirs.js";
+import { newParkingDir, reclaimStaleParkingDirs } from "../../../src/warm/parking.js";
 
 let root: string;
 let spares: string;
