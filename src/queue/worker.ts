@@ -147,6 +147,8 @@ export class AgentWorker implements AsyncDisposable {
   private closing: Promise<void> | undefined;
   /** Set when {@link shutDown} closes our connections: their `end` is then no loss of Redis. */
   private connectionsClosing = false;
+  /** Until {@link open} has finished: a loss of Redis then fails the start instead. */
+  private starting = true;
   /** Set once a closing worker's grace period is over: a run that registers later is stopped at once. */
   private graceOver = false;
   /** Called when the last run ends (see {@link whenIdle}). */
@@ -189,8 +191,25 @@ export class AgentWorker implements AsyncDisposable {
   static async start(options: AgentWorkerOptions): Promise<AgentWorker> {
     const worker = new AgentWorker(options);
     const deps = await loadQueueDeps();
-    await worker.open(deps);
+    try {
+      await worker.open(deps);
+    } catch (error) {
+      // Redis went away (or stopped answering) while the worker was starting: what it opened goes.
+      worker.abandon();
+      throw typedConnectionError(options, error, "starting the worker");
+    }
     return worker;
+  }
+
+  /** Cuts whatever {@link open} got to open, at once (a start that failed). */
+  private abandon(): void {
+    this.connectionsClosing = true;
+    this.starting = false;
+    // Each is unset until open() got to it.
+    for (const connection of [this.subscriber, this.commands, this.bullRedis] as (Redis | undefined)[])
+      connection?.disconnect();
+    void (this.worker as Worker | undefined)?.disconnect().catch(() => {});
+    this.watchdog?.stop();
   }
 
   /** Runs in progress on this worker. */
@@ -237,6 +256,10 @@ export class AgentWorker implements AsyncDisposable {
     this.worker.on("error", report);
     void this.worker.run().catch(report);
     await this.worker.waitUntilReady();
+    // A connection that gave up meanwhile (its loss was left to this start) fails the start.
+    if (this.commands.status === "end" || this.subscriber.status === "end")
+      throw new Error("Connection is closed.");
+    this.starting = false;
   }
 
   /**
@@ -314,7 +337,8 @@ export class AgentWorker implements AsyncDisposable {
 
   /** One of our connections gave up on Redis (not during close): report, then close at once. */
   private lostRedis(): void {
-    if (this.connectionsClosing) return;
+    // While starting, the start itself fails (see {@link start}); nothing runs yet.
+    if (this.connectionsClosing || this.starting) return;
     // BullMQ's connections are cut too: its calls in flight (a job's move back to the queue, a lock
     // renewal) then fail now, not after their own wait for a Redis that no longer answers.
     void this.worker.disconnect().catch(() => {});
