@@ -148,8 +148,6 @@ export class AgentQueue implements AsyncDisposable {
   private readonly reconnectTimeoutMs: number;
   /** `idleCheckMs`, checked. */
   private readonly idleCheckMs: number;
-  /** Why reads fail at once, set when the connections gave up on Redis before the first read. */
-  private lost: Error | undefined;
   /** The signing keys of this producer's runs (decisions, cancellations): held in memory only. */
   private readonly runKeys = new RunKeys();
   /** The operator's queue key, when there is one. */
@@ -178,9 +176,7 @@ export class AgentQueue implements AsyncDisposable {
    */
   private lostRedis(): void {
     if (this.closed) return;
-    const gone = new Error("Connection is closed.");
-    if (this.reader) this.reader.close(gone);
-    else this.lost = gone;
+    this.reader?.close(new Error("Connection is closed."));
     this.bullRedis.disconnect();
   }
 
@@ -406,7 +402,8 @@ export class AgentQueue implements AsyncDisposable {
       };
       const id = randomUUID();
       this.reader = new StreamReader(open, this.commands, (lane) => this.keys.wake(`${id}-${lane}`));
-      if (this.lost) this.reader.close(this.lost);
+      // Made after the connections gave up: its reads fail at once, as those of an older one do.
+      if (this.commands.status === "end") this.reader.close(new Error("Connection is closed."));
     }
     return this.reader;
   }
