@@ -84,10 +84,10 @@ function installExitHook(): void {
 export function atHostExit(cleanup: () => void): () => void {
   installExitHook();
   // A clean-up registered before its child starts (or kept after it ended) still runs on a signal.
-  if (!signalHooksNeeded()) installSignalHooks();
+  installSignalHooks();
   exitCleanups.add(cleanup);
   return () => {
-    if (exitCleanups.delete(cleanup) && !signalHooksNeeded()) uninstallSignalHooks();
+    if (exitCleanups.delete(cleanup)) releaseSignalHooksSoon();
   };
 }
 
@@ -106,12 +106,52 @@ function onFatalSignal(signal: NodeJS.Signals): void {
   process.kill(process.pid, signal);
 }
 
+/**
+ * How long the signal listeners outlive the last group or clean-up. Adding the first listener of a
+ * signal starts a native signal watcher and removing the last one stops it (~0.2 ms each, per
+ * signal, on a 2-vCPU VM): a host running one query after another would pay that twice per query.
+ * Meanwhile nothing changes for the host: with nothing to clean up, {@link onFatalSignal} removes
+ * itself and re-raises the signal, which is the default disposition.
+ */
+export const SIGNAL_HOOKS_LINGER_MS = 1000;
+
+let signalHooksInstalled = false;
+/** The pending removal of the signal listeners (unref'd: it never keeps the host alive). */
+let releaseTimer: NodeJS.Timeout | undefined;
+
 function installSignalHooks(): void {
+  if (signalHooksInstalled) return;
+  signalHooksInstalled = true;
   for (const sig of FATAL_SIGNALS) process.on(sig, onFatalSignal);
 }
 
 function uninstallSignalHooks(): void {
+  if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+  releaseTimer = undefined;
+  if (!signalHooksInstalled) return;
+  signalHooksInstalled = false;
   for (const sig of FATAL_SIGNALS) process.removeListener(sig, onFatalSignal);
+}
+
+/**
+ * Removes the signal listeners {@link SIGNAL_HOOKS_LINGER_MS} after nothing needs them any more,
+ * unless something does again by then (the timer is not reset per group: it checks when it fires).
+ */
+function releaseSignalHooksSoon(): void {
+  if (!signalHooksInstalled || signalHooksNeeded() || releaseTimer !== undefined) return;
+  releaseTimer = setTimeout(onReleaseTimer, SIGNAL_HOOKS_LINGER_MS);
+  releaseTimer.unref();
+}
+
+function onReleaseTimer(): void {
+  releaseTimer = undefined;
+  if (signalHooksNeeded()) return;
+  uninstallSignalHooks();
+}
+
+/** Whether this module's signal listeners are installed now (for tests and diagnostics). */
+export function signalHooksActive(): boolean {
+  return signalHooksInstalled;
 }
 
 /**
@@ -121,8 +161,8 @@ function uninstallSignalHooks(): void {
 export function registerGroup(pid: number): void {
   installExitHook();
   // Signal listeners change Node's default "die on signal" behaviour, so they only exist while
-  // there is something to clean up.
-  if (!signalHooksNeeded()) installSignalHooks();
+  // there is something to clean up (and up to SIGNAL_HOOKS_LINGER_MS after, re-raising the signal).
+  installSignalHooks();
   live.add(pid);
   for (const observer of observers) observer.added(pid);
 }
@@ -130,7 +170,7 @@ export function registerGroup(pid: number): void {
 /** Forgets a group once its leader has exited and the group has been cleaned up. */
 export function unregisterGroup(pid: number): void {
   if (!live.delete(pid)) return;
-  if (!signalHooksNeeded()) uninstallSignalHooks();
+  releaseSignalHooksSoon();
   for (const observer of observers) observer.removed(pid);
 }
 

@@ -73,4 +73,17 @@ describe("Codex version check", () => {
     await delivered();
     expect(warnings).toEqual([]);
   });
+
+  it("an executable with no Codex package above it is looked at once, not at every session", async () => {
+    const cliPath = packagedCodex("unpackaged", "0.150.0");
+    const manifest = join(dir, "unpackaged", "node_modules", "@openai", "codex", "package.json");
+    rmSync(manifest);
+    await using bed = await codexBed([{ text: "first" }, { text: "second" }]);
+    await collect(query({ prompt: "hi", options: bed.options({ cliPath }) }));
+    // An old package appearing now is not read: the first session found none.
+    writeFileSync(manifest, JSON.stringify({ name: "@openai/codex", version: "0.150.0" }));
+    await collect(query({ prompt: "again", options: bed.options({ cliPath }) }));
+    await delivered();
+    expect(warnings).toEqual([]);
+  });
 });

@@ -33,13 +33,21 @@ import { warmUpCodex } from "./warm-up.js";
  */
 const versionCheck = checkVersionOncePerBinary(async () => ({ version: undefined }));
 
+/**
+ * The executables with no Codex package above them (a Homebrew or Cargo install, a wrapper): looked
+ * for once, not at every session (up to 8 package.json reads each); their version may still come
+ * from an app-server.
+ */
+const withoutPackage = new Set<string>();
+
 /** Learns the version of `cli` once, if it can be known without running it. */
 function learnVersionFromPackage(cli: CodexCli, env: Record<string, string>): void {
   if (env[SKIP_VERSION_CHECK_ENV]) return;
   const where = [cli.command, ...cli.args].join(" ");
-  if (versionCheck.has(where)) return;
+  if (versionCheck.has(where) || withoutPackage.has(where)) return;
   const version = codexVersionFromPackage(cli);
   if (version !== undefined) versionCheck.learned(where, codexVersionCheck(version, where));
+  else withoutPackage.add(where);
 }
 
 /** Learns the version from an app-server's `initialize` answer (`userAgent: "codex_…/0.169.0 (…)"`). */

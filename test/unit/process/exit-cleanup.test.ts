@@ -11,7 +11,13 @@ async function startHost(mode: string) {
   });
   const reader = readJsonLines(host.stdout, { maxLineBytes: 4096 });
   const { value } = await reader.next();
-  const pids = value as { parentPid: number; pid: number; grandchildPid: number };
+  const pids = value as {
+    parentPid: number;
+    pid: number;
+    grandchildPid: number;
+    lingering: boolean;
+    groups: number;
+  };
   return { host, reader, pids };
 }
 
@@ -51,6 +57,18 @@ describe("children of a host process that goes away", () => {
       expect((await reader.next()).value).toEqual({ handled: true, childAlive: true });
       expect(await host.exited).toEqual({ code: 0, signal: null });
       await expectGroupDead(pids);
+    } finally {
+      await host.close(200);
+    }
+  });
+
+  it("a SIGTERM just after the last child ended, while the SDK's listeners linger, still kills the host", async () => {
+    const { host, pids } = await startHost("ended");
+    try {
+      // The child is gone and nothing is left to clean up, but the listeners are still installed.
+      expect(pids).toMatchObject({ lingering: true, groups: 0 });
+      process.kill(pids.parentPid, "SIGTERM");
+      expect(await host.exited).toEqual({ code: null, signal: "SIGTERM" });
     } finally {
       await host.close(200);
     }
