@@ -16,7 +16,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   AbortError,
   CliNotFoundError,
@@ -31,6 +31,19 @@ import { BufferOverflowError } from "../../src/transport/index.js";
 import { CLAUDE_CLI_VERSION, collect, isAlive, results, testBed } from "./support.js";
 
 const FAKE_CLAUDE = fileURLToPath(new URL("../fixtures/fake-cli/fake-claude.mjs", import.meta.url));
+
+/** Directories the tests make for a marker or a record file; removed after the file. */
+const madeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A path named `name` in a new private directory (removed after the file). */
+function fileInNewDir(prefix: string, name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return join(dir, name);
+}
 
 function fake(mode: string, extra: Record<string, string> = {}) {
   return {
@@ -64,7 +77,7 @@ describe("fault handling", () => {
   });
 
   it("invalid options fail before anything is spawned", async () => {
-    const marker = join(mkdtempSync(join(tmpdir(), "cas-marker-")), "spawned");
+    const marker = fileInNewDir("cas-marker-", "spawned");
     const q = query({
       prompt: "hi",
       options: { ...fake("ok", { FAKE_CLAUDE_MARKER: marker }), maxTurns: -1 },
@@ -94,7 +107,7 @@ describe("fault handling", () => {
   });
 
   it("a CLI that never answers initialize times out with ControlTimeoutError and is killed", async () => {
-    const marker = join(mkdtempSync(join(tmpdir(), "cas-marker-")), "pid");
+    const marker = fileInNewDir("cas-marker-", "pid");
     const q = query({
       prompt: "hi",
       options: { ...fake("hang-at-init", { FAKE_CLAUDE_MARKER: marker }), controlTimeoutMs: 300 },
@@ -109,7 +122,7 @@ describe("fault handling", () => {
   });
 
   it("every control answer queued when a one-shot query's result arrives is written before its input ends", async () => {
-    const record = join(mkdtempSync(join(tmpdir(), "cas-burst-")), "record.json");
+    const record = fileInNewDir("cas-burst-", "record.json");
     const asked: string[] = [];
     const messages = await collect(
       query({

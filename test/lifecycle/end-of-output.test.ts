@@ -5,7 +5,7 @@
  * no process is left.
  */
 
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -129,7 +129,8 @@ describe("output that ends but a process that does not, and the reverse (item 7)
   }
 
   it("a setsid daemon keeps writing JSON to the inherited stdout after the CLI exited → the query still ends, its lines bounded", async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), "cas-daemon-")), "pid");
+    const pidDir = mkdtempSync(join(tmpdir(), "cas-daemon-"));
+    const pidFile = join(pidDir, "pid");
     let daemonPid: number | undefined;
     try {
       const elapsed = stopwatch();
@@ -153,6 +154,7 @@ describe("output that ends but a process that does not, and the reverse (item 7)
       );
     } finally {
       if (daemonPid !== undefined && isAlive(daemonPid)) process.kill(daemonPid, "SIGKILL");
+      rmSync(pidDir, { recursive: true, force: true });
     }
   });
 });

@@ -6,10 +6,11 @@
  * lacks are skipped).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll } from "vitest";
 import type { AgentOptions, AgentSdkClient, BackendKind, Message } from "../../../src/index.js";
 import type { ResolvedOptions } from "../../../src/options/resolved.js";
 
@@ -181,6 +182,11 @@ export function splitText(bytes = 100 * 1024): string {
  * this very node, so it runs with PATH removed (a `#!/usr/bin/env node` script would not).
  */
 const launchers = new Map<string, string>();
+// Made on first use, by whichever test of the file asks; removed after the file.
+afterAll(() => {
+  for (const path of launchers.values()) rmSync(dirname(path), { recursive: true, force: true });
+  launchers.clear();
+});
 function launcher(name: string, script: string): string {
   let path = launchers.get(name);
   if (!path) {

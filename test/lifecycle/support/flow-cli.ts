@@ -1,15 +1,21 @@
 /**
  * Options that run the flow stand-in CLI (test/fixtures/flow/flow-cli.mjs) as Claude or Codex.
  */
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll } from "vitest";
 import type { CommonOptions, OptionsFor } from "../../../src/index.js";
 
 const FLOW_CLI = fileURLToPath(new URL("../../fixtures/flow/flow-cli.mjs", import.meta.url));
 
 let launchers: string | undefined;
+// Made on first use, by whichever test of the file asks; removed after the file.
+afterAll(() => {
+  if (launchers !== undefined) rmSync(launchers, { recursive: true, force: true });
+  launchers = undefined;
+});
 
 /** An executable named `name` that runs the stand-in (the Codex backend wants a `codex`). */
 function launcher(name: string): string {
