@@ -308,12 +308,19 @@ interface UnresentQueue {
 function failUnresent(redis: Redis): void {
   const queue = (redis as unknown as UnresentQueue).prevCommandQueue;
   if (!queue || typeof queue.shift !== "function") return;
-  for (let item = queue.shift(); item; item = queue.shift())
-    item.command?.reject?.(new Error(CONNECTION_CLOSED));
+  for (let item = queue.shift(); item; item = queue.shift()) item.command?.reject?.(connectionClosedError());
 }
 
 /** The message of ioredis's error for a command on (or waiting on) a connection that ended. */
 const CONNECTION_CLOSED = "Connection is closed.";
+
+/**
+ * An error like ioredis's for a connection that ended, for what fails because one of ours gave up:
+ * {@link isConnectionClosed} knows it as such.
+ */
+export function connectionClosedError(): Error {
+  return new Error(CONNECTION_CLOSED);
+}
 
 /** Whether `error` is ioredis's (or BullMQ's) error for a connection that ended. */
 export function isConnectionClosed(error: unknown): boolean {

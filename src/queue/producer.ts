@@ -16,6 +16,7 @@ import {
   address,
   answerBoundMs,
   closeConnection,
+  connectionClosedError,
   isConnectionClosed,
   millisecondsOption,
   openBullRedis,
@@ -176,7 +177,7 @@ export class AgentQueue implements AsyncDisposable {
    */
   private lostRedis(): void {
     if (this.closed) return;
-    this.reader?.close(new Error("Connection is closed."));
+    this.reader?.close(connectionClosedError());
     this.bullRedis.disconnect();
   }
 
@@ -403,7 +404,7 @@ export class AgentQueue implements AsyncDisposable {
       const id = randomUUID();
       this.reader = new StreamReader(open, this.commands, (lane) => this.keys.wake(`${id}-${lane}`));
       // Made after the connections gave up: its reads fail at once, as those of an older one do.
-      if (this.commands.status === "end") this.reader.close(new Error("Connection is closed."));
+      if (this.commands.status === "end") this.reader.close(connectionClosedError());
     }
     return this.reader;
   }

@@ -26,6 +26,7 @@ import {
   answerBoundMs,
   BULLMQ_MAX_BLOCK_MS,
   closeConnection,
+  connectionClosedError,
   isConnectionClosed,
   openBullRedis,
   openReachableRedis,
@@ -257,8 +258,7 @@ export class AgentWorker implements AsyncDisposable {
     void this.worker.run().catch(report);
     await this.worker.waitUntilReady();
     // A connection that gave up meanwhile (its loss was left to this start) fails the start.
-    if (this.commands.status === "end" || this.subscriber.status === "end")
-      throw new Error("Connection is closed.");
+    if (this.commands.status === "end" || this.subscriber.status === "end") throw connectionClosedError();
     this.starting = false;
   }
 
@@ -347,7 +347,7 @@ export class AgentWorker implements AsyncDisposable {
       new QueueConnectionError(
         address(this.options.connection),
         reconnectTimeoutOf(this.options),
-        new Error("Connection is closed."),
+        connectionClosedError(),
         { operation: "the worker (it gave up on Redis and closes, stopping its runs)" },
       ),
     );
