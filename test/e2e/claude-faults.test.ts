@@ -232,7 +232,7 @@ describe("fault handling", () => {
     const dir = mkdtempSync(join("/tmp", "cas-user-"));
     chmodSync(dir, 0o777);
     const cliPath = join(dir, "fake-cli", "fake-claude.mjs");
-    for (const file of ["fake-cli/fake-claude.mjs", "shared/stand-in-faults.mjs"]) {
+    for (const file of ["fake-cli/fake-claude.mjs", "shared/stand-in-faults.mjs", "shared/write-whole.mjs"]) {
       mkdirSync(dirname(join(dir, file)), { recursive: true, mode: 0o755 });
       copyFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), join(dir, file));
       chmodSync(join(dir, file), 0o755);
