@@ -18,7 +18,7 @@ import { InvalidOptionsError } from "./errors.js";
 import { ACP_AGENT_PRESETS } from "./options/acp-presets.js";
 import { CLI_OWNED_OPTIONS, crossFieldIssues, EFFORTS, PERMISSION_MODES } from "./options/plain.js";
 import { registerOptionSchema } from "./options/schema-slot.js";
-import { NOT_A_FLAG } from "./process/argv.js";
+import { NO_NUL, NOT_A_FLAG } from "./process/argv.js";
 import { durationProblem, MAX_TIMER_MS } from "./signals/duration.js";
 
 /** A value built on first use, then reused: schemas cost nothing until an option needs them. */
@@ -40,8 +40,10 @@ const wholeNumber = (message: string) =>
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 
-/** A string that may become an argument of its own: never one starting with `-`. */
-const argvString = () => z.string().check(z.refine((v: string) => !v.startsWith("-"), NOT_A_FLAG));
+/** A string a command line or an environment can carry: no NUL byte. */
+const cString = () => z.string().check(z.refine((v: string) => !v.includes("\0"), NO_NUL));
+/** A string that may become an argument of its own: never one starting with `-`, no NUL byte. */
+const argvString = () => cString().check(z.refine((v: string) => !v.startsWith("-"), NOT_A_FLAG));
 /** A non-empty {@link argvString}. */
 const argvValue = () => argvString().check(z.minLength(1));
 const stringMap = lazy(() => z.record(z.string(), z.string()));
@@ -384,7 +386,7 @@ const FIELDS = {
     ),
   onCliInstallProgress: () => z.optional(fn("onCliInstallProgress")),
   cwd: () => z.optional(argvValue()),
-  env: () => z.optional(z.record(z.string(), z.optional(z.string()))),
+  env: () => z.optional(z.record(cString(), z.optional(cString()))),
   user: () =>
     z.optional(
       z.union([

@@ -33,8 +33,8 @@ const isBoolean: Check = (v) => typeof v === "boolean";
 const isString: Check = (v) => typeof v === "string";
 const isFunction: Check = (v) => typeof v === "function";
 const nonEmpty: Check = (v) => typeof v === "string" && v.length > 0;
-/** A string that may become an argument of its own: never one starting with `-`. */
-const argvString: Check = (v) => typeof v === "string" && !v.startsWith("-");
+/** A string that may become an argument of its own: never one starting with `-`, no NUL byte. */
+const argvString: Check = (v) => typeof v === "string" && !v.startsWith("-") && !v.includes("\0");
 const argvValue: Check = (v) => argvString(v) && (v as string).length > 0;
 const argvStrings: Check = (v) => Array.isArray(v) && v.every(argvString);
 const positiveInt: Check = (v) => Number.isSafeInteger(v) && (v as number) > 0;

@@ -13,6 +13,9 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export const NOT_A_FLAG =
   "must not start with '-': the CLI would read it as an option (write a relative path as ./-name)";
 
+/** Why a value that reaches a CLI's argv or environment cannot hold a NUL byte. */
+export const NO_NUL = "must not contain a NUL byte: a command line or environment cannot carry one";
+
 /** Whether `value` would be read as an option if it were an argument of its own. */
 export function looksLikeFlag(value: string): boolean {
   return value.startsWith("-");

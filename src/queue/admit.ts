@@ -6,6 +6,7 @@
  */
 import type { AgentOptions } from "../options.js";
 import { parseTraceparent, validTracestate } from "../telemetry/cli-env.js";
+import { describeValue } from "../wire/safe-json.js";
 import { type QueueKey, RunVerifier } from "./auth.js";
 import { JobRefusedError } from "./errors.js";
 import {
@@ -59,7 +60,7 @@ export async function admitJob(
   if (!isPlainObject(raw)) throw refuse(["the job's data is not an object"]);
   if (raw.v !== 1)
     throw refuse([
-      `v: unknown job payload version ${String(raw.v)}; is this worker older than the producer?`,
+      `v: unknown job payload version ${describeValue(raw.v)}; is this worker older than the producer?`,
     ]);
   if (key) {
     const { mac, ...rest } = raw;
@@ -73,8 +74,7 @@ export async function admitJob(
     if (!DATA_FIELDS.has(field)) issues.push(`${field}: not a field of a queued run`);
 
   const { prompt } = raw;
-  if (typeof prompt !== "string" && !(Array.isArray(prompt) && prompt.every(isPlainObject)))
-    issues.push("prompt: expected text or a list of content blocks");
+  issues.push(...promptIssues(prompt));
 
   let options: Record<string, unknown> = {};
   if (raw.options !== undefined) {
@@ -148,4 +148,55 @@ export async function admitJob(
     verifier,
     trace,
   };
+}
+
+/** Image types a queued prompt may carry inline (those of `ImageInputBlock`). */
+const IMAGE_MEDIA_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/**
+ * What is wrong with a queued prompt: text, or content blocks exactly of the public
+ * `UserContentBlock` shapes — text, and images inline (base64) or by an http(s) URL. Nothing else:
+ * an image by local path (which a backend would read from the worker's disk and send to the model)
+ * or any other block is refused, whatever the worker accepts.
+ */
+function promptIssues(prompt: unknown): string[] {
+  if (typeof prompt === "string") return [];
+  if (!Array.isArray(prompt)) return ["prompt: expected text or a list of content blocks"];
+  const issues: string[] = [];
+  prompt.forEach((block: unknown, i) => {
+    const issue = blockIssue(block);
+    if (issue !== undefined) issues.push(`prompt[${i}]: ${issue}`);
+  });
+  return issues;
+}
+
+function blockIssue(block: unknown): string | undefined {
+  if (!isPlainObject(block)) return "not a content block";
+  const keys = Object.keys(block);
+  if (block.type === "text") {
+    if (typeof block.text !== "string") return "a text block without text";
+    return keys.every((k) => k === "type" || k === "text")
+      ? undefined
+      : "a text block has only type and text";
+  }
+  if (block.type !== "image") return "a content block is text or an image";
+  if (!keys.every((k) => k === "type" || k === "source")) return "an image block has only type and source";
+  const source = block.source;
+  if (!isPlainObject(source)) return "an image without a source";
+  const sourceKeys = Object.keys(source);
+  if (source.type === "base64") {
+    if (typeof source.data !== "string" || !IMAGE_MEDIA_TYPES.has(source.media_type as string))
+      return "a base64 image needs data and a media_type of image/png, image/jpeg, image/gif or image/webp";
+    return sourceKeys.every((k) => k === "type" || k === "data" || k === "media_type")
+      ? undefined
+      : "a base64 image source has only type, media_type and data";
+  }
+  if (source.type === "url") {
+    if (typeof source.url !== "string" || !/^https?:\/\//i.test(source.url))
+      return "an image URL must be http(s)";
+    return sourceKeys.every((k) => k === "type" || k === "url")
+      ? undefined
+      : "a URL image source has only type and url";
+  }
+  return "an image source is base64 or an http(s) URL (a path on the worker's disk is never accepted)";
 }

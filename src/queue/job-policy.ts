@@ -10,6 +10,7 @@ import { InvalidOptionsError } from "../errors.js";
 import type { BackendKind } from "../options.js";
 import { MAX_TIMER_MS, validateAgentOptions } from "../options-schema.js";
 import type { PermissionMode } from "../permissions.js";
+import { describeValue } from "../wire/safe-json.js";
 
 /**
  * The job fields a worker accepts beyond the safe set (see docs/queue.md, "Running agents across
@@ -183,7 +184,7 @@ export function refusedFields(options: Record<string, unknown>, accept: JobAccep
     out.push(`${path}: ${why} (refused by default; the worker accepts it with accept.${flag})`);
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || SAFE.has(key)) continue;
-    const gated = GATED[key];
+    const gated = Object.hasOwn(GATED, key) ? GATED[key] : undefined;
     if (gated) {
       if (accept[gated[0]] !== true) refuse(key, gated[1], gated[0]);
       continue;
@@ -193,7 +194,7 @@ export function refusedFields(options: Record<string, unknown>, accept: JobAccep
         const allowed = accept.backends ?? DEFAULT_BACKENDS;
         if (!allowed.includes(value as BackendKind))
           out.push(
-            `backend: ${String(value)} is not accepted by this worker (accept.backends: ${allowed.join(", ")})`,
+            `backend: ${describeValue(value)} is not accepted by this worker (accept.backends: ${allowed.join(", ")})`,
           );
         break;
       }
@@ -201,7 +202,7 @@ export function refusedFields(options: Record<string, unknown>, accept: JobAccep
         const allowed = accept.permissionModes ?? DEFAULT_PERMISSION_MODES;
         if (!allowed.includes(value as PermissionMode))
           out.push(
-            `permissionMode: ${String(value)} is not accepted by this worker (accept.permissionModes: ${allowed.join(", ")})`,
+            `permissionMode: ${describeValue(value)} is not accepted by this worker (accept.permissionModes: ${allowed.join(", ")})`,
           );
         break;
       }
@@ -234,7 +235,8 @@ export function refusedFields(options: Record<string, unknown>, accept: JobAccep
         }
         for (const [sub, subValue] of Object.entries(value)) {
           if (subValue === undefined) continue;
-          const safe = SAFE_SECTION_VALUES[key][sub];
+          const section = SAFE_SECTION_VALUES[key];
+          const safe = Object.hasOwn(section, sub) ? section[sub] : undefined;
           if (safe === "any" || safe?.includes(subValue)) continue;
           if (key === "cursor" && sub === "apiKey" && accept.env === true) continue;
           refuse(

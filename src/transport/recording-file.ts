@@ -5,6 +5,7 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, lstat, open } from "node:fs/promises";
 import { AgentSdkError } from "../errors.js";
+import { describeEntry } from "../process/regular-files.js";
 import { describeError } from "../wire/safe-json.js";
 
 /**
@@ -44,7 +45,8 @@ export async function openRecordingFile(path: string, overwrite: boolean): Promi
     return await open(path, flags | constants.O_CREAT | constants.O_EXCL, 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-      const what = describeEntry(await lstatOrUndefined(path).catch(() => undefined));
+      const stats = await lstatOrUndefined(path).catch(() => undefined);
+      const what = stats === undefined ? "something" : describeEntry(stats);
       throw refused(
         path,
         `${what} already exists there (a recording never writes over anything; \`{ path, overwrite: true }\` replaces a regular file of yours)`,
@@ -87,16 +89,6 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw refused(path, describeError(error), error);
   }
-}
-
-function describeEntry(stats: Stats | undefined): string {
-  if (stats === undefined) return "something";
-  if (stats.isSymbolicLink()) return "a symbolic link";
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "a file";
 }
 
 function refused(path: string, why: string, cause?: unknown): RecordingError {

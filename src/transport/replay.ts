@@ -2,7 +2,7 @@
  * `ReplayTransport`: plays a recording (made with `options.record`) back to the SDK, so code that
  * consumes a session runs the same with no CLI installed and no model behind it.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { AgentSdkError, CliConnectionError, JsonDecodeError, ProcessError } from "../errors.js";
 import { describeError } from "../wire/safe-json.js";
 import {
@@ -158,11 +158,14 @@ export class ReplayTransport implements Transport {
     this.actions = actions;
   }
 
-  /** Reads a recording file. @throws ReplayError when it is not a recording. */
+  /**
+   * Reads a recording file (a regular file: a FIFO or device there is refused, not waited on).
+   * @throws ReplayError when it cannot be read or is not a recording.
+   */
   static fromFile(path: string, options: ReplayOptions = {}): ReplayTransport {
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = readRegularFileSync(path);
     } catch (error) {
       throw new ReplayError(`Cannot read the recording ${path}: ${describeError(error)}`, {
         cause: error,
@@ -463,4 +466,18 @@ function replayedError(error: RecordedError): Error {
     });
   }
   return new CliConnectionError(`${error.message} (replayed ${error.name})`);
+}
+
+/**
+ * The text of `path`, opened non-blocking (a FIFO with no writer would block the event loop) and
+ * read only when it is a regular file; throws otherwise.
+ */
+function readRegularFileSync(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }

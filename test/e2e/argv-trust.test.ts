@@ -93,6 +93,12 @@ describe("a flag-looking resume id never reaches the CLI", () => {
       { model: CLAUDE_BYPASS },
       { addDirs: [CLAUDE_BYPASS] },
       { allowedTools: [CLAUDE_BYPASS] },
+      // A NUL byte, which no argv or environment can carry: refused as options, not failed at spawn.
+      { model: "sonnet\0--dangerously-skip-permissions" },
+      { fallbackModel: "haiku\0" },
+      { allowedTools: ["Bash\0"] },
+      { disallowedTools: ["Bash\0"] },
+      { env: { TZ: "UTC\0" } },
     ]) {
       const { seen, error } = await drain(query({ prompt: "hi", options: bed.options(options) }));
       expect(seen).toEqual([]);

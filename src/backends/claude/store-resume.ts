@@ -17,23 +17,13 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmdirSync, rmSync } from "node:fs";
-import {
-  lchown,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rm,
-  rmdir,
-  writeFile,
-} from "node:fs/promises";
+import { lchown, lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { InvalidOptionsError, SessionStoreError } from "../../errors.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { atHostExit } from "../../process/group-registry.js";
+import { type OpenRegularFile, openRegularFile } from "../../process/regular-files.js";
 import { ownDirPrefix, reclaimStaleDirs } from "../../process/stale-dirs.js";
 import { abortErrorFor } from "../../signals/abort.js";
 import { resolveUser, type UnixIdentity } from "./env.js";
@@ -132,7 +122,7 @@ export async function prepareStoreResume(
     if (store.listSubkeys !== undefined) {
       await materializeSubagents(store, key, join(projectDir, sessionId), call);
     }
-    await copyConfiguration(childEnv, configDir);
+    await copyConfiguration(childEnv, configDir, identity);
     if (identity !== undefined) {
       await handOver(configDir, identity);
       removal.handedTo(identity);
@@ -303,8 +293,20 @@ const SETTINGS_DROPPED = ["enabledPlugins", "extraKnownMarketplaces", "additiona
  * (without the OAuth refresh token, which only the real directory may rotate), the global state
  * file `.claude.json`, `.config.json` and the user settings (without plugins and without a
  * `CLAUDE_CONFIG_DIR` of their own). Absent files are skipped.
+ *
+ * The source directory may be the CLI user's: this process (perhaps root) reads each file only when
+ * it is a regular file reached without following a link (a FIFO does not block it) and, for a CLI
+ * run as `identity`, owned by that user or by this process, so the copy handed to that user never
+ * holds what only this process could read.
  */
-async function copyConfiguration(childEnv: Record<string, string>, target: string): Promise<void> {
+async function copyConfiguration(
+  childEnv: Record<string, string>,
+  target: string,
+  identity: UnixIdentity | undefined,
+): Promise<void> {
+  const owners = identity === undefined ? undefined : new Set([identity.uid, process.geteuid?.()]);
+  const copyIfPresent = (from: string, to: string, transform?: (text: string) => string) =>
+    copyRegularFile(from, to, owners, transform);
   const home = nonEmpty(childEnv.HOME) ?? homedir();
   const explicit = nonEmpty(childEnv.CLAUDE_CONFIG_DIR);
   const source = explicit !== undefined ? resolve(explicit) : join(home, ".claude");
@@ -322,12 +324,36 @@ async function copyConfiguration(childEnv: Record<string, string>, target: strin
   await copyIfPresent(join(source, "settings.json"), join(target, "settings.json"), settingsForCopy);
 }
 
-async function copyIfPresent(from: string, to: string, transform?: (text: string) => string): Promise<void> {
+/** A configuration file larger than this is not copied (`.claude.json` is a few hundred KB). */
+const CONFIG_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Copies `from` to a new private file `to` when `from` is a regular file (no-follow, non-blocking)
+ * of at most {@link CONFIG_FILE_MAX_BYTES} owned by one of `owners` (any owner without them);
+ * anything else there, or nothing, is skipped.
+ */
+async function copyRegularFile(
+  from: string,
+  to: string,
+  owners: ReadonlySet<number | undefined> | undefined,
+  transform?: (text: string) => string,
+): Promise<void> {
+  let opened: OpenRegularFile | undefined;
+  try {
+    opened = await openRegularFile(from);
+  } catch {
+    return; // Unreadable (permissions, I/O): the CLI runs without it, as without an absent file.
+  }
+  if (opened === undefined) return;
   let text: string;
   try {
-    text = await readFile(from, "utf8");
+    const { stats, handle } = opened;
+    if (stats.size > CONFIG_FILE_MAX_BYTES || (owners !== undefined && !owners.has(stats.uid))) return;
+    text = (await handle.readFile()).toString("utf8");
   } catch {
     return;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
   }
   await writePrivate(to, transform ? transform(text) : text);
 }

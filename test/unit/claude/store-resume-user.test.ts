@@ -11,8 +11,10 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -257,6 +259,70 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
     expect(execFileSync("ls", ["-A", tmp], { encoding: "utf8" })).toBe("");
   });
 });
+
+describe.skipIf(!asRoot)("the configuration copied for another user (root host)", () => {
+  const name = `cascopy${process.pid}`;
+  let uid = -1;
+  let gid = -1;
+  let base = "";
+  const savedTmp = process.env.TMPDIR;
+
+  beforeAll(() => {
+    execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name], { stdio: "ignore" });
+    uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
+    gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
+    base = mkdtempSync(join(tmpdir(), "cas-user-copy-"));
+    chmodSync(base, 0o755);
+  });
+  afterAll(() => {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+    if (base !== "") rmSync(base, { recursive: true, force: true });
+    try {
+      execFileSync("userdel", [name], { stdio: "ignore" });
+    } catch {
+      // Already gone.
+    }
+  });
+
+  it("copies only regular files of the user's or root's: a link to a root-only file, a FIFO and another user's file are left out", async () => {
+    const tmp = join(base, "tmp");
+    const cwd = join(base, "cwd");
+    const config = join(base, "config");
+    for (const dir of [tmp, cwd, config]) mkdirSync(dir, { mode: 0o755 });
+    chmodSync(tmp, 0o1777);
+    chown(config, uid, gid);
+    // The user's configuration directory, which the user arranged.
+    const secret = join(base, "root-only");
+    writeFileSync(secret, "root:$6$ROOT-ONLY-HASH", { mode: 0o600 });
+    symlinkSync(secret, join(config, ".credentials.json"));
+    execFileSync("mkfifo", [join(config, "settings.json")]);
+    writeFileSync(join(config, ".config.json"), '{"fromNobody":1}');
+    chown(join(config, ".config.json"), 65534, 65534);
+    writeFileSync(join(config, ".claude.json"), '{"fromUser":1}');
+    chown(join(config, ".claude.json"), uid, gid);
+    process.env.TMPDIR = tmp;
+    const store = new InMemorySessionStore();
+    await store.append({ projectKey: projectKeyOf(cwd), sessionId: SESSION }, [{ type: "user", uuid: "u1" }]);
+    const prepared = await prepareStoreResume(
+      { cwd, sessionStore: store, resume: SESSION, user: { uid, gid } },
+      { CLAUDE_CONFIG_DIR: config },
+    );
+    const dir = prepared?.configDir as string;
+    try {
+      expect(existsSync(join(dir, ".credentials.json"))).toBe(false);
+      expect(existsSync(join(dir, "settings.json"))).toBe(false);
+      expect(existsSync(join(dir, ".config.json"))).toBe(false);
+      expect(readFileSync(join(dir, ".claude.json"), "utf8")).toBe('{"fromUser":1}');
+    } finally {
+      await prepared?.cleanup();
+    }
+  });
+});
+
+function chown(path: string, uid: number, gid: number): void {
+  execFileSync("chown", [`${uid}:${gid}`, path]);
+}
 
 function isSymlink(path: string): boolean {
   try {

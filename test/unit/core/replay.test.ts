@@ -3,6 +3,10 @@
  * naming its line (never a TypeError later), and what the SDK writes is compared with the
  * recording — another prompt or answer is a ReplayError with the difference.
  */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { query } from "../../../src/index.js";
 import { REDACTED, ReplayError, ReplayTransport } from "../../../src/testing/index.js";
@@ -216,5 +220,24 @@ describe("ReplayTransport compares what the SDK writes with the recording", () =
     expect((error as Error).message).toMatch(
       /hello\.jsonl:2: request\.systemPrompt\[0\]: recorded "", written "Be terse\."/,
     );
+  });
+});
+
+describe("ReplayTransport.fromFile", () => {
+  it("refuses a FIFO or a directory at once instead of waiting for a writer; reads a regular file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cas-replay-"));
+    try {
+      const fifo = join(dir, "fifo");
+      execFileSync("mkfifo", [fifo]);
+      // A blocking open of a FIFO with no writer never returns: this test would hang, not fail.
+      expect(() => ReplayTransport.fromFile(fifo)).toThrow(/Cannot read the recording .*not a regular file/);
+      expect(() => ReplayTransport.fromFile(dir)).toThrow(ReplayError);
+      expect(() => ReplayTransport.fromFile(join(dir, "absent"))).toThrow(/ENOENT/);
+      const file = join(dir, "rec.jsonl");
+      writeFileSync(file, "not json\n");
+      expect(() => ReplayTransport.fromFile(file)).toThrow(/rec\.jsonl:1 is not JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -279,4 +279,49 @@ describe("the queue's keys", () => {
     // A worker without the key cannot open it.
     expect(await refusal(sealed, { env: true }, undefined)).toEqual([expect.stringMatching(/^sealedEnv: /)]);
   });
+
+  it("a prompt is text or content blocks of the public shapes: an image by a path on the worker's disk is refused", async () => {
+    const image = (source: unknown) => ({ type: "image", source });
+    const ok = [
+      { type: "text", text: "look" },
+      image({ type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" }),
+      image({ type: "url", url: "https://example.com/a.png" }),
+    ];
+    expect((await admitJob("j", { v: 1, prompt: ok }, {}, undefined)).prompt).toEqual(ok);
+    const accept = { cwd: { root: tmpdir() } };
+    for (const [block, issue] of [
+      [image({ type: "path", path: "/etc/passwd" }), /a path on the worker's disk is never accepted/],
+      [image({ type: "url", url: "file:///etc/passwd" }), /must be http\(s\)/],
+      [image({ type: "base64", media_type: "text/plain", data: "eA==" }), /media_type/],
+      [image({ type: "base64", media_type: "image/png", data: "eA==", path: "/x" }), /only type, media_type/],
+      [{ type: "text", text: "x", extra: { deep: [] } }, /only type and text/],
+      [{ type: "document", source: {} }, /text or an image/],
+      [Object.create(null), /text or an image/],
+      ["text", /not a content block/],
+    ] as const) {
+      expect(
+        await refusal({ v: 1, prompt: [{ type: "text", text: "hi" }, block] }, accept, undefined),
+      ).toEqual([expect.stringMatching(new RegExp(`^prompt\\[1\\]: .*${issue.source}`))]);
+    }
+  });
+
+  it("keys named like Object.prototype's are refused as unknown, not crashed on; odd values are described", async () => {
+    for (const section of ["codex", "cursor", "acp"]) {
+      const options = JSON.parse(`{"${section}": {"__proto__": 1, "constructor": 2, "toString": 3}}`);
+      const issues = await refusal({ v: 1, prompt: "hi", options }, {}, undefined);
+      expect(issues).toHaveLength(3);
+      for (const issue of issues)
+        expect(issue).toMatch(new RegExp(`^${section}\\.(__proto__|constructor|toString): widens`));
+    }
+    const top = JSON.parse('{"constructor": 1, "hasOwnProperty": 2}');
+    expect(await refusal({ v: 1, prompt: "hi", options: top }, {}, undefined)).toEqual([
+      expect.stringMatching(/^constructor: not accepted from a queue job/),
+      expect.stringMatching(/^hasOwnProperty: not accepted from a queue job/),
+    ]);
+    const nullProto = Object.create(null);
+    expect(await refusal({ v: nullProto, prompt: "hi" }, {}, undefined)).toBeDefined();
+    expect(await refusal({ v: 1, prompt: "hi", options: { backend: nullProto } }, {}, undefined)).toEqual([
+      expect.stringMatching(/^backend: .* is not accepted/),
+    ]);
+  });
 });

@@ -9,11 +9,10 @@
  * file with the session). A prompt in the transcript newer than `at` counts as unarchiving even
  * where nothing rewrote the mark (e.g. a transcript written elsewhere), as in the official SDK.
  */
-import { randomUUID } from "node:crypto";
-import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
+import { readOptionalFile, replaceFile } from "../../../process/regular-files.js";
 import { assertSessionId, findSessionFiles, type HeadTail, projectsDirOf } from "./store.js";
 import type { SessionMutationOptions } from "./types.js";
 
@@ -61,25 +60,14 @@ async function setArchived(
   if (files.length === 0) throw new SessionNotFoundError(sessionId, options.dir, projectsDirOf(options));
   const mark = JSON.stringify({ archived, at: new Date().toISOString(), by: "sdk" });
   // Every copy of the session (a moved project can leave two) carries the mark, as in the official SDK.
-  await Promise.all(files.map((file) => writeAtomically(markPath(file.path, sessionId), mark)));
+  // Replaced whole (a reader never sees half a mark), in a real `<sessionId>` folder: the agent
+  // writes these folders, and a link there is refused, not written through.
+  await Promise.all(files.map((file) => replaceFile(markPath(file.path, sessionId), mark)));
 }
 
 /** `<projectDir>/<sessionId>/archived.json` for the transcript `<projectDir>/<sessionId>.jsonl`. */
 export function markPath(transcriptPath: string, sessionId: string): string {
   return join(transcriptPath.slice(0, -`${sessionId}.jsonl`.length), sessionId, "archived.json");
-}
-
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
-  // A reader never sees half a mark: write aside, then rename over.
-  const temporary = `${path}.tmp.${randomUUID()}`;
-  try {
-    await writeFile(temporary, text, { mode: 0o600, flag: "wx" });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 /** A session's archive mark as read from disk. */
@@ -94,20 +82,9 @@ export async function readArchiveMark(
   transcriptPath: string,
   sessionId: string,
 ): Promise<ArchiveMark | undefined> {
-  let text: string;
-  try {
-    const handle = await open(markPath(transcriptPath, sessionId), "r");
-    try {
-      const buffer = Buffer.alloc(MARK_MAX_BYTES + 1);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MARK_MAX_BYTES) return undefined;
-      text = buffer.subarray(0, bytesRead).toString("utf8");
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined; // No mark: the session was never archived.
-  }
+  // No mark (or not a regular file of at most MARK_MAX_BYTES): the session was never archived.
+  const text = await readOptionalFile(markPath(transcriptPath, sessionId), MARK_MAX_BYTES);
+  if (text === undefined) return undefined;
   try {
     const value = JSON.parse(text) as RawObject;
     // `at` must carry its zone (`Z` or an offset), as the official schema requires.

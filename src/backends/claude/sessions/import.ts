@@ -3,11 +3,12 @@
  * (official helper of the same name), e.g. to move existing sessions to a remote store.
  */
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { InvalidOptionsError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
-import { assertSessionId, findSession, parseEntries } from "./store.js";
+import { readOptionalFile } from "../../../process/regular-files.js";
+import { assertSessionId, findSession, readEntries } from "./store.js";
 import { callStore, keyWhat } from "./store-calls.js";
 import { projectKeyOf } from "./store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
@@ -68,7 +69,7 @@ async function appendFile(
   path: string,
   batchSize: number,
 ): Promise<void> {
-  const entries = parseEntries(await readFile(path, "utf8")) as SessionStoreEntry[];
+  const entries = (await readEntries(path)) as SessionStoreEntry[];
   let batch: SessionStoreEntry[] = [];
   let bytes = 0;
   for (const entry of entries) {
@@ -105,9 +106,14 @@ async function jsonlFiles(dir: string): Promise<string[]> {
   return out;
 }
 
+/** A subagent's meta file larger than this is not one (the CLI writes a few hundred bytes). */
+const META_MAX_BYTES = 1024 * 1024;
+
 async function readMeta(path: string): Promise<RawObject | undefined> {
   try {
-    const value: unknown = JSON.parse(await readFile(path, "utf8"));
+    const text = await readOptionalFile(path, META_MAX_BYTES);
+    if (text === undefined) return undefined;
+    const value: unknown = JSON.parse(text);
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? (value as RawObject)
       : undefined;

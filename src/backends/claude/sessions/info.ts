@@ -6,9 +6,9 @@
  * tags, the last prompt and the branch are appended as the session goes on, so the newest are at
  * the tail.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RawObject } from "../../../messages.js";
+import { readOptionalFile } from "../../../process/regular-files.js";
 import { archivedOf, readArchiveMark } from "./archive.js";
 import { describe, firstString, lastOfType, lastString } from "./describe.js";
 import {
@@ -88,13 +88,14 @@ async function describeFile(
   path: string,
   options: ListSessionsOptions,
 ): Promise<SessionInfo | undefined> {
-  let ends: HeadTail;
+  let ends: HeadTail | undefined;
   try {
     ends = await readHeadTail(path);
   } catch {
-    return undefined; // Deleted or unreadable between listing and reading: not a session any more.
+    return undefined; // Unreadable: not a session this process can describe.
   }
-  if (ends.size === 0) return undefined;
+  // Deleted between listing and reading, or not a regular file: not a session.
+  if (ends === undefined || ends.size === 0) return undefined;
   if (options.includeProgrammatic === false) {
     const entrypoint = firstString(ends.head, "entrypoint") ?? lastString(ends.tail, "entrypoint");
     if (isProgrammaticEntrypoint(entrypoint)) return undefined;
@@ -116,13 +117,18 @@ async function describeFile(
  */
 export async function readTitleSidecar(transcriptPath: string): Promise<string | undefined> {
   try {
-    const value: unknown = JSON.parse(await readFile(titleSidecarPath(transcriptPath), "utf8"));
+    const text = await readOptionalFile(titleSidecarPath(transcriptPath), SIDECAR_MAX_BYTES);
+    if (text === undefined) return undefined;
+    const value: unknown = JSON.parse(text);
     const title = (value as RawObject | null)?.customTitle;
     return typeof title === "string" && title.trim() !== "" ? title.trim() : undefined;
   } catch {
     return undefined; // Absent or damaged: the transcript's entries decide.
   }
 }
+
+/** A title file larger than this is not one (the CLI writes a few dozen bytes). */
+const SIDECAR_MAX_BYTES = 64 * 1024;
 
 /** `<projectDir>/<sessionId>/custom-title.json` for `<projectDir>/<sessionId>.jsonl`. */
 export function titleSidecarPath(transcriptPath: string): string {

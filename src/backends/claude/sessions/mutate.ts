@@ -6,15 +6,15 @@
  * `O_APPEND` never rewrites what a running CLI is writing.
  */
 import { randomUUID } from "node:crypto";
-import { constants } from "node:fs";
-import { open, rm, stat, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidOptionsError } from "../../../errors.js";
+import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
+import { APPEND_NO_FOLLOW, entryAt, openRegularFile, replaceFile } from "../../../process/regular-files.js";
 import { CHAIN_TYPES } from "./conversation.js";
 import { firstPromptOf } from "./first-prompt.js";
 import { titleSidecarPath } from "./info.js";
-import { assertSessionId, findSession, readEntries } from "./store.js";
+import { assertSessionId, findSession, projectsDirOf, readEntries } from "./store.js";
 import { callStore } from "./store-calls.js";
 import { appendToStore, deleteInStore, loadOrThrow } from "./store-helpers.js";
 import type { SessionStore, SessionStoreEntry } from "./store-types.js";
@@ -39,14 +39,10 @@ export async function renameSession(
     return appendToStore(options.sessionStore, sessionId, entry, options);
   const path = await appendEntry(sessionId, entry, options);
   // The CLI keeps its title in a file beside the transcript too; keep an existing one in step.
+  // Replaced, not written through: the agent writes that folder, and may have put a link there.
   const sidecar = titleSidecarPath(path);
-  if (
-    await stat(sidecar).then(
-      (s) => s.isFile(),
-      () => false,
-    )
-  ) {
-    await writeFile(sidecar, JSON.stringify({ customTitle: trimmed }), { mode: 0o600 });
+  if ((await entryAt(sidecar).catch(() => undefined))?.isFile()) {
+    await replaceFile(sidecar, JSON.stringify({ customTitle: trimmed }));
   }
 }
 
@@ -213,8 +209,11 @@ async function appendEntry(
   options: SessionLocationOptions,
 ): Promise<string> {
   const file = await findSession(sessionId, options);
-  // O_APPEND without O_CREAT: a transcript deleted since it was found is not re-created.
-  const handle = await open(file.path, constants.O_RDWR | constants.O_APPEND);
+  // O_APPEND without O_CREAT: a transcript deleted since it was found is not re-created; no-follow
+  // and non-blocking: one swapped for a link or a FIFO since is not written through.
+  const opened = await openRegularFile(file.path, APPEND_NO_FOLLOW);
+  if (opened === undefined) throw new SessionNotFoundError(sessionId, options.dir, projectsDirOf(options));
+  const { handle } = opened;
   try {
     // Never glue the entry onto a last line that lacks its newline.
     const { size } = await handle.stat();

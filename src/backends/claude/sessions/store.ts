@@ -6,11 +6,12 @@
  * nested folders) and `agent-<agentId>.meta.json` hold each subagent's transcript and its origin.
  */
 import { execFile } from "node:child_process";
-import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { type FileHandle, readdir, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
+import { entryAt, openRegularFile } from "../../../process/regular-files.js";
 import type { SessionLocationOptions, SessionStoreOptions } from "./types.js";
 
 /** The CLI caps an encoded project directory name at this length, then appends a hash. */
@@ -177,7 +178,8 @@ export async function findSessionOrUndefined(
 
 /**
  * Every transcript of a session (one per project folder that has it — a moved project can leave
- * two), at most `max` of them.
+ * two), at most `max` of them. The agent writes these folders: a transcript is a regular file in a
+ * real project directory, never reached through a symbolic link (a link there is not a session).
  */
 export async function findSessionFiles(
   sessionId: string,
@@ -188,7 +190,9 @@ export async function findSessionFiles(
   const found: SessionFile[] = [];
   for (const projectDir of await projectDirs(options)) {
     const path = join(projectDir, `${sessionId}.jsonl`);
-    const info = await stat(path).catch(() => undefined);
+    const folder = await entryAt(projectDir).catch(() => undefined);
+    if (!folder?.isDirectory()) continue;
+    const info = await entryAt(path).catch(() => undefined);
     if (info?.isFile() && info.size > 0) found.push({ path, projectDir });
     if (found.length >= max) break;
   }
@@ -241,9 +245,18 @@ function parseLine(line: string): RawObject | undefined {
   }
 }
 
-/** Every entry of a transcript file. */
+/**
+ * Every entry of a transcript file; none when it is gone or is not a regular file any more (opened
+ * no-follow and non-blocking: a link or FIFO swapped in after it was found is not read).
+ */
 export async function readEntries(path: string): Promise<RawObject[]> {
-  return parseEntries(await readFile(path, "utf8"));
+  const opened = await openRegularFile(path);
+  if (opened === undefined) return [];
+  try {
+    return parseEntries((await opened.handle.readFile()).toString("utf8"));
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
 }
 
 /** The first and last {@link HEAD_TAIL_BYTES} of a file, cut to whole lines, plus its stat. */
@@ -254,11 +267,15 @@ export interface HeadTail {
   mtimeMs: number;
 }
 
-/** Reads both ends of a transcript: enough to describe it, bounded whatever its size. */
-export async function readHeadTail(path: string): Promise<HeadTail> {
-  const handle = await open(path, "r");
+/**
+ * Reads both ends of a transcript: enough to describe it, bounded whatever its size; `undefined`
+ * when it is not there or not a regular file (a link, a FIFO: opened no-follow, non-blocking).
+ */
+export async function readHeadTail(path: string): Promise<HeadTail | undefined> {
+  const opened = await openRegularFile(path);
+  if (opened === undefined) return undefined;
+  const { handle, stats: info } = opened;
   try {
-    const info = await handle.stat();
     const size = info.size;
     // Whole milliseconds as a Date holds them (what the official SDK reports), not the float.
     const mtimeMs = info.mtime.getTime();
@@ -284,11 +301,7 @@ export async function readHeadTail(path: string): Promise<HeadTail> {
   }
 }
 
-async function readFully(
-  handle: Awaited<ReturnType<typeof open>>,
-  buffer: Buffer,
-  position: number,
-): Promise<void> {
+async function readFully(handle: FileHandle, buffer: Buffer, position: number): Promise<void> {
   let done = 0;
   while (done < buffer.length) {
     const { bytesRead } = await handle.read(buffer, done, buffer.length - done, position + done);

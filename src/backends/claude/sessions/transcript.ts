@@ -6,10 +6,11 @@
  * to the root — what the CLI itself loads on `--resume`.
  */
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
+import { readOptionalFile } from "../../../process/regular-files.js";
 import { messagesOf } from "./conversation.js";
 import {
   assertSessionId,
@@ -135,9 +136,14 @@ async function subagentFiles(dir: string): Promise<SubagentFile[]> {
 /** Nesting depth of subagent folders followed; a bound against symlink loops. */
 const MAX_DEPTH = 8;
 
+/** A subagent's meta file larger than this is not one (the CLI writes a few hundred bytes). */
+const META_MAX_BYTES = 1024 * 1024;
+
 async function readMeta(path: string): Promise<RawObject> {
   try {
-    const value: unknown = JSON.parse(await readFile(path, "utf8"));
+    const text = await readOptionalFile(path, META_MAX_BYTES);
+    if (text === undefined) return {};
+    const value: unknown = JSON.parse(text);
     return typeof value === "object" && value !== null ? (value as RawObject) : {};
   } catch {
     return {}; // The meta file is optional: older CLIs did not write it.
