@@ -17,7 +17,14 @@ import { UnreadResponseError } from "./errors.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
-import { isStreamedPrompt, type Prompt, type StreamedUserInput, type UserContentBlock } from "./prompt.js";
+import {
+  checkPrompt,
+  isStreamedPrompt,
+  type Prompt,
+  promptStreamError,
+  type StreamedUserInput,
+  type UserContentBlock,
+} from "./prompt.js";
 import { settleWithin } from "./signals/deadline.js";
 import { collectTurn, type TurnResult } from "./turn.js";
 
@@ -112,6 +119,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
    * connects anew.
    */
   async connect(prompt?: Prompt): Promise<void> {
+    if (prompt !== undefined) checkPrompt(prompt);
     if (this.engine.isOpen) return;
     if (this.connecting) return this.connecting;
     const connecting = (async () => {
@@ -127,7 +135,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
       this.unreadTurns = prompt === undefined ? 0 : streamed ? undefined : 1;
       if (prompt !== undefined && streamed) {
         // A failing prompt stream ends the session; readers get its error.
-        session.send(prompt).catch((error: unknown) => void session.close(error));
+        session.send(prompt).catch((error: unknown) => void session.close(promptStreamError(error)));
       }
     })();
     this.connecting = connecting;
@@ -155,6 +163,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
    * session tracks its running turn: Claude, Codex app-server.)
    */
   async query(prompt: Prompt, sessionId = "default"): Promise<void> {
+    checkPrompt(prompt);
     await this.engine.session(undefined, "query");
     await this.afterInterrupt();
     const session = await this.engine.session(undefined, "query");
@@ -179,6 +188,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
    * console.log(turn.error ?? turn.text);
    */
   async run(prompt: string | UserContentBlock[], sessionId = "default"): Promise<TurnResult> {
+    checkPrompt(prompt, false);
     const done = this.engine.beginTurn("run()");
     try {
       await this.engine.session(undefined, "run");

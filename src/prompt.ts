@@ -2,6 +2,8 @@
  * What a caller can send to an agent: a string, content blocks (text and images), or a stream
  * of user messages that keeps the session open.
  */
+import { AgentSdkError, InvalidOptionsError } from "./errors.js";
+import { describeValue } from "./wire/safe-json.js";
 
 /** A text part of a user prompt. */
 export interface TextInputBlock {
@@ -40,6 +42,73 @@ export type StreamedUserInput = string | UserContentBlock[] | WireUserMessage;
  *   tasks and agent teams keep running and every later `result` is delivered.
  */
 export type Prompt = string | UserContentBlock[] | AsyncIterable<StreamedUserInput>;
+
+/**
+ * Checks a prompt at run time (the types reject these; JavaScript callers and `any` do not): text,
+ * content blocks (objects with a string `type`) or, when `streamed` is allowed, an `AsyncIterable`.
+ *
+ * @throws InvalidOptionsError naming what was passed instead.
+ */
+export function checkPrompt(prompt: unknown, streamed = true): asserts prompt is Prompt {
+  if (typeof prompt === "string" || isContentBlocks(prompt)) return;
+  if (streamed && isAsyncIterable(prompt)) return;
+  throw new InvalidOptionsError([
+    `prompt: expected text, a list of content blocks${streamed ? " or an AsyncIterable of user messages" : ""}, got ${describePrompt(prompt)}`,
+  ]);
+}
+
+/**
+ * Checks one item of a streamed prompt: text, content blocks, or a user message (`{ type: "user",
+ * message: { content } }`).
+ *
+ * @throws InvalidOptionsError naming what was yielded instead.
+ */
+export function checkStreamedInput(item: unknown): asserts item is StreamedUserInput {
+  if (typeof item === "string" || isContentBlocks(item)) return;
+  if (typeof item === "object" && item !== null && (item as { type?: unknown }).type === "user") {
+    const message = (item as { message?: unknown }).message;
+    const content =
+      typeof message === "object" && message !== null
+        ? (message as { content?: unknown }).content
+        : undefined;
+    if (typeof content === "string" || isContentBlocks(content)) return;
+  }
+  throw new InvalidOptionsError([
+    `prompt: a streamed item must be text, a list of content blocks or a user message, got ${describePrompt(item)}`,
+  ]);
+}
+
+function isContentBlocks(value: unknown): value is UserContentBlock[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (b) => typeof b === "object" && b !== null && typeof (b as { type?: unknown }).type === "string",
+    )
+  );
+}
+
+function isAsyncIterable(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
+}
+
+function describePrompt(value: unknown): string {
+  if (Array.isArray(value)) return "a list with an item that is not a content block";
+  return describeValue(value);
+}
+
+/**
+ * What a prompt stream that threw ends its session with: the `Error` it threw, or an
+ * {@link AgentSdkError} (the thrown value as `cause`) for anything else, `undefined` included, so
+ * the failure is never lost or reported as a bare value.
+ */
+export function promptStreamError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  return new AgentSdkError(`the prompt stream threw ${describeValue(error)}, not an Error`, { cause: error });
+}
 
 /** True when the prompt is a streamed (AsyncIterable) prompt. */
 export function isStreamedPrompt(prompt: Prompt): prompt is AsyncIterable<StreamedUserInput> {

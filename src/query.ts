@@ -9,14 +9,22 @@ import type { McpServerStatusEntry, RewindFilesOptions, ServerInfo, Session } fr
 import type { InterruptResult } from "./backends/claude/control-results.js";
 import type { RewindFilesResult } from "./backends/claude/control-types.js";
 import { startLoading } from "./backends/registry.js";
+import { InvalidOptionsError } from "./errors.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
-import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "./prompt.js";
+import {
+  checkPrompt,
+  isStreamedPrompt,
+  type Prompt,
+  promptStreamError,
+  type StreamedUserInput,
+} from "./prompt.js";
 import { Subscription, type SubscriptionHooks } from "./session/message-hub.js";
 import { checkSignalOption } from "./signals/abort.js";
 import { activeContextSnapshot, telemetryWanted } from "./telemetry/load.js";
 import { collectTurn, type TurnResult } from "./turn.js";
+import { describeValue } from "./wire/safe-json.js";
 
 export { QUERY_CONTROL_METHODS, type QueryControls } from "./api/controls.js";
 
@@ -267,10 +275,16 @@ class QueryRun implements FullQuery {
   }
 
   async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
+    if (!isStreamedPrompt(stream))
+      throw new InvalidOptionsError([
+        `streamInput: expected an AsyncIterable of user messages, got ${describeValue(stream)}`,
+      ]);
     const session = await this.engine.session(CONTROL_CAPABILITY.streamInput, "streamInput");
     this.inputHolds += 1;
     try {
       await session.send(stream);
+    } catch (error) {
+      throw promptStreamError(error);
     } finally {
       this.inputHolds -= 1;
       if (this.inputHolds === 0) for (const wake of this.holdWaiters.splice(0)) wake();
@@ -298,9 +312,11 @@ class QueryRun implements FullQuery {
   }
 
   private async open(): Promise<void> {
-    const streamed = isStreamedPrompt(this.prompt);
+    let streamed: boolean;
     let session: Session;
     try {
+      checkPrompt(this.prompt);
+      streamed = isStreamedPrompt(this.prompt);
       session = await this.engine.open({
         oneShot: !streamed,
         ...(streamed ? {} : { initialPrompt: this.prompt }),
@@ -318,7 +334,9 @@ class QueryRun implements FullQuery {
       return;
     }
 
-    const exitWatch = new ExitWatch(session, this.engine.options.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS);
+    const exitTimeoutMs = this.engine.options.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS;
+    const exitWatch = new ExitWatch(session, exitTimeoutMs);
+    let stopAbandonWatch = () => {};
     this.exitWatch = exitWatch;
     let pumpError: unknown;
     if (streamed) {
@@ -326,7 +344,7 @@ class QueryRun implements FullQuery {
         .send(this.prompt)
         .then(() => this.endInputWhenDone(session, exitWatch))
         .catch(async (error: unknown) => {
-          pumpError = error;
+          pumpError = promptStreamError(error);
           await session.close();
         });
     }
@@ -342,6 +360,7 @@ class QueryRun implements FullQuery {
           // already gone, the stream's end reports why.
           this.afterNext = () => {
             this.afterNext = undefined;
+            clearTimeout(abandoned);
             inputEnding = true;
             // Ending input waits for the control answers still queued; if it fails the CLI never
             // sees EOF, so the session ends now and the failure is what iteration reports.
@@ -350,11 +369,20 @@ class QueryRun implements FullQuery {
               await session.close();
             });
           };
+          // A `next()` already waiting (calls made before this result came) is that request for
+          // more; a consumer that never asks again (it dropped the query) gets its input ended after
+          // the exit timeout, so the CLI and the host it keeps alive are not held for good.
+          if (subscription instanceof Subscription && subscription.waiting > 1)
+            queueMicrotask(() => this.afterNext?.());
+          const abandoned = setTimeout(() => this.afterNext?.(), exitTimeoutMs);
+          abandoned.unref();
+          stopAbandonWatch = () => clearTimeout(abandoned);
         }
       },
       // Iteration ends once the process is gone, with the stream's failure, else the prompt's.
       finish: async (error) => {
         exitWatch.stop();
+        stopAbandonWatch();
         await session.close();
         this.engine.telemetry?.end(error ?? pumpError);
         return error ?? pumpError;

@@ -14,6 +14,7 @@ import { loadOptionSchema, optionSchemaLoaded, optionSchemaNeeded } from "../opt
 import type { ResolvedOptions } from "../options/resolved.js";
 import type { BackendKind } from "../options.js";
 import { settleWithin } from "../signals/deadline.js";
+import { describeError } from "../wire/safe-json.js";
 import type { Backend, Capabilities, OpenSessionParams, Session } from "./backend.js";
 import {
   ACP_CAPABILITIES,
@@ -198,7 +199,7 @@ function warmUpOnce(backend: Backend): Promise<void> {
       timeoutMs: WARM_UP_BOUND_MS,
       onTimeout: () => new Error(`still running after ${WARM_UP_BOUND_MS} ms`),
     }).catch((error: unknown) => {
-      process.emitWarning(`the ${backend.name} backend's warm-up failed: ${String(error)}`, {
+      process.emitWarning(`the ${backend.name} backend's warm-up failed: ${describeError(error)}`, {
         code: "CODE_AGENT_SDK_WARM_UP",
       });
     });

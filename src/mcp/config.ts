@@ -67,7 +67,7 @@ export interface McpSdkServerConfig {
   instance: McpServer;
   /** Builds a fresh server per session, so concurrent sessions never share one connection. */
   createInstance?: () => McpServer;
-  /** Seconds the CLI waits for the server's tool calls. */
+  /** Milliseconds the CLI waits for each of the server's tool calls (the CLI ignores values below 1000). */
   timeout?: number;
   /** Per-tool permission policy. */
   tools?: McpServerToolPolicy[];

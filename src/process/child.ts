@@ -8,6 +8,7 @@ import { accessSync, closeSync, constants, openSync, readSync, type Stats, statS
 import { isAbsolute, resolve } from "node:path";
 import { Readable, type Writable } from "node:stream";
 import { CliConnectionError, ProcessError } from "../errors.js";
+import { describeError } from "../wire/safe-json.js";
 import { registerGroup, signalGroup, unregisterGroup } from "./group-registry.js";
 import { StderrTail } from "./stderr-tail.js";
 
@@ -320,7 +321,7 @@ class Child implements ChildHandle {
         return;
       }
       // After a successful spawn only kill() failures land here, and we do not use child.kill().
-      process.emitWarning(`${this.name}: child process error: ${String(err)}`, {
+      process.emitWarning(`${this.name}: child process error: ${describeError(err)}`, {
         code: "CODE_AGENT_SDK_CHILD_ERROR",
       });
     });
@@ -332,7 +333,7 @@ class Child implements ChildHandle {
           signalGroup(proc.pid, "SIGKILL");
         } catch (err) {
           process.emitWarning(
-            `${this.name}: could not kill leftover process group ${proc.pid}: ${String(err)}`,
+            `${this.name}: could not kill leftover process group ${proc.pid}: ${describeError(err)}`,
             {
               code: "CODE_AGENT_SDK_CHILD_ERROR",
             },

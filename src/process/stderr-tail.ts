@@ -4,6 +4,7 @@
  */
 import { BufferOverflowError } from "../errors.js";
 import { detachedString } from "../wire/detached-string.js";
+import { describeError } from "../wire/safe-json.js";
 import { LineSplitter } from "./line-splitter.js";
 
 /** Options for {@link StderrTail}. */
@@ -84,7 +85,7 @@ export class StderrTail {
       if (!this.warnedAboutCallback) {
         this.warnedAboutCallback = true;
         process.emitWarning(
-          `onStderrLine callback threw (further errors from it are not reported): ${String(err)}`,
+          `onStderrLine callback threw (further errors from it are not reported): ${describeError(err)}`,
           { code: "CODE_AGENT_SDK_STDERR_CALLBACK" },
         );
       }

@@ -19,6 +19,7 @@ import type { ResolvedOptions } from "../options/resolved.js";
 import type { CanUseTool, PermissionResult, PermissionResultAllow } from "../permissions.js";
 import { type Query, query } from "../query.js";
 import { telemetryWanted } from "../telemetry/load.js";
+import { describeError } from "../wire/safe-json.js";
 import { type AdmittedJob, admitJob } from "./admit.js";
 import { QueueKey, type RunVerifier } from "./auth.js";
 import {
@@ -590,7 +591,7 @@ export class AgentWorker implements AsyncDisposable {
     if (willRetry) {
       await stream.add({ kind: "retry", error: serialized });
       await stream.flush().catch(this.onError);
-      return error instanceof Error ? error : new Error(String(error));
+      return error instanceof Error ? error : new Error(describeError(error));
     }
     await this.finish(stream, "failed", { error: serialized });
     return new UnrecoverableError(`${serialized.name}: ${serialized.message}`);

@@ -369,6 +369,11 @@ export class Subscription<T> implements AsyncGenerator<T, void, undefined> {
     return this;
   }
 
+  /** `next()` calls not yet answered (while an item is handed out, its own call included). */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
   next(): Promise<IteratorResult<T, void>> {
     if (this.waiters.length === 0) {
       // The common case first: a message is waiting in the log.

@@ -20,6 +20,7 @@ import {
 } from "../process/child.js";
 import { ReaderThrew, readJsonLineBatches, readJsonLinesInto } from "../process/jsonl.js";
 import { durationIssue } from "../signals/duration.js";
+import { describeError } from "../wire/safe-json.js";
 import type { ReadFlow } from "./read-flow.js";
 import { READ_INTO } from "./read-transport.js";
 import type { Transport, TransportItem } from "./transport.js";
@@ -262,7 +263,9 @@ export class SubprocessTransport implements Transport {
     }
     if (this.closeRequested) return true;
     if (err instanceof AgentSdkError) throw err;
-    throw new CliConnectionError(`Reading output of ${this.name} failed: ${String(err)}`, { cause: err });
+    throw new CliConnectionError(`Reading output of ${this.name} failed: ${describeError(err)}`, {
+      cause: err,
+    });
   }
 
   /**

@@ -270,6 +270,16 @@ describe("compat/codex-sdk vs @openai/codex-sdk 0.163.0, on codex 0.169.0", () =
     expect(pair.compat.result).toMatchObject({ error: expect.stringContaining("bad request") });
   });
 
+  it("a CLI that exits non-zero (outside a git repository): the same message, its stderr once", async () => {
+    const pair = await sideBySide([{ text: "never asked" }], (codex, _api, cwd) =>
+      codex.startThread({ workingDirectory: cwd }).run("outside a repository"),
+    );
+    expect(pair.compat.result).toEqual(pair.official.result);
+    const message = (pair.compat.result as { error: string }).error;
+    expect(message).toMatch(/^Codex Exec exited with code 1: /);
+    expect(message).not.toContain("--- stderr (tail) ---");
+  });
+
   it("an aborted turn: both reject with Node's AbortError shape (name, code ABORT_ERR, the signal's reason as cause); ours leaves no process behind", async () => {
     const pair = await sideBySide([{ stall: true, text: "thinking" }], async (codex, api, cwd) => {
       const controller = new AbortController();

@@ -31,7 +31,7 @@ import type { ResolvedOptions } from "../../options/resolved.js";
 import type { PermissionMode } from "../../permissions.js";
 import { DEFAULT_CLOSE_GRACE_MS, describeExit } from "../../process/child.js";
 import { signalGroup } from "../../process/group-registry.js";
-import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
+import { checkStreamedInput, isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
 import { missingResultError } from "../../session/missing-result.js";
 import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
 import { flowLimits } from "../../transport/read-flow.js";
@@ -359,6 +359,7 @@ export class AcpSession implements Session {
     if (!isStreamedPrompt(prompt)) return this.sendTurn(prompt);
     for await (const item of prompt) {
       if (this.life.isClosing || this.ended) return;
+      checkStreamedInput(item);
       await this.sendTurn(item);
     }
   }

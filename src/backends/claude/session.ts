@@ -9,7 +9,13 @@ import type { McpServerConfig } from "../../mcp/config.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import type { CanUseTool, PermissionMode, PermissionResult } from "../../permissions.js";
-import { isStreamedPrompt, type Prompt, type StreamedUserInput, type WireUserMessage } from "../../prompt.js";
+import {
+  checkStreamedInput,
+  isStreamedPrompt,
+  type Prompt,
+  type StreamedUserInput,
+  type WireUserMessage,
+} from "../../prompt.js";
 import { missingResultError } from "../../session/missing-result.js";
 import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
 import { flowLimits } from "../../transport/read-flow.js";
@@ -234,6 +240,7 @@ export class ClaudeSession implements Session {
     }
     for await (const item of prompt) {
       if (this.life.isClosing) return;
+      checkStreamedInput(item);
       await this.writeUserTurn(toWireUserMessage(item, sessionId));
     }
   }

@@ -15,7 +15,7 @@ import {
 } from "../../errors.js";
 import type { Message, RawObject } from "../../messages.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
-import { isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
+import { checkStreamedInput, isStreamedPrompt, type Prompt, type StreamedUserInput } from "../../prompt.js";
 import { missingResultError } from "../../session/missing-result.js";
 import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
 import { flowLimits } from "../../transport/read-flow.js";
@@ -166,6 +166,7 @@ export class CodexAppServerSession implements Session {
     }
     for await (const item of prompt) {
       if (this.life.isClosing || this.ended) return;
+      checkStreamedInput(item);
       await this.sendTurn(item);
     }
   }

@@ -11,7 +11,7 @@ import { CliConnectionError, JsonDecodeError, ProcessError } from "../../errors.
 import type { Message, RawObject } from "../../messages.js";
 import type { AgentOptions } from "../../options.js";
 import { describeExit } from "../../process/child.js";
-import { isStreamedPrompt, type Prompt } from "../../prompt.js";
+import { checkStreamedInput, isStreamedPrompt, type Prompt } from "../../prompt.js";
 import { malformedLineMessage, SessionLifecycle } from "../../session/session-lifecycle.js";
 import { flowLimits } from "../../transport/read-flow.js";
 import { readTransport } from "../../transport/read-transport.js";
@@ -108,6 +108,7 @@ export class CursorSession implements Session {
     if (!isStreamedPrompt(prompt)) return this.enqueue(cursorPromptText(prompt));
     for await (const item of prompt) {
       if (this.life.isClosing || this.life.isEnded) return;
+      checkStreamedInput(item);
       await this.enqueue(cursorPromptText(item));
     }
   }

@@ -49,9 +49,7 @@ export function createSdkMcpServer(options: {
   alwaysLoad?: boolean;
   timeout?: number;
 }): McpSdkServerConfigWithInstance {
-  const unsupported = (["instructions", "alwaysLoad", "timeout"] as const).filter(
-    (k) => options[k] !== undefined,
-  );
+  const unsupported = (["instructions", "alwaysLoad"] as const).filter((k) => options[k] !== undefined);
   if (unsupported.length > 0) {
     throw new InvalidOptionsError(unsupported.map((k) => `createSdkMcpServer ${k}: not implemented`));
   }
@@ -64,5 +62,13 @@ export function createSdkMcpServer(options: {
     ...(options.version !== undefined ? { version: options.version } : {}),
     tools: (options.tools ?? []) as unknown as CoreTool<any>[],
   });
+  // The per-server tool-call timeout (milliseconds) goes to the CLI with the server's declaration.
+  if (options.timeout !== undefined) {
+    if (typeof options.timeout !== "number" || !Number.isFinite(options.timeout) || options.timeout < 0)
+      throw new InvalidOptionsError(["createSdkMcpServer timeout: must be a number of milliseconds"]);
+    return Object.defineProperties(server, {
+      timeout: { value: options.timeout, enumerable: true, writable: true, configurable: true },
+    }) as McpSdkServerConfigWithInstance;
+  }
   return server as McpSdkServerConfigWithInstance;
 }

@@ -164,7 +164,12 @@ export function mapMcpServers(servers: Record<string, McpServerConfig>): Record<
   for (const [name, config] of Object.entries(servers)) {
     out[name] =
       config.type === "sdk"
-        ? { type: "sdk", name: config.name, instance: config.instance }
+        ? {
+            type: "sdk",
+            name: config.name,
+            instance: config.instance,
+            ...(config.timeout !== undefined ? { timeout: config.timeout } : {}),
+          }
         : (config as CoreMcpServerConfig);
   }
   return out;

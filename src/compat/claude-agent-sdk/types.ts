@@ -146,7 +146,12 @@ export type McpSSEServerConfig = { type: "sse"; url: string; headers?: Record<st
 /** A remote MCP server over streamable HTTP. */
 export type McpHttpServerConfig = { type: "http"; url: string; headers?: Record<string, string> };
 /** An in-process MCP server, without its instance. */
-export type McpSdkServerConfig = { type: "sdk"; name: string };
+export type McpSdkServerConfig = {
+  type: "sdk";
+  name: string;
+  /** Per-server tool-call timeout in milliseconds (the CLI ignores values below 1000). */
+  timeout?: number;
+};
 /** An in-process MCP server made by `createSdkMcpServer()`. */
 export type McpSdkServerConfigWithInstance = McpSdkServerConfig & { instance: McpServer };
 /** Any MCP server configuration. */

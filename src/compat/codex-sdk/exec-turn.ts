@@ -73,12 +73,17 @@ export async function* runExecTurn(turn: ExecTurn): AsyncGenerator<ThreadEvent, 
     if (turn.signal?.aborted) throw abortErrorFor(turn.signal.reason);
     if (error instanceof ProcessError) {
       const detail = error.signal ? `signal ${error.signal}` : `code ${error.exitCode ?? 1}`;
-      throw new ProcessError(`Codex Exec exited with ${detail}: ${error.stderrTail}`, {
+      const official = new ProcessError("", {
         exitCode: error.exitCode,
         signal: error.signal,
         stderrTail: error.stderrTail,
         cause: error,
       });
+      // The official SDK's message: the CLI's stderr once (the constructor would append the tail
+      // a second time), ending with its last newline (the tail is kept as lines).
+      const stderr = error.stderrTail === "" ? "" : `${error.stderrTail}\n`;
+      official.message = `Codex Exec exited with ${detail}: ${stderr}`;
+      throw official;
     }
     throw error;
   } finally {

@@ -7,6 +7,7 @@
 
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { describeError } from "../../wire/safe-json.js";
 import { type ClaudeTestEnv, createClaudeTestEnv } from "../claude-env.js";
 import { type FakeServerBase, FakeServerCore } from "../shared/fake-server.js";
 import {
@@ -197,7 +198,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   };
 
   const baseUrl = await core.listen(handle, (res, err) =>
-    sendError(res, 500, "api_error", `fake-anthropic internal error: ${String(err)}`),
+    sendError(res, 500, "api_error", `fake-anthropic internal error: ${describeError(err)}`),
   );
 
   return {

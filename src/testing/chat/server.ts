@@ -7,6 +7,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { describeError } from "../../wire/safe-json.js";
 import { openAIErrorBody } from "../openai/script.js";
 import { type FakeServerBase, FakeServerCore } from "../shared/fake-server.js";
 import {
@@ -148,7 +149,7 @@ export async function startFakeChatCompletions(
   };
 
   const url = await core.listen(handle, (res, err) =>
-    sendError(res, 500, `fake-chat internal error: ${String(err)}`, "server_error"),
+    sendError(res, 500, `fake-chat internal error: ${describeError(err)}`, "server_error"),
   );
   return {
     ...core.base(url),

@@ -6,6 +6,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { describeError } from "../../wire/safe-json.js";
 import { type FakeServerBase, FakeServerCore } from "../shared/fake-server.js";
 import {
   pause,
@@ -169,7 +170,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
   };
 
   const url = await core.listen(handle, (res, err) =>
-    sendError(res, 500, `fake-gemini internal error: ${String(err)}`),
+    sendError(res, 500, `fake-gemini internal error: ${describeError(err)}`),
   );
   return {
     ...core.base(url),

@@ -6,6 +6,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { describeError } from "../../wire/safe-json.js";
 import { type CodexHome, type CodexHomeOptions, createCodexHome } from "../codex-home.js";
 import { type FakeServerBase, FakeServerCore } from "../shared/fake-server.js";
 import {
@@ -190,7 +191,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   };
 
   const baseUrl = await core.listen(handle, (res, err) =>
-    sendError(res, 500, `fake-openai internal error: ${String(err)}`, "server_error"),
+    sendError(res, 500, `fake-openai internal error: ${describeError(err)}`, "server_error"),
   );
 
   return {

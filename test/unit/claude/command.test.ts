@@ -386,6 +386,21 @@ describe("buildClaudeArgs: MCP servers", () => {
     expect(written.get(path)).not.toContain("instance");
   });
 
+  it("the compat createSdkMcpServer({ timeout }) (milliseconds, as real programs pass it) reaches the CLI's declaration", async () => {
+    const { createSdkMcpServer } = await import("../../../src/compat/claude-agent-sdk/index.js");
+    const { toAgentOptions } = await import("../../../src/compat/claude-agent-sdk/options.js");
+    const research = createSdkMcpServer({ name: "research", version: "1.0.0", tools: [], timeout: 60_000 });
+    expect(research).toMatchObject({ type: "sdk", name: "research", timeout: 60_000 });
+    const options = toAgentOptions({ mcpServers: { research } });
+    const args = buildClaudeArgs(options as AgentOptions, withSdk(["research"]));
+    expect(JSON.parse(flagValue(args, "--mcp-config")!)).toEqual({
+      mcpServers: { research: { type: "sdk", name: "research", timeout: 60_000 } },
+    });
+    expect(() => createSdkMcpServer({ name: "x", timeout: -1 })).toThrow(
+      /timeout: must be a number of milliseconds/,
+    );
+  });
+
   it("an SDK server is declared under its key, the name the CLI routes mcp_message by", () => {
     const args = buildClaudeArgs(
       { mcpServers: { tools: { type: "sdk", name: "my-tools", instance: fakeInstance } } },

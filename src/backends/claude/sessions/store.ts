@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
 import { entryAt, openRegularFile } from "../../../process/regular-files.js";
+import { describeValue } from "../../../wire/safe-json.js";
 import type { SessionLocationOptions, SessionStoreOptions } from "./types.js";
 
 /** The CLI caps an encoded project directory name at this length, then appends a hash. */
@@ -57,7 +58,7 @@ export function isSessionId(text: unknown): text is string {
 /** Throws {@link InvalidOptionsError} unless `sessionId` is a UUID (it becomes a file name). */
 export function assertSessionId(sessionId: unknown, what = "sessionId"): asserts sessionId is string {
   if (!isSessionId(sessionId)) {
-    throw new InvalidOptionsError([`${what} must be a session UUID, got ${JSON.stringify(sessionId)}`]);
+    throw new InvalidOptionsError([`${what} must be a session UUID, got ${describeValue(sessionId)}`]);
   }
 }
 
@@ -95,6 +96,8 @@ function javaStringHash(text: string): number {
 export async function projectDirs(
   options: SessionLocationOptions & { includeWorktrees?: boolean } = {},
 ): Promise<string[]> {
+  if (options.dir !== undefined && (typeof options.dir !== "string" || options.dir === ""))
+    throw new InvalidOptionsError([`dir must be a directory path, got ${describeValue(options.dir)}`]);
   const root = projectsDirOf(options);
   const names = await readdirOrEmpty(root);
   if (options.dir === undefined) return names.filter((n) => !n.startsWith(".")).map((n) => join(root, n));
