@@ -10,7 +10,7 @@ import type { Message, ResultMessage } from "../messages.js";
 import type { CanUseTool, PermissionResult } from "../permissions.js";
 import { combineSignals } from "../signals/abort.js";
 import { currentTraceContext } from "../telemetry/start.js";
-import { describeError } from "../wire/safe-json.js";
+import { describeError, trySerialise } from "../wire/safe-json.js";
 import { type EntrySigner, QueueKey, RunKeys } from "./auth.js";
 import {
   address,
@@ -419,7 +419,7 @@ export class AgentQueue implements AsyncDisposable {
         const decision = await decide(canUseTool, entry, this.permissionAbort.signal, timeoutMs);
         if (!decision) continue; // the worker has denied it already
         const key = this.keys.decision(jobId, entry.requestId);
-        const d = JSON.stringify(decision);
+        const d = decisionText(decision);
         const s = this.runKeys.signDecision(jobId, entry.requestId, d);
         await this.commands.lpush(key, JSON.stringify({ d, s }));
         await this.commands.expire(key, 3_600);
@@ -509,8 +509,22 @@ async function decide(
       gaveUp,
     ]);
   } catch (error) {
-    return { behavior: "deny", message: error instanceof Error ? error.message : String(error) };
+    return { behavior: "deny", message: error instanceof Error ? error.message : describeError(error) };
   }
+}
+
+/**
+ * A decision as the JSON sent to the worker; one that JSON cannot carry (a BigInt, a cycle, a
+ * throwing getter) is sent as a denial saying so, so the run goes on and the producer's
+ * connection is not blamed.
+ */
+function decisionText(decision: PermissionResult): string {
+  const sent = trySerialise(decision);
+  if (sent.ok) return sent.line;
+  return JSON.stringify({
+    behavior: "deny",
+    message: `canUseTool answered something that cannot be sent to the worker (${sent.problem})`,
+  });
 }
 
 /**

@@ -248,6 +248,50 @@ describe.skipIf(!REDIS_SERVER)("code-agent-sdk/queue on a real Redis", () => {
     expect(result).toMatchObject({ isError: false, result: "done" });
   });
 
+  it("a canUseTool that throws something unprintable or answers what JSON cannot carry: denied with the reason, the producer's connection not blamed", async () => {
+    await using bed = await testBed([
+      { toolUse: { name: "Bash", input: { command: "touch one.txt", description: "a file" } } },
+      { toolUse: { name: "Bash", input: { command: "touch two.txt", description: "a file" } } },
+      { text: "both refused" },
+    ]);
+    const queueName = freshQueue();
+    await using _worker = await AgentWorker.start({
+      connection: redis.url,
+      queueName,
+      concurrency: 1,
+      accept: TRUSTED,
+    });
+    const errors: Error[] = [];
+    await using queue = await AgentQueue.connect({
+      connection: redis.url,
+      queueName,
+      onError: (error) => errors.push(error),
+    });
+    let calls = 0;
+    const run = await queue.enqueue({
+      prompt: "create two files",
+      options: bed.options() as RemoteAgentOptions,
+      canUseTool: async () => {
+        calls += 1;
+        if (calls === 1) throw Object.create(null);
+        return { behavior: "allow", updatedInput: { n: 1n } } as never;
+      },
+    });
+    const { messages, result } = await run.collect();
+    expect(result).toMatchObject({ result: "both refused" });
+    expect(calls).toBe(2);
+    const denials = messages.flatMap((m) =>
+      m.type === "user" && Array.isArray(m.content)
+        ? m.content.filter((b) => b.type === "tool_result" && b.isError).map((b) => JSON.stringify(b))
+        : [],
+    );
+    expect(denials).toHaveLength(2);
+    expect(denials[0]).toContain("prototype-less object");
+    expect(denials[1]).toContain("cannot be sent to the worker");
+    expect(existsSync(join(bed.cwd, "one.txt")) || existsSync(join(bed.cwd, "two.txt"))).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it("denies a permission request the producer does not answer in time", async () => {
     await using bed = await testBed([
       { toolUse: { name: "Bash", input: { command: "touch never.txt", description: "create a file" } } },
