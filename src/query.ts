@@ -358,6 +358,7 @@ class QueryRun implements FullQuery {
           // use the session's controls while handling the result), and once the background tasks
           // the CLI reported are done, so their follow-up turn still runs. If the process is
           // already gone, the stream's end reports why.
+          let abandoned: NodeJS.Timeout | undefined;
           this.afterNext = () => {
             this.afterNext = undefined;
             clearTimeout(abandoned);
@@ -371,12 +372,16 @@ class QueryRun implements FullQuery {
           };
           // A `next()` already waiting (calls made before this result came) is that request for
           // more; a consumer that never asks again (it dropped the query) gets its input ended after
-          // the exit timeout, so the CLI and the host it keeps alive are not held for good.
+          // the exit timeout (none with `exitTimeoutMs: Infinity`), so the CLI and the host it keeps
+          // alive are not held for good.
           if (subscription instanceof Subscription && subscription.waiting > 1)
             queueMicrotask(() => this.afterNext?.());
-          const abandoned = setTimeout(() => this.afterNext?.(), exitTimeoutMs);
-          abandoned.unref();
-          stopAbandonWatch = () => clearTimeout(abandoned);
+          if (Number.isFinite(exitTimeoutMs)) {
+            const timer = setTimeout(() => this.afterNext?.(), exitTimeoutMs);
+            timer.unref();
+            abandoned = timer;
+            stopAbandonWatch = () => clearTimeout(timer);
+          }
         }
       },
       // Iteration ends once the process is gone, with the stream's failure, else the prompt's.

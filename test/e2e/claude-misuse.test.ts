@@ -146,6 +146,22 @@ describe("reading a one-shot query", () => {
   });
 });
 
+describe("exitTimeoutMs: Infinity", () => {
+  it("a query held after its result keeps its session: controls still answer, nothing ends its input", async () => {
+    const { options } = fake();
+    const q = query({ prompt: "hi", options: { ...options, exitTimeoutMs: Number.POSITIVE_INFINITY } });
+    for (;;) {
+      const r = await q.next();
+      if (r.done || r.value.type === "result") break;
+    }
+    // Round trips to the CLI after the result: a timer of Infinity (Node fires it after 1 ms) would
+    // have ended the input, and the CLI would be gone.
+    for (let i = 0; i < 5; i++) expect(await q.controlRequest({ subtype: "probe", i })).toBeDefined();
+    expect(isAlive(q.pid as number)).toBe(true);
+    await q.close();
+  });
+});
+
 describe("callbacks that throw the unprintable", () => {
   it("a stderr callback throwing a null-prototype object is reported once as a warning; the host lives, the query fails typed", async () => {
     const warnings: string[] = [];
