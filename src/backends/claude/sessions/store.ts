@@ -96,7 +96,7 @@ function javaStringHash(text: string): number {
 export async function projectDirs(
   options: SessionLocationOptions & { includeWorktrees?: boolean } = {},
 ): Promise<string[]> {
-  if (options.dir !== undefined && (typeof options.dir !== "string" || options.dir === ""))
+  if (options.dir !== undefined && typeof options.dir !== "string")
     throw new InvalidOptionsError([`dir must be a directory path, got ${describeValue(options.dir)}`]);
   const root = projectsDirOf(options);
   const names = await readdirOrEmpty(root);
