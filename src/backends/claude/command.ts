@@ -12,6 +12,7 @@ import type { ResolvedOptions } from "../../options/resolved.js";
 import type { ThinkingConfig } from "../../options.js";
 import { flagWithValue } from "../../process/argv.js";
 import { asObject, isObject } from "../../wire/read.js";
+import { trySerialise } from "../../wire/safe-json.js";
 
 /** What the session knows that the options alone do not. */
 export interface ClaudeCommandContext {
@@ -82,7 +83,7 @@ export function buildClaudeArgs(options: ResolvedOptions, ctx: ClaudeCommandCont
   // beta), so each beta gets its own flag.
   for (const beta of options.betas ?? []) push("--betas", beta);
   const schema = claudeJsonSchema(options);
-  if (schema !== undefined) push("--json-schema", JSON.stringify(schema));
+  if (schema !== undefined) push("--json-schema", optionJson("outputFormat.schema", schema));
   if (options.debugFile !== undefined) push("--debug-file", options.debugFile);
   else if (options.debug) push("--debug");
 
@@ -115,7 +116,7 @@ export function buildClaudeArgs(options: ResolvedOptions, ctx: ClaudeCommandCont
   );
   if (mcp !== undefined) {
     // In-process servers alone are names and tool lists: nothing secret, and no file to write.
-    const json = JSON.stringify(mcp.config);
+    const json = optionJson("mcpServers", mcp.config);
     push("--mcp-config", mcp.sdkOnly || ctx.files === null ? json : ctx.files.write("mcp-config.json", json));
   }
 
@@ -147,7 +148,7 @@ export function buildClaudeArgs(options: ResolvedOptions, ctx: ClaudeCommandCont
 
   const settings = resolveClaudeSettings(options);
   if (settings !== undefined) {
-    const json = JSON.stringify(settings);
+    const json = optionJson("settings", settings);
     push("--settings", ctx.files === null ? json : ctx.files.write("settings.json", json));
   }
 
@@ -209,7 +210,26 @@ export function allowedToolsWithSkills(options: ResolvedOptions): string[] {
  */
 export function claudeJsonSchema(options: ResolvedOptions): Record<string, unknown> | undefined {
   if (options.outputFormat?.type !== "json_schema") return undefined;
-  return toDraft07(options.outputFormat.schema);
+  try {
+    return toDraft07(options.outputFormat.schema);
+  } catch (error) {
+    // A schema that refers to itself (a cycle) or nests deeper than the stack: never a JSON Schema.
+    if (error instanceof RangeError)
+      throw new InvalidOptionsError([
+        "outputFormat.schema: it is circular or nested too deeply to be a JSON Schema",
+      ]);
+    throw error;
+  }
+}
+
+/**
+ * `value` as the JSON a flag carries; a value JSON cannot carry (a BigInt, a cycle, nesting deeper
+ * than the stack, a throwing `toJSON`) is an {@link InvalidOptionsError} naming the option.
+ */
+function optionJson(name: string, value: unknown): string {
+  const serialised = trySerialise(value);
+  if (serialised.ok) return serialised.line;
+  throw new InvalidOptionsError([`${name}: ${serialised.problem}`]);
 }
 
 /**

@@ -208,6 +208,45 @@ describe("buildClaudeArgs: the official SDK's newer options", () => {
   });
 });
 
+describe("buildClaudeArgs: values JSON cannot carry", () => {
+  it("circular or BigInt settings and sandbox, and a circular, deep or BigInt output schema: InvalidOptionsError naming the option", () => {
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = circular;
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 20_000; i++) deep = { type: "object", properties: { x: deep } };
+    const cases: [AgentOptions, RegExp][] = [
+      [{ settings: circular }, /^settings: it contains a circular reference/],
+      [{ settings: { n: 1n } as never }, /^settings: it contains a BigInt/],
+      [
+        { sandbox: { enabled: true, network: circular } as never },
+        /^settings: it contains a circular reference/,
+      ],
+      [
+        { outputFormat: { type: "json_schema", schema: { type: "object", properties: { a: circular } } } },
+        /^outputFormat\.schema: it is circular or nested too deeply/,
+      ],
+      [
+        { outputFormat: { type: "json_schema", schema: deep } },
+        /^outputFormat\.schema: it is circular or nested too deeply/,
+      ],
+      [
+        { outputFormat: { type: "json_schema", schema: { type: "integer", maximum: 1n } as never } },
+        /^outputFormat\.schema: it contains a BigInt/,
+      ],
+    ];
+    for (const [options, issue] of cases) {
+      let thrown: unknown;
+      try {
+        build(options);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(Object.keys(options))).toBeInstanceOf(InvalidOptionsError);
+      expect((thrown as InvalidOptionsError).issues[0]).toMatch(issue);
+    }
+  });
+});
+
 describe("buildClaudeArgs: one option, one flag", () => {
   it("tools: list, empty list and preset", () => {
     expect(flagValue(build({ tools: ["Bash", "Read"] }), "--tools")).toBe("Bash,Read");
