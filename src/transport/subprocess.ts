@@ -23,6 +23,7 @@ import { durationIssue } from "../signals/duration.js";
 import { describeError } from "../wire/safe-json.js";
 import type { ReadFlow } from "./read-flow.js";
 import { READ_INTO } from "./read-transport.js";
+import { Redactor } from "./redact.js";
 import type { Transport, TransportItem } from "./transport.js";
 
 /** Default {@link SubprocessTransportOptions.maxBufferSize}: 64 MiB. */
@@ -91,9 +92,22 @@ export class SubprocessTransport implements Transport {
     return this.child?.exitInfo();
   }
 
-  /** The last lines the process wrote to stderr (bounded). */
+  /**
+   * The last lines the process wrote to stderr (bounded), with the secrets of its environment
+   * (variables named like keys, tokens, secrets, passwords) and key-shaped strings redacted: a CLI
+   * may echo its key there, and this text goes into error messages, logs and queue entries.
+   */
   stderrTail(): string {
-    return this.child?.stderrTail() ?? "";
+    return this.redactedTail(this.child);
+  }
+
+  private redactor: Redactor | undefined;
+
+  private redactedTail(child: ChildHandle | undefined): string {
+    const tail = child?.stderrTail() ?? "";
+    if (tail === "") return tail;
+    this.redactor ??= new Redactor(Redactor.secretsOf(this.options.env ?? process.env));
+    return this.redactor.text(tail);
   }
 
   /** Spawns the process. Rejects with a {@link ProcessError} if it cannot be started. */
@@ -236,7 +250,7 @@ export class SubprocessTransport implements Transport {
     return new ProcessError(`${this.name} process failed: ${describeExit(info)}`, {
       exitCode: info.code,
       signal: info.signal,
-      stderrTail: child.stderrTail(),
+      stderrTail: this.redactedTail(child),
       cause: error,
     });
   }
@@ -280,7 +294,7 @@ export class SubprocessTransport implements Transport {
       await this.close();
       throw new OutputClosedError(
         `${this.name} closed its stdout but kept running; it was terminated after ${grace} ms (closeGraceMs)`,
-        { stderrTail: child.stderrTail() },
+        { stderrTail: this.redactedTail(child) },
       );
     }
     // Exited (its stdio closes within a bounded time after that), or closed by us meanwhile.
@@ -289,7 +303,7 @@ export class SubprocessTransport implements Transport {
     throw new ProcessError(`${this.name} process failed: ${describeExit(info)}`, {
       exitCode: info.code,
       signal: info.signal,
-      stderrTail: child.stderrTail(),
+      stderrTail: this.redactedTail(child),
     });
   }
 

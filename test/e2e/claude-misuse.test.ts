@@ -5,7 +5,7 @@
  * normal end — never a hang, a crash of the host, or a CLI left running. Against the Claude
  * stand-in (test/fixtures/fake-cli/fake-claude.mjs), which records the user turns it was sent.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -159,6 +159,44 @@ describe("exitTimeoutMs: Infinity", () => {
     for (let i = 0; i < 5; i++) expect(await q.controlRequest({ subtype: "probe", i })).toBeDefined();
     expect(isAlive(q.pid as number)).toBe(true);
     await q.close();
+  });
+});
+
+describe("a CLI that echoes its key on stderr", () => {
+  it("the ProcessError's message and stderrTail carry it redacted; the stderr callback (the caller's own) sees the line as written", async () => {
+    const cli = join(dir, "echoes-key.mjs");
+    writeFileSync(
+      cli,
+      [
+        "#!/usr/bin/env node",
+        "const env = process.env;",
+        'process.stderr.write("Error: invalid x-api-key " + env.ANTHROPIC_API_KEY + " for " + env.MY_SERVICE_TOKEN + "\\n");',
+        "process.exit(1);",
+        "",
+      ].join("\n"),
+    );
+    chmodSync(cli, 0o755);
+    const key = "sk-ant-api03-TOPSECRETvalue0123456789";
+    const token = "plain-token-value-42";
+    const lines: string[] = [];
+    const { error } = await outcome(
+      query({
+        prompt: "hi",
+        options: {
+          cliPath: cli,
+          env: { ANTHROPIC_API_KEY: key, MY_SERVICE_TOKEN: token, CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK: "1" },
+          stderr: (line) => lines.push(line),
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(ProcessError);
+    const { message, stderrTail } = error as ProcessError;
+    for (const text of [message, stderrTail, JSON.stringify(error), String(error)]) {
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(token);
+    }
+    expect(stderrTail).toMatch(/invalid x-api-key \S*REDACTED\S* for \S*REDACTED/);
+    expect(lines.join("\n")).toContain(key);
   });
 });
 
