@@ -309,6 +309,33 @@ describe("compat/claude-agent-sdk vs @anthropic-ai/claude-agent-sdk 0.3.330, on 
     expect(initializeOf(pair.compat.stdin)).toEqual({ subtype: "initialize", systemPrompt: [""] });
   });
 
+  it("resume of a session the CLI does not have: its error result, then the official error (a string and a streamed prompt)", async () => {
+    const missing = "0b6f1a4e-2b7c-4c1e-9a58-7d9f3c2e1a00";
+    for (const streamed of [false, true]) {
+      const pair = await sideBySide([{ text: "never asked" }], ({ sdk, base }, y) => {
+        const prompt = streamed
+          ? (async function* () {
+              yield {
+                type: "user" as const,
+                message: { role: "user" as const, content: "hi" },
+                parent_tool_use_id: null,
+                session_id: "",
+              };
+            })()
+          : "hi";
+        return drain(sdk.query({ prompt, options: { ...base, resume: missing } }), y);
+      });
+      const o = normalise(pair.official) as Run;
+      const c = normalise(pair.compat) as Run;
+      expect(c.yielded).toEqual(o.yielded);
+      expect(types(pair.compat)).toEqual(["result/error_during_execution", "thrown"]);
+      expect(pair.compat.yielded.at(-1)).toMatchObject({
+        thrown: `Claude Code returned an error result: No conversation found with session ID: ${missing}`,
+      });
+      expect(pair.compat.model).toEqual([]);
+    }
+  });
+
   it("startup(): the handshake before the prompt, then query() on the warm process; close() of an unused one", async () => {
     const pair = await sideBySide([{ text: "warm hello" }], async ({ sdk, api, base }, y) => {
       const warm = await sdk.startup({ options: { ...base } });

@@ -216,3 +216,19 @@ describe(`session helpers against claude ${CLAUDE_CLI_VERSION}`, () => {
 function textOfBlocks(blocks: readonly { type: string }[]): string {
   return textOf({ type: "user", content: blocks as never, parentToolUseId: null, raw: {} });
 }
+
+describe(`resuming a session claude ${CLAUDE_CLI_VERSION} does not have`, () => {
+  it("the CLI's error result (error_during_execution, 'No conversation found') is yielded; the query ends, the model never asked", async () => {
+    await using bed = await testBed([{ text: "never asked" }]);
+    const missing = "0b6f1a4e-2b7c-4c1e-9a58-7d9f3c2e1a00";
+    const messages = await collect(query({ prompt: "hi", options: bed.options({ resume: missing }) }));
+    expect(messages.map((m) => m.type)).toEqual(["result"]);
+    expect(messages[0]).toMatchObject({
+      type: "result",
+      subtype: "error_during_execution",
+      isError: true,
+      errors: [`No conversation found with session ID: ${missing}`],
+    });
+    expect(bed.model.requests).toHaveLength(0);
+  });
+});

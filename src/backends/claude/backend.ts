@@ -106,7 +106,7 @@ export class ClaudeBackend implements Backend {
     return openOrClose(session, async () => {
       await bridge.start(sdkConfigs);
       await session.start();
-      if (prompt !== undefined) await session.send(prompt);
+      if (prompt !== undefined && !session.answeredAtStart) await session.send(prompt);
     });
   }
 

@@ -144,10 +144,27 @@ export class ClaudeSession implements Session {
     await this.transport.connect();
     this.protocol.start();
     this.initializeExtras = initializeExtras;
-    await this.initialize();
+    try {
+      await this.initialize();
+    } catch (error) {
+      // The CLI answered with a `result` and ended before its handshake (`--resume` of a session
+      // it does not have: `error_during_execution`, "No conversation found", exit 1). That result
+      // is its answer: the stream delivers it, then how the process ended, as for any turn.
+      if (!this.resultBeforeInitialize || !this.life.isEnded) throw error;
+    }
   }
 
   private initializeExtras: RawObject = {};
+  /** A `result` came before the initialize answer (see {@link start}). */
+  private resultBeforeInitialize = false;
+
+  /**
+   * Whether the CLI answered with a `result` and ended during {@link start} (nothing more can be
+   * sent; the stream holds that answer and how the process ended).
+   */
+  get answeredAtStart(): boolean {
+    return this.resultBeforeInitialize && this.initResponse === undefined && this.life.isEnded;
+  }
 
   private async initialize(): Promise<RawObject> {
     const timeout = this.options.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
@@ -366,7 +383,10 @@ export class ClaudeSession implements Session {
       return;
     }
     // The end of a turn: what the turn wrote goes to the store now rather than at the next tick.
-    if (raw.type === "result") this.mirror?.flushSoon();
+    if (raw.type === "result") {
+      this.mirror?.flushSoon();
+      if (this.initResponse === undefined) this.resultBeforeInitialize = true;
+    }
     let message: Message;
     try {
       message = parseClaudeMessage(raw);
