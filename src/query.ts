@@ -358,10 +358,9 @@ class QueryRun implements FullQuery {
           // use the session's controls while handling the result), and once the background tasks
           // the CLI reported are done, so their follow-up turn still runs. If the process is
           // already gone, the stream's end reports why.
-          let abandoned: NodeJS.Timeout | undefined;
           this.afterNext = () => {
             this.afterNext = undefined;
-            clearTimeout(abandoned);
+            stopAbandonWatch();
             inputEnding = true;
             // Ending input waits for the control answers still queued; if it fails the CLI never
             // sees EOF, so the session ends now and the failure is what iteration reports.
@@ -379,7 +378,6 @@ class QueryRun implements FullQuery {
           if (Number.isFinite(exitTimeoutMs)) {
             const timer = setTimeout(() => this.afterNext?.(), exitTimeoutMs);
             timer.unref();
-            abandoned = timer;
             stopAbandonWatch = () => clearTimeout(timer);
           }
         }
