@@ -297,8 +297,8 @@ export class SessionNotFoundError extends AgentSdkError {
   constructor(sessionId: string, dir: string | undefined, projectsDir: string, what = "Session") {
     super(
       dir === undefined
-        ? `${what} ${sessionId} not found in any project under ${projectsDir}`
-        : `${what} ${sessionId} not found for project directory ${dir} (under ${projectsDir})`,
+        ? `${what} ${sessionId} not found in any project directory (under ${projectsDir})`
+        : `${what} ${sessionId} not found in project directory for ${dir} (under ${projectsDir})`,
     );
     this.sessionId = sessionId;
     this.dir = dir;

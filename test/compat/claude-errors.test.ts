@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as official from "@anthropic-ai/claude-agent-sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as compat from "../../src/compat/claude-agent-sdk/index.js";
 import { AbortError, CliNotFoundError, ProcessError } from "../../src/errors.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
@@ -74,5 +74,38 @@ describe("compat/claude-agent-sdk errors as the official ones", () => {
     expect(mine.name).toBe("AbortError");
     expect(mine.code).toBe("ABORT_ERR");
     expect(mine.cause).toBe(controller.signal.reason);
+  });
+
+  it("canUseTool shadowed by bare allowedTools or bypassPermissions: the official CLAUDE_SDK_CAN_USE_TOOL_SHADOWED warning, word for word", async () => {
+    const canUseTool: compat.CanUseTool = async () => ({ behavior: "allow", updatedInput: {} });
+    const cases: compat.Options[] = [
+      { canUseTool, allowedTools: ["Bash", "Read(./src/**)", "", "mcp__files"] },
+      { canUseTool, permissionMode: "bypassPermissions" },
+      { canUseTool, allowedTools: ["Read(./src/**)"] },
+      { allowedTools: ["Bash"] },
+    ];
+    const warned = async (sdk: Sdk, options: compat.Options): Promise<string[]> => {
+      const seen: string[] = [];
+      const spy = vi.spyOn(process, "emitWarning").mockImplementation((warning, rest) => {
+        const code = typeof rest === "object" && rest !== null ? rest.code : undefined;
+        if (code === "CLAUDE_SDK_CAN_USE_TOOL_SHADOWED") seen.push(String(warning));
+      });
+      try {
+        await failure(sdk, { pathToClaudeCodeExecutable: failing, ...options });
+      } finally {
+        spy.mockRestore();
+      }
+      return seen;
+    };
+    for (const options of cases) {
+      const theirs = await warned(official as unknown as Sdk, options);
+      expect(await warned(compat, options)).toEqual(theirs);
+    }
+    // The cases above do cover both warnings and silence.
+    expect(await warned(compat, cases[0] as compat.Options)).toEqual([
+      expect.stringMatching(/^canUseTool will not be invoked for: Bash, mcp__files\. /),
+    ]);
+    expect(await warned(compat, cases[1] as compat.Options)).toHaveLength(1);
+    expect(await warned(compat, cases[2] as compat.Options)).toEqual([]);
   });
 });

@@ -132,6 +132,29 @@ export function toAgentOptions(options: Options = {}): ClaudeAgentOptions {
   return out;
 }
 
+/** The code of the process warning {@link warnShadowedCanUseTool} emits (the official SDK's). */
+export const CAN_USE_TOOL_SHADOWED_WARNING = "CLAUDE_SDK_CAN_USE_TOOL_SHADOWED";
+
+/**
+ * Warns, as the official SDK does each time a process is started, when `canUseTool` is given but
+ * will not be asked about some calls: every call under `permissionMode: "bypassPermissions"`, or the
+ * tools named bare (no rule in parentheses) in `allowedTools`, which the CLI approves first.
+ */
+export function warnShadowedCanUseTool(options: Options | undefined): void {
+  if (options?.canUseTool === undefined) return;
+  const message = shadowedCanUseTool(options.permissionMode ?? "default", options.allowedTools ?? []);
+  if (message !== undefined) process.emitWarning(message, { code: CAN_USE_TOOL_SHADOWED_WARNING });
+}
+
+function shadowedCanUseTool(mode: string, allowedTools: readonly string[]): string | undefined {
+  if (mode === "bypassPermissions") {
+    return "canUseTool will not be invoked: permissionMode 'bypassPermissions' auto-approves every tool call (except explicit deny rules) before the callback is consulted. To gate every tool call, use a PreToolUse hook instead.";
+  }
+  const bare = allowedTools.filter((tool) => tool.length > 0 && !tool.includes("("));
+  if (bare.length === 0) return undefined;
+  return `canUseTool will not be invoked for: ${bare.join(", ")}. Bare allowedTools entries auto-approve the whole tool before the callback is consulted. To gate every tool call, use a PreToolUse hook; or remove the bare names from allowedTools so they fall through to canUseTool. Allow rules from settings files can also shadow the callback but are not visible here.`;
+}
+
 /** The official callback gets the request without this SDK's `raw` field. */
 function mapOnElicitation(callback: OnElicitation): CoreOnElicitation {
   return ({ raw: _raw, ...request }, context) => callback(request, context);

@@ -12,7 +12,7 @@ import type { ClaimOptions as CoreClaimOptions } from "../../warm/claim.js";
 import { prewarm as corePrewarm } from "../../warm/spare.js";
 import { startup as coreStartup } from "../../warm/warm-session.js";
 import { withOfficialMessage } from "./errors.js";
-import { mapMcpServers, toAgentOptions } from "./options.js";
+import { mapMcpServers, toAgentOptions, warnShadowedCanUseTool } from "./options.js";
 import type {
   AccountInfo,
   AgentInfo,
@@ -48,6 +48,7 @@ import type {
 export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; options?: Options }): Query {
   checkAbortController(params.options);
   const agentOptions = toAgentOptions(params.options);
+  warnShadowedCanUseTool(params.options);
   try {
     return compatQuery(params.prompt, (prompt) => coreQuery({ prompt, options: agentOptions }));
   } catch (error) {
@@ -144,8 +145,10 @@ function coreStartParams(params: { options?: Options; initializeTimeoutMs?: numb
   timeoutMs?: number;
 } {
   checkAbortController(params.options);
+  const options = toAgentOptions(params.options);
+  warnShadowedCanUseTool(params.options);
   return {
-    options: toAgentOptions(params.options),
+    options,
     idleTimeoutMs: Number.POSITIVE_INFINITY,
     ...(params.initializeTimeoutMs !== undefined ? { timeoutMs: params.initializeTimeoutMs } : {}),
   };
