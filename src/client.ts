@@ -107,9 +107,12 @@ export class FullAgentSdkClient implements AsyncDisposable {
     return this.engine.pid;
   }
 
-  /** True between a successful `connect()` and `disconnect()`. */
+  /**
+   * True between a successful `connect()` and `disconnect()`, while the session can take a turn:
+   * false once its process has ended by itself (a crash, an exit); `connect()` then starts anew.
+   */
   get isConnected(): boolean {
-    return this.engine.isOpen;
+    return this.engine.isLive;
   }
 
   /**
@@ -120,7 +123,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
    */
   async connect(prompt?: Prompt): Promise<void> {
     if (prompt !== undefined) checkPrompt(prompt);
-    if (this.engine.isOpen) return;
+    if (this.engine.isLive) return;
     if (this.connecting) return this.connecting;
     const connecting = (async () => {
       const streamed = prompt !== undefined && isStreamedPrompt(prompt);
@@ -164,9 +167,9 @@ export class FullAgentSdkClient implements AsyncDisposable {
    */
   async query(prompt: Prompt, sessionId = "default"): Promise<void> {
     checkPrompt(prompt);
-    await this.engine.session(undefined, "query");
+    await this.engine.liveSession("query");
     await this.afterInterrupt();
-    const session = await this.engine.session(undefined, "query");
+    const session = await this.engine.liveSession("query");
     if (this.unreadTurns !== undefined && this.unreadTurns > 0 && this.activeReaders === 0) this.warnUnread();
     if (!isStreamedPrompt(prompt)) this.engine.telemetry?.beginTurn(prompt);
     await session.send(prompt, sessionId);
@@ -191,7 +194,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
     checkPrompt(prompt, false);
     const done = this.engine.beginTurn("run()");
     try {
-      await this.engine.session(undefined, "run");
+      await this.engine.liveSession("run");
       await this.afterInterrupt();
       if (this.unreadTurns === undefined || this.unreadTurns > 0)
         throw new UnreadResponseError(this.unreadTurns);
@@ -280,7 +283,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
       { timeoutMs: INTERRUPT_SETTLE_TIMEOUT_MS, onTimeout: () => true },
     ).catch((timeout: unknown) => timeout === true);
     // Past the bound the turn is sent anyway, and the interrupted answer stays for a reader.
-    if (timedOut || !this.engine.isOpen) return;
+    if (timedOut || !this.engine.isLive) return;
     // The interrupted answer, unread and nobody reading: dropped, so the next response is the new turn's.
     if (interrupted.unreadAtInterrupt === 1 && this.unreadTurns === 1 && this.activeReaders === 0) {
       for await (const _ of this.receiveResponse()) {
@@ -291,7 +294,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
 
   /** Sends user input turn by turn from `stream` (same as `query()` with an iterable). */
   async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
-    await (await this.engine.session(undefined, "streamInput")).send(stream);
+    await (await this.engine.liveSession("streamInput")).send(stream);
   }
 
   /** Changes the permission mode for the rest of the session (`runtimeConfigChanges`). */

@@ -152,8 +152,9 @@ export class ControlRequestError extends AgentSdkError {
 
 /** A method that needs a live session was called before `connect()` or after `disconnect()`. */
 export class NotConnectedError extends AgentSdkError {
-  constructor(message = "Not connected. Call connect() first.") {
-    super(message);
+  /** @param options.cause Why the session ended, when it ended by itself (its process exited). */
+  constructor(message = "Not connected. Call connect() first.", options?: { cause?: unknown }) {
+    super(message, options);
   }
 }
 

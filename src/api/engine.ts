@@ -24,6 +24,7 @@ import { abortErrorFor, checkSignalOption, combineSignals, throwIfAborted } from
 import { telemetryWanted } from "../telemetry/load.js";
 import type { RunTelemetry } from "../telemetry/run.js";
 import type { PrepareParams } from "../telemetry/start.js";
+import { describeError } from "../wire/safe-json.js";
 import {
   type CapabilityFlag,
   CONTROL_CAPABILITY,
@@ -115,6 +116,11 @@ export class SessionEngine {
     return !this.closedFlag && this.current !== undefined;
   }
 
+  /** Whether the session is open and can still take a turn (its process has not ended by itself). */
+  get isLive(): boolean {
+    return this.isOpen && this.current?.isAlive?.() !== false;
+  }
+
   /** Whether `close()` was called (and no open since). */
   get isClosed(): boolean {
     return this.closedFlag;
@@ -149,6 +155,12 @@ export class SessionEngine {
       this.closedFlag = false;
       this.closing = undefined;
       this.current = undefined;
+    }
+    if (this.current?.isAlive?.() === false && !this.opening) {
+      // Ended by itself (its process exited): a new open replaces it.
+      const ended = this.current;
+      this.current = undefined;
+      void ended.close().catch(() => undefined);
     }
     if (this.current) return Promise.resolve(this.current);
     if (!this.opening) {
@@ -277,6 +289,21 @@ export class SessionEngine {
     const session = await this.opening;
     if (this.closedFlag) throw new NotConnectedError(CLOSED_MESSAGE);
     return session;
+  }
+
+  /**
+   * The session for a new turn: as {@link session}, and it must still be able to take one.
+   * @throws NotConnectedError also when the session ended by itself (its process exited), with
+   *   why as `cause`; `open()` starts a new one.
+   */
+  async liveSession(feature: string): Promise<Session> {
+    const session = await this.session(undefined, feature);
+    if (session.isAlive?.() !== false) return session;
+    const reason = session.endReason?.();
+    throw new NotConnectedError(
+      `Not connected: the session has ended${reason === undefined ? "" : ` (${describeError(reason)})`}; call connect() to start a new one`,
+      reason === undefined ? undefined : { cause: reason },
+    );
   }
 
   /** The session for gated control `name` (its capability from `CONTROL_CAPABILITY`). */

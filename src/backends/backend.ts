@@ -125,6 +125,11 @@ export interface Session {
   /** Whether the session can still take a prompt: its process runs and it was not closed. */
   isAlive?(): boolean;
   /**
+   * Why the session ended, once `isAlive()` is false: the error its readers get (a `ProcessError`
+   * for a process that died), or `undefined` when it ended cleanly or was closed without one.
+   */
+  endReason?(): unknown;
+  /**
    * Resolves once the session has shut down, its process gone: closed, or ended by itself (a
    * crash included). Never rejects.
    */

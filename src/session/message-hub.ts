@@ -151,6 +151,11 @@ export class MessageHub<T> {
     return this.ended;
   }
 
+  /** The error the stream ended with (`undefined`: not ended, or ended cleanly). */
+  get endError(): unknown {
+    return this.failure;
+  }
+
   /**
    * Reads messages. `stopAfter` ends this subscription after the first item it matches (that item
    * is delivered). Stopping early (`return()`, `break`) releases the subscription.

@@ -67,6 +67,11 @@ export class SessionLifecycle {
     return this.hub.isEnded;
   }
 
+  /** Why the stream ended: its error, or `undefined` (not ended, or ended cleanly). `Session.endReason`. */
+  get endReason(): unknown {
+    return this.hub.endError;
+  }
+
   /** Neither ended nor closing: the process can still take a turn (`Session.isAlive`). */
   get isAlive(): boolean {
     return !this.isEnded && !this.isClosing;

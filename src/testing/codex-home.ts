@@ -18,6 +18,12 @@ export interface CodexMcpServerConfig {
   args?: string[];
   /** Extra environment for the server process. */
   env?: Record<string, string>;
+  /**
+   * Codex's `required` (default `true`): the CLI waits for the server to start before its first
+   * request and fails when it cannot. Without it `codex exec` (0.169) sends the first request
+   * without a server still starting (its tools missing), which a loaded machine makes likely.
+   */
+  required?: boolean;
 }
 
 /** Options for {@link createCodexHome}. */
@@ -182,7 +188,7 @@ export function codexConfigToml(opts: CodexHomeOptions): string {
       const pairs = Object.entries(server.env).map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`);
       lines.push(`env = { ${pairs.join(", ")} }`);
     }
-    lines.push(`default_tools_approval_mode = "approve"`);
+    lines.push(`default_tools_approval_mode = "approve"`, `required = ${server.required ?? true}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -539,6 +539,10 @@ export class AcpSession implements Session {
     return this.life.isAlive;
   }
 
+  endReason(): unknown {
+    return this.life.endReason;
+  }
+
   close(reason?: unknown): Promise<void> {
     return this.life.close(reason);
   }

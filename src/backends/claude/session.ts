@@ -228,6 +228,10 @@ export class ClaudeSession implements Session {
     return this.life.isAlive;
   }
 
+  endReason(): unknown {
+    return this.life.endReason;
+  }
+
   closed(): Promise<void> {
     return this.shutDown;
   }

@@ -278,6 +278,10 @@ export class CodexAppServerSession implements Session {
     return this.life.isAlive;
   }
 
+  endReason(): unknown {
+    return this.life.endReason;
+  }
+
   /** Ends the session and the process. With `reason`, readers get it as an error after draining. */
   close(reason?: unknown): Promise<void> {
     return this.life.close(reason);
