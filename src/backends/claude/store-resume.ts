@@ -20,12 +20,11 @@ import { existsSync, rmdirSync, rmSync } from "node:fs";
 import { lchown, lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { InvalidOptionsError, SessionStoreError } from "../../errors.js";
+import { InvalidOptionsError } from "../../errors.js";
 import type { ResolvedOptions } from "../../options/resolved.js";
 import { atHostExit } from "../../process/group-registry.js";
 import { type OpenRegularFile, openRegularFile } from "../../process/regular-files.js";
 import { ownDirPrefix, reclaimStaleDirs } from "../../process/stale-dirs.js";
-import { abortErrorFor } from "../../signals/abort.js";
 import { resolveUser, type UnixIdentity } from "./env.js";
 import { isSessionId } from "./sessions/store.js";
 import {
@@ -33,6 +32,7 @@ import {
   checkedEntries,
   checkedListing,
   checkedSubkeys,
+  DEFAULT_STORE_CALL_TIMEOUT_MS,
   entriesAsJsonl,
   type StoreOperation,
 } from "./sessions/store-calls.js";
@@ -43,7 +43,7 @@ import type { SessionKey, SessionStore } from "./sessions/store-types.js";
 const RESUME_DIR_PREFIX = "claude-resume";
 
 /** Default `loadTimeoutMs`. */
-export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
+export const DEFAULT_LOAD_TIMEOUT_MS = DEFAULT_STORE_CALL_TIMEOUT_MS;
 
 /** What a resume from the store changes about the session. */
 export interface StoreResume {
@@ -75,7 +75,7 @@ export async function prepareStoreResume(
     return undefined;
   const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const call = <T>(operation: StoreOperation, what: string, run: () => Promise<T>) =>
-    bounded(operation, what, run, timeoutMs, options.signal);
+    callStore(operation, what, run, { timeoutMs, signal: options.signal });
   const projectKey = projectKeyOf(options.cwd ?? process.cwd());
   const nothing = async () => {};
 
@@ -407,44 +407,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value !== "" ? value : undefined;
-}
-
-/** Runs one store call, failing with {@link SessionStoreError} after `timeoutMs` or on abort. */
-async function bounded<T>(
-  operation: StoreOperation,
-  what: string,
-  run: () => Promise<T>,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-): Promise<T> {
-  if (signal?.aborted) throw abortErrorFor(signal.reason);
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new SessionStoreError(
-            operation,
-            `SessionStore.${operation}() timed out after ${timeoutMs} ms ${what}`,
-            {
-              timedOut: true,
-            },
-          ),
-        ),
-      timeoutMs,
-    );
-    if (signal) {
-      onAbort = () => reject(abortErrorFor(signal.reason));
-      signal.addEventListener("abort", onAbort, { once: true });
-    }
-  });
-  try {
-    return await Promise.race([callStore(operation, what, run), limit]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
-  }
 }
 
 function once(run: () => Promise<void>): () => Promise<void> {

@@ -7,7 +7,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   deleteSession,
   forkSession,
@@ -246,6 +246,45 @@ describe("session helpers with { sessionStore }: odd failures and garbage answer
       expect((await failure(() => listSubagents(SESSION, { ...at, sessionStore: store }))).operation).toBe(
         "listSubkeys",
       );
+    }
+  });
+
+  it("a store call that never settles: every helper fails after 60 s with a timed-out SessionStoreError naming the call", async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const store = storeWith({
+      load: never,
+      listSessions: never,
+      listSessionSummaries: never,
+      append: never,
+      delete: never,
+      listSubkeys: never,
+    });
+    const calls: [string, () => Promise<unknown>][] = [
+      ["listSessionSummaries", () => listSessions({ ...at, sessionStore: store })],
+      ["load", () => getSessionInfo(SESSION, { ...at, sessionStore: store })],
+      ["load", () => getSessionMessages(SESSION, { ...at, sessionStore: store })],
+      ["load", () => forkSession(SESSION, { ...at, sessionStore: store })],
+      ["append", () => renameSession(SESSION, "t", { ...at, sessionStore: store })],
+      ["delete", () => deleteSession(SESSION, { ...at, sessionStore: store })],
+      ["listSubkeys", () => listSubagents(SESSION, { ...at, sessionStore: store })],
+    ];
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      for (const [operation, run] of calls) {
+        const settled = run().then(
+          () => "resolved",
+          (e: unknown) => e,
+        );
+        await vi.advanceTimersByTimeAsync(59_999);
+        expect(await Promise.race([settled, Promise.resolve("pending")])).toBe("pending");
+        await vi.advanceTimersByTimeAsync(1);
+        const error = await settled;
+        expect(error).toBeInstanceOf(SessionStoreError);
+        expect(error).toMatchObject({ operation, timedOut: true });
+        expect((error as Error).message).toMatch(/timed out after 60000 ms/);
+      }
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

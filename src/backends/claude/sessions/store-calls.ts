@@ -5,6 +5,7 @@
  * BigInt, a circular or a null-prototype object: see `describeError` / `describeValue`).
  */
 import { SessionStoreError } from "../../../errors.js";
+import { abortErrorFor } from "../../../signals/abort.js";
 import { describeError, describeValue, trySerialise } from "../../../wire/safe-json.js";
 import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from "./store-types.js";
 
@@ -35,16 +36,71 @@ export function badAnswer(operation: StoreOperation, what: string, problem: stri
   return new SessionStoreError(operation, `SessionStore.${operation}() ${what}: ${problem}`);
 }
 
-/** Runs one store call; a synchronous throw or a rejection becomes {@link storeFailure}. */
+/**
+ * The most time one call of a caller's store may take unless told otherwise (the session helpers'
+ * calls; a resume from the store takes `loadTimeoutMs`, of the same default).
+ */
+export const DEFAULT_STORE_CALL_TIMEOUT_MS = 60_000;
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** How long one store call may take, and a signal that ends the wait. */
+export interface StoreCallLimits {
+  /** Default {@link DEFAULT_STORE_CALL_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs one store call; a synchronous throw or a rejection becomes {@link storeFailure}. A call that
+ * takes longer than `limits.timeoutMs` fails with a `SessionStoreError` whose `timedOut` is true (the
+ * store's own promise is left to settle: a store cannot be cancelled); an abort of `limits.signal`
+ * fails it with an `AbortError`.
+ */
 export async function callStore<T>(
   operation: StoreOperation,
   what: string,
   run: () => T | Promise<T>,
+  limits: StoreCallLimits = {},
 ): Promise<T> {
+  const { signal } = limits;
+  const timeoutMs = limits.timeoutMs ?? DEFAULT_STORE_CALL_TIMEOUT_MS;
+  if (signal?.aborted) throw abortErrorFor(signal.reason);
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    // Node fires a timer past 2^31 - 1 ms (Infinity included) after 1 ms: no bound then.
+    if (timeoutMs > MAX_TIMER_MS) return;
+    timer = setTimeout(
+      () =>
+        reject(
+          new SessionStoreError(
+            operation,
+            `SessionStore.${operation}() timed out after ${timeoutMs} ms ${what}`,
+            {
+              timedOut: true,
+            },
+          ),
+        ),
+      timeoutMs,
+    );
+    if (signal) {
+      onAbort = () => reject(abortErrorFor(signal.reason));
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+  });
+  const call = (async () => {
+    try {
+      return await run();
+    } catch (error) {
+      throw storeFailure(operation, what, error);
+    }
+  })();
   try {
-    return await run();
-  } catch (error) {
-    throw storeFailure(operation, what, error);
+    return await Promise.race([call, limit]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 }
 
