@@ -18,6 +18,7 @@ import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import {
+  checkInputStream,
   checkPrompt,
   isStreamedPrompt,
   type Prompt,
@@ -294,6 +295,7 @@ export class FullAgentSdkClient implements AsyncDisposable {
 
   /** Sends user input turn by turn from `stream` (same as `query()` with an iterable). */
   async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
+    checkInputStream(stream);
     await (await this.engine.liveSession("streamInput")).send(stream);
   }
 

@@ -51,7 +51,7 @@ export type Prompt = string | UserContentBlock[] | AsyncIterable<StreamedUserInp
  */
 export function checkPrompt(prompt: unknown, streamed = true): asserts prompt is Prompt {
   if (typeof prompt === "string" || isContentBlocks(prompt)) return;
-  if (streamed && isAsyncIterable(prompt)) return;
+  if (streamed && isStreamedPrompt(prompt as Prompt)) return;
   throw new InvalidOptionsError([
     `prompt: expected text, a list of content blocks${streamed ? " or an AsyncIterable of user messages" : ""}, got ${describePrompt(prompt)}`,
   ]);
@@ -87,14 +87,6 @@ function isContentBlocks(value: unknown): value is UserContentBlock[] {
   );
 }
 
-function isAsyncIterable(value: unknown): boolean {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
-  );
-}
-
 function describePrompt(value: unknown): string {
   if (Array.isArray(value)) return "a list with an item that is not a content block";
   return describeValue(value);
@@ -110,9 +102,24 @@ export function promptStreamError(error: unknown): Error {
   return new AgentSdkError(`the prompt stream threw ${describeValue(error)}, not an Error`, { cause: error });
 }
 
+/**
+ * Checks the argument of `streamInput()`: an `AsyncIterable` of user messages.
+ * @throws InvalidOptionsError naming what was passed instead.
+ */
+export function checkInputStream(stream: unknown): asserts stream is AsyncIterable<StreamedUserInput> {
+  if (!isStreamedPrompt(stream as Prompt))
+    throw new InvalidOptionsError([
+      `streamInput: expected an AsyncIterable of user messages, got ${describePrompt(stream)}`,
+    ]);
+}
+
 /** True when the prompt is a streamed (AsyncIterable) prompt. */
 export function isStreamedPrompt(prompt: Prompt): prompt is AsyncIterable<StreamedUserInput> {
-  return typeof prompt === "object" && prompt !== null && Symbol.asyncIterator in prompt;
+  return (
+    typeof prompt === "object" &&
+    prompt !== null &&
+    typeof (prompt as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
 }
 
 /** Convenience: a text block. */

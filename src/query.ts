@@ -9,11 +9,11 @@ import type { McpServerStatusEntry, RewindFilesOptions, ServerInfo, Session } fr
 import type { InterruptResult } from "./backends/claude/control-results.js";
 import type { RewindFilesResult } from "./backends/claude/control-types.js";
 import { startLoading } from "./backends/registry.js";
-import { InvalidOptionsError } from "./errors.js";
 import type { Message } from "./messages.js";
 import type { AgentOptions, BackendKind, ThinkingDisplay } from "./options.js";
 import type { PermissionMode } from "./permissions.js";
 import {
+  checkInputStream,
   checkPrompt,
   isStreamedPrompt,
   type Prompt,
@@ -24,7 +24,6 @@ import { Subscription, type SubscriptionHooks } from "./session/message-hub.js";
 import { checkSignalOption } from "./signals/abort.js";
 import { activeContextSnapshot, telemetryWanted } from "./telemetry/load.js";
 import { collectTurn, type TurnResult } from "./turn.js";
-import { describeValue } from "./wire/safe-json.js";
 
 export { QUERY_CONTROL_METHODS, type QueryControls } from "./api/controls.js";
 
@@ -275,10 +274,7 @@ class QueryRun implements FullQuery {
   }
 
   async streamInput(stream: AsyncIterable<StreamedUserInput>): Promise<void> {
-    if (!isStreamedPrompt(stream))
-      throw new InvalidOptionsError([
-        `streamInput: expected an AsyncIterable of user messages, got ${describeValue(stream)}`,
-      ]);
+    checkInputStream(stream);
     const session = await this.engine.session(CONTROL_CAPABILITY.streamInput, "streamInput");
     this.inputHolds += 1;
     try {

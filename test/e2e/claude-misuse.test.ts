@@ -88,10 +88,15 @@ describe("prompts of the wrong shape", () => {
     const client = new AgentSdkClient(options);
     await client.connect();
     try {
-      for (const prompt of [5, {}, undefined, null]) {
+      // An object whose Symbol.asyncIterator is not a function is not a stream either.
+      const notAStream = { [Symbol.asyncIterator]: 5 };
+      for (const prompt of [5, {}, undefined, null, notAStream]) {
         await expect(client.run(prompt as unknown as string)).rejects.toBeInstanceOf(InvalidOptionsError);
         await expect(client.query(prompt as unknown as string)).rejects.toBeInstanceOf(InvalidOptionsError);
       }
+      await expect(client.streamInput(notAStream as unknown as AsyncIterable<never>)).rejects.toBeInstanceOf(
+        InvalidOptionsError,
+      );
       expect((await client.run("still works")).error).toBeUndefined();
       const { users } = JSON.parse(readFileSync(record, "utf8")) as { users: unknown[] };
       expect(users).toHaveLength(1);
