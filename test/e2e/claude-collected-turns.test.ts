@@ -3,15 +3,8 @@
  * against the real Claude Code CLI, offline, with a scripted model.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  AgentSdkClient,
-  NotConnectedError,
-  ProcessError,
-  query,
-  UNREAD_RESPONSE_WARNING,
-  UnreadResponseError,
-} from "../../src/index.js";
-import { CLAUDE_CLI_VERSION, collect, results, testBed } from "./support.js";
+import { AgentSdkClient, query, UNREAD_RESPONSE_WARNING, UnreadResponseError } from "../../src/index.js";
+import { CLAUDE_CLI_VERSION, collect, expectRecoveryAfterCrash, results, testBed } from "./support.js";
 
 /** Unread-answer warnings emitted while a test runs. */
 let unreadWarnings: Error[] = [];
@@ -139,28 +132,6 @@ describe(`collected turns against claude ${CLAUDE_CLI_VERSION}`, () => {
   it("after the CLI dies mid-run(), isConnected is false and the next run() rejects with the session's end, not UnreadResponseError", async () => {
     await using bed = await testBed([{ stall: true, text: "partial" }]);
     await using client = new AgentSdkClient(bed.options());
-    await client.connect();
-    const running = client.run("hang here");
-    await bed.model.waitForRequest((r) => r.lastUserText.includes("hang here"));
-    process.kill(client.pid ?? 0, "SIGKILL");
-    const ended = await running.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(ended).toBeInstanceOf(ProcessError);
-    expect(client.isConnected).toBe(false);
-    const next = await client.run("again").then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(next).not.toBeInstanceOf(UnreadResponseError);
-    expect(next).toBeInstanceOf(NotConnectedError);
-    expect((next as NotConnectedError).cause).toBe(ended);
-    await expect(client.query("again")).rejects.toBeInstanceOf(NotConnectedError);
-    // connect() starts a new process; the client works again.
-    bed.model.push({ text: "back" });
-    await client.connect();
-    expect(client.isConnected).toBe(true);
-    expect((await client.run("after reconnect")).text).toBe("back");
+    await expectRecoveryAfterCrash(client, bed.model);
   });
 });

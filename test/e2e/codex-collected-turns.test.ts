@@ -2,14 +2,9 @@
  * Collected turns (`client.run()`, `query().collect()`) against the real Codex CLI, offline.
  */
 import { describe, expect, it } from "vitest";
-import {
-  AgentSdkClient,
-  NotConnectedError,
-  ProcessError,
-  query,
-  UnreadResponseError,
-} from "../../src/index.js";
+import { AgentSdkClient, query, UnreadResponseError } from "../../src/index.js";
 import { CODEX_CLI_VERSION, codexBed } from "./codex-support.js";
+import { expectRecoveryAfterCrash } from "./support.js";
 
 describe(`collected turns against codex ${CODEX_CLI_VERSION}`, () => {
   it("client.run() collects each app-server turn; run() refuses while an answer is unread", async () => {
@@ -43,25 +38,6 @@ describe(`collected turns against codex ${CODEX_CLI_VERSION}`, () => {
   it("after the app-server dies mid-run(), isConnected is false, run() rejects NotConnectedError (cause: the exit), connect() starts anew", async () => {
     await using bed = await codexBed([{ stall: true, text: "partial" }]);
     await using client = new AgentSdkClient(bed.options());
-    await client.connect();
-    const running = client.run("hang here");
-    await bed.api.waitForRequest((r) => r.lastUserText.includes("hang here"));
-    process.kill(client.pid ?? 0, "SIGKILL");
-    const ended = await running.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(ended).toBeInstanceOf(ProcessError);
-    expect(client.isConnected).toBe(false);
-    const next = await client.run("again").then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(next).toBeInstanceOf(NotConnectedError);
-    expect((next as NotConnectedError).cause).toBe(ended);
-    bed.api.push({ text: "back" });
-    await client.connect();
-    expect(client.isConnected).toBe(true);
-    expect((await client.run("after reconnect")).text).toBe("back");
+    await expectRecoveryAfterCrash(client, bed.api);
   });
 });

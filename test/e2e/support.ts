@@ -5,7 +5,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ClaudeAgentOptions, Message, ResultMessage } from "../../src/index.js";
+import { expect } from "vitest";
+import {
+  type AgentSdkClient,
+  type ClaudeAgentOptions,
+  type Message,
+  NotConnectedError,
+  ProcessError,
+  type ResultMessage,
+} from "../../src/index.js";
 import { type FakeAnthropicServer, type ScriptedTurn, startFakeAnthropic } from "../../src/testing/index.js";
 
 export { isAlive } from "../lifecycle/support/processes.js";
@@ -82,4 +90,43 @@ export function delegatingTurn(replies: Record<string, string> = {}): ScriptedTu
       if (text.includes(prompt)) return { text: answer };
     return { text: "Main done." };
   };
+}
+
+/**
+ * A connected client whose CLI is killed (SIGKILL) while `run()` waits on a stalled model turn:
+ * that run rejects with the `ProcessError`, `isConnected` turns false, the next `run()` and
+ * `query()` reject with `NotConnectedError` whose `cause` is that error (not `UnreadResponseError`),
+ * and once `connect()` has started a new process, `run()` answers again ("back").
+ *
+ * @param model The fake model the client talks to; its next turn is stalled when this is called.
+ */
+export async function expectRecoveryAfterCrash(
+  client: AgentSdkClient,
+  model: {
+    waitForRequest(predicate: (request: { lastUserText: string }) => boolean): Promise<unknown>;
+    push(turn: { text: string }): void;
+  },
+): Promise<void> {
+  await client.connect();
+  const running = client.run("hang here");
+  await model.waitForRequest((r) => r.lastUserText.includes("hang here"));
+  process.kill(client.pid ?? 0, "SIGKILL");
+  const ended = await running.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(ended).toBeInstanceOf(ProcessError);
+  expect(client.isConnected).toBe(false);
+  for (const next of [client.run("again"), client.query("again")]) {
+    const error = await next.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NotConnectedError);
+    expect((error as NotConnectedError).cause).toBe(ended);
+  }
+  model.push({ text: "back" });
+  await client.connect();
+  expect(client.isConnected).toBe(true);
+  expect((await client.run("after reconnect")).text).toBe("back");
 }
