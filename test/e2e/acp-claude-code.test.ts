@@ -17,6 +17,7 @@ import {
   results,
   runningAgents,
 } from "./acp-support.js";
+import { expectRecoveryAfterCrash } from "./support.js";
 
 /** The text of the Claude Code transcript of `sessionId` under `configDir`, or "" while there is none. */
 function transcriptOf(configDir: string, sessionId: string): string {
@@ -153,6 +154,16 @@ describe(`ACP backend against claude-code-acp ${CLAUDE_CODE_ACP_VERSION}`, () =>
     await client.query("next");
     const next = await collect(client.receiveResponse());
     expect(assistantText(next)).toBe("after the cancel");
+  });
+
+  it("the agent killed mid-run(): isConnected false, run()/query() reject NotConnectedError (cause: the exit), connect() starts anew", async () => {
+    await using bed = await claudeAcpBed([], (request) => {
+      if (request.lastUserText.includes("hang here")) return { stall: true, text: "partial" };
+      if (request.lastUserText.includes("after reconnect")) return { text: "back" };
+      return { text: "OK" };
+    });
+    await using client = new AgentSdkClient(bed.options());
+    await expectRecoveryAfterCrash(client, { waitForRequest: (p) => bed.model.waitForRequest(p) });
   });
 
   it("multi-turn is one ACP session: the second prompt's model request carries the first turn", async () => {
