@@ -221,7 +221,15 @@ export class WarmSession implements AsyncDisposable {
   private source(prepare?: (session: Session) => void): SessionSource {
     return async ({ signal, initialPrompt }) => {
       const session = this.session;
-      if (this.claimed || this.closing) {
+      if (this.claimed) {
+        // A client that connects again (after disconnect(), or after its process died) finds the
+        // warm process already taken: it serves one session only.
+        throw new WarmStartError(
+          "already-used",
+          `This warm ${this.backend} session was already taken by its query or client; connecting again needs a new process`,
+        );
+      }
+      if (this.closing) {
         throw new WarmStartError(
           "closed",
           `This warm ${this.backend} session was closed before its query started`,

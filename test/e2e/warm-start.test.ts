@@ -104,6 +104,13 @@ describe.each(backends)("warm start: $name", ({ bed: makeBed }) => {
       expect(results(await collect(client.receiveResponse()))[0]?.result).toBe("one");
       await client.query("second");
       expect(results(await collect(client.receiveResponse()))[0]?.result).toBe("two");
+      // The warm process serves one session: connecting again says so.
+      await client.disconnect();
+      await expect(client.connect()).rejects.toMatchObject({
+        name: "WarmStartError",
+        reason: "already-used",
+        message: expect.stringMatching(/already taken by its query or client/),
+      });
     } finally {
       await bed.dispose();
     }
