@@ -15,7 +15,7 @@ import { InvalidOptionsError, type Message, ProcessError, query } from "../../sr
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import { liveChildren } from "../lifecycle/support/processes.js";
 import { codexBed, ECHO_MCP, results } from "./codex-support.js";
-import { testBed } from "./support.js";
+import { outcome, testBed } from "./support.js";
 
 const CODEX_BYPASS = "--dangerously-bypass-approvals-and-sandbox";
 const CLAUDE_BYPASS = "--dangerously-skip-permissions";
@@ -23,17 +23,6 @@ const CLAUDE_BYPASS = "--dangerously-skip-permissions";
 afterEach(() => {
   expect(liveGroupCount()).toBe(0);
 });
-
-/** Drains `messages`, returning what came and the error that ended them. */
-async function drain(messages: AsyncIterable<Message>): Promise<{ seen: Message[]; error: unknown }> {
-  const seen: Message[] = [];
-  try {
-    for await (const m of messages) seen.push(m);
-  } catch (error) {
-    return { seen, error };
-  }
-  return { seen, error: undefined };
-}
 
 /** The argv of this process's live children whose command line contains `marker`. */
 function childArgv(marker: string): string[][] {
@@ -51,7 +40,7 @@ function childArgv(marker: string): string[][] {
 describe("a flag-looking resume id never reaches the CLI", () => {
   it("codex: resume '--dangerously-bypass-approvals-and-sandbox' is an InvalidOptionsError; nothing is spawned", async () => {
     await using bed = await codexBed([{ text: "should never be asked" }]);
-    const { seen, error } = await drain(
+    const { seen, error } = await outcome(
       query({
         prompt: "hi",
         options: bed.options({ resume: CODEX_BYPASS, codex: { sandboxMode: "read-only" } }),
@@ -77,7 +66,7 @@ describe("a flag-looking resume id never reaches the CLI", () => {
   it("codex: a well-formed id goes after '--', and the real CLI takes it as the session id", async () => {
     await using bed = await codexBed([{ text: "should never be asked" }]);
     const missing = "01a2006c-0000-7000-8000-000000000000";
-    const { error } = await drain(query({ prompt: "hi", options: bed.options({ resume: missing }) }));
+    const { error } = await outcome(query({ prompt: "hi", options: bed.options({ resume: missing }) }));
     expect(error).toBeInstanceOf(ProcessError);
     expect((error as ProcessError).stderrTail).toContain(`no rollout found for thread id ${missing}`);
     expect(bed.api.requests).toHaveLength(0);
@@ -100,7 +89,7 @@ describe("a flag-looking resume id never reaches the CLI", () => {
       { disallowedTools: ["Bash\0"] },
       { env: { TZ: "UTC\0" } },
     ]) {
-      const { seen, error } = await drain(query({ prompt: "hi", options: bed.options(options) }));
+      const { seen, error } = await outcome(query({ prompt: "hi", options: bed.options(options) }));
       expect(seen).toEqual([]);
       expect(error, JSON.stringify(options)).toBeInstanceOf(InvalidOptionsError);
     }

@@ -14,13 +14,13 @@ import {
   AgentSdkClient,
   AgentSdkError,
   InvalidOptionsError,
-  type Message,
   ProcessError,
   type Prompt,
   query,
 } from "../../src/index.js";
 import { liveGroupCount } from "../../src/process/group-registry.js";
 import { isAlive } from "../lifecycle/support/processes.js";
+import { outcome } from "./support.js";
 
 const FAKE_CLAUDE = fileURLToPath(new URL("../fixtures/fake-cli/fake-claude.mjs", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cas-misuse-"));
@@ -41,16 +41,6 @@ function fake(mode = "ok", extra: Record<string, string> = {}) {
       },
     },
   };
-}
-
-async function outcome(messages: AsyncIterable<Message>): Promise<{ seen: Message[]; error: unknown }> {
-  const seen: Message[] = [];
-  try {
-    for await (const m of messages) seen.push(m);
-  } catch (error) {
-    return { seen, error };
-  }
-  return { seen, error: undefined };
 }
 
 describe("prompts of the wrong shape", () => {

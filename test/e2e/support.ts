@@ -44,6 +44,19 @@ export async function testBed(turns: ScriptedTurn[] = []): Promise<Bed> {
   };
 }
 
+/** Reads `messages` to the end: what arrived, and the error that ended them (if any). */
+export async function outcome(
+  messages: AsyncIterable<Message>,
+): Promise<{ seen: Message[]; error: unknown }> {
+  const seen: Message[] = [];
+  try {
+    for await (const m of messages) seen.push(m);
+  } catch (error) {
+    return { seen, error };
+  }
+  return { seen, error: undefined };
+}
+
 /** Drains an async iterable of messages. */
 export async function collect(messages: AsyncIterable<Message>): Promise<Message[]> {
   const out: Message[] = [];
