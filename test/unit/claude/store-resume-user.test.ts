@@ -40,6 +40,35 @@ function hasUseradd(): boolean {
 const asRoot = process.getuid?.() === 0 && hasUseradd();
 
 /**
+ * For the describe it is called in: a real user (`useradd`, removed after), a scratch directory
+ * root owns that the user may read (0755), and `TMPDIR` restored after. Read the fields in tests.
+ */
+function withUnixUser(prefix: string): { name: string; uid: number; gid: number; base: string } {
+  const user = { name: `${prefix}${process.pid}`, uid: -1, gid: -1, base: "" };
+  const savedTmp = process.env.TMPDIR;
+  beforeAll(() => {
+    execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", user.name], {
+      stdio: "ignore",
+    });
+    user.uid = Number(execFileSync("id", ["-u", user.name], { encoding: "utf8" }).trim());
+    user.gid = Number(execFileSync("id", ["-g", user.name], { encoding: "utf8" }).trim());
+    user.base = mkdtempSync(join(tmpdir(), `cas-${prefix}-`));
+    chmodSync(user.base, 0o755);
+  });
+  afterAll(() => {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+    if (user.base !== "") rmSync(user.base, { recursive: true, force: true });
+    try {
+      execFileSync("userdel", [user.name], { stdio: "ignore" });
+    } catch {
+      // Already gone.
+    }
+  });
+  return user;
+}
+
+/**
  * Runs as the target user: finds `claude-resume-*` directories in `TMP` and, as soon as it can
  * read one, replaces every entry it finds (depth first) by a symlink to a root-owned file (for
  * files) or directory (for directories; the real one is moved aside). A directory where a sweep
@@ -96,35 +125,11 @@ tick();
 `;
 
 describe.skipIf(!asRoot)("resume from a store for another user (root host)", () => {
-  const name = `casrace${process.pid}`;
-  let uid = -1;
-  let gid = -1;
-  let base = "";
-  let savedTmp: string | undefined;
-
-  beforeAll(() => {
-    execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name], { stdio: "ignore" });
-    uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
-    gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
-    base = mkdtempSync(join(tmpdir(), "cas-user-resume-"));
-    chmodSync(base, 0o755);
-    savedTmp = process.env.TMPDIR;
-  });
-
-  afterAll(() => {
-    if (savedTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = savedTmp;
-    if (base !== "") rmSync(base, { recursive: true, force: true });
-    try {
-      execFileSync("userdel", [name], { stdio: "ignore" });
-    } catch {
-      // Already gone.
-    }
-  });
+  const user = withUnixUser("casrace");
 
   /** A scratch directory root owns, that the user may read (0755). */
   function rootDir(label: string): string {
-    const dir = join(base, label);
+    const dir = join(user.base, label);
     mkdirSync(dir, { mode: 0o755 });
     chmodSync(dir, 0o755);
     return dir;
@@ -160,8 +165,8 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
 
     process.env.TMPDIR = tmp;
     const racer: ChildProcess = spawn(process.execPath, ["-e", RACER, tmp, targetFile, targetDir], {
-      uid,
-      gid,
+      uid: user.uid,
+      gid: user.gid,
       cwd: "/",
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -183,7 +188,7 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
       const before = owners();
       for (let run = 0; run < RUNS; run++) {
         const prepared = await prepareStoreResume(
-          { cwd, sessionStore: store, resume: SESSION, user: name },
+          { cwd, sessionStore: store, resume: SESSION, user: user.name },
           { CLAUDE_CONFIG_DIR: config },
         );
         const dir = prepared?.configDir as string;
@@ -222,15 +227,18 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
     process.env.TMPDIR = tmp;
     const store = await storeWithSession(cwd);
     await expect(
-      prepareStoreResume({ cwd, sessionStore: store, resume: SESSION, user: { uid, gid } }, {}),
+      prepareStoreResume(
+        { cwd, sessionStore: store, resume: SESSION, user: { uid: user.uid, gid: user.gid } },
+        {},
+      ),
     ).rejects.toThrow(/temporary directory .* can be changed by other users/);
     expect(execFileSync("ls", ["-A", tmp], { encoding: "utf8" })).toBe("");
     chmodSync(tmp, 0o1777); // Sticky, as /tmp: fine.
     const prepared = await prepareStoreResume(
-      { cwd, sessionStore: store, resume: SESSION, user: { uid, gid } },
+      { cwd, sessionStore: store, resume: SESSION, user: { uid: user.uid, gid: user.gid } },
       { CLAUDE_CONFIG_DIR: rootDir("config-open") },
     );
-    expect(statSync(prepared?.configDir as string).uid).toBe(uid);
+    expect(statSync(prepared?.configDir as string).uid).toBe(user.uid);
     await prepared?.cleanup();
     expect(existsSync(prepared?.configDir as string)).toBe(false);
   });
@@ -241,7 +249,7 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
     process.env.TMPDIR = tmp;
     const store = await storeWithSession(cwd);
     const prepared = await prepareStoreResume(
-      { cwd, sessionStore: store, resume: SESSION, user: { uid, gid } },
+      { cwd, sessionStore: store, resume: SESSION, user: { uid: user.uid, gid: user.gid } },
       { CLAUDE_CONFIG_DIR: rootDir("config2") },
     );
     const dir = prepared?.configDir as string;
@@ -249,7 +257,7 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
       .trim()
       .split("\n");
     expect(listing.length).toBeGreaterThan(SUBAGENTS);
-    for (const line of listing) expect(line).toMatch(new RegExp(`^${uid}:${gid} (600 f|700 d) `));
+    for (const line of listing) expect(line).toMatch(new RegExp(`^${user.uid}:${user.gid} (600 f|700 d) `));
     await prepared?.cleanup();
     expect(existsSync(dir)).toBe(false);
 
@@ -261,51 +269,29 @@ describe.skipIf(!asRoot)("resume from a store for another user (root host)", () 
 });
 
 describe.skipIf(!asRoot)("the configuration copied for another user (root host)", () => {
-  const name = `cascopy${process.pid}`;
-  let uid = -1;
-  let gid = -1;
-  let base = "";
-  const savedTmp = process.env.TMPDIR;
-
-  beforeAll(() => {
-    execFileSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name], { stdio: "ignore" });
-    uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
-    gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
-    base = mkdtempSync(join(tmpdir(), "cas-user-copy-"));
-    chmodSync(base, 0o755);
-  });
-  afterAll(() => {
-    if (savedTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = savedTmp;
-    if (base !== "") rmSync(base, { recursive: true, force: true });
-    try {
-      execFileSync("userdel", [name], { stdio: "ignore" });
-    } catch {
-      // Already gone.
-    }
-  });
+  const user = withUnixUser("cascopy");
 
   it("copies only regular files of the user's or root's: a link to a root-only file, a FIFO and another user's file are left out", async () => {
-    const tmp = join(base, "tmp");
-    const cwd = join(base, "cwd");
-    const config = join(base, "config");
+    const tmp = join(user.base, "tmp");
+    const cwd = join(user.base, "cwd");
+    const config = join(user.base, "config");
     for (const dir of [tmp, cwd, config]) mkdirSync(dir, { mode: 0o755 });
     chmodSync(tmp, 0o1777);
-    chown(config, uid, gid);
+    chown(config, user.uid, user.gid);
     // The user's configuration directory, which the user arranged.
-    const secret = join(base, "root-only");
+    const secret = join(user.base, "root-only");
     writeFileSync(secret, "root:$6$ROOT-ONLY-HASH", { mode: 0o600 });
     symlinkSync(secret, join(config, ".credentials.json"));
     execFileSync("mkfifo", [join(config, "settings.json")]);
     writeFileSync(join(config, ".config.json"), '{"fromNobody":1}');
     chown(join(config, ".config.json"), 65534, 65534);
     writeFileSync(join(config, ".claude.json"), '{"fromUser":1}');
-    chown(join(config, ".claude.json"), uid, gid);
+    chown(join(config, ".claude.json"), user.uid, user.gid);
     process.env.TMPDIR = tmp;
     const store = new InMemorySessionStore();
     await store.append({ projectKey: projectKeyOf(cwd), sessionId: SESSION }, [{ type: "user", uuid: "u1" }]);
     const prepared = await prepareStoreResume(
-      { cwd, sessionStore: store, resume: SESSION, user: { uid, gid } },
+      { cwd, sessionStore: store, resume: SESSION, user: { uid: user.uid, gid: user.gid } },
       { CLAUDE_CONFIG_DIR: config },
     );
     const dir = prepared?.configDir as string;
