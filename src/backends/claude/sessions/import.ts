@@ -6,9 +6,7 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { InvalidOptionsError } from "../../../errors.js";
-import type { RawObject } from "../../../messages.js";
-import { readOptionalFile } from "../../../process/regular-files.js";
-import { assertSessionId, findSession, readEntries } from "./store.js";
+import { assertSessionId, findSession, readEntries, readSubagentMeta } from "./store.js";
 import { callStore, keyWhat } from "./store-calls.js";
 import { projectKeyOf } from "./store-keys.js";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "./store-types.js";
@@ -58,7 +56,7 @@ export async function importSessionToStore(
       .replace(/\.jsonl$/, "");
     const key: SessionKey = { projectKey, sessionId, subpath };
     await appendFile(store, key, path, batchSize);
-    const meta = await readMeta(path.replace(/\.jsonl$/, ".meta.json"));
+    const meta = await readSubagentMeta(path.replace(/\.jsonl$/, ".meta.json"));
     if (meta !== undefined) await appendBatch(store, key, [{ ...meta, type: "agent_metadata" }]);
   }
 }
@@ -107,17 +105,3 @@ async function jsonlFiles(dir: string): Promise<string[]> {
 }
 
 /** A subagent's meta file larger than this is not one (the CLI writes a few hundred bytes). */
-const META_MAX_BYTES = 1024 * 1024;
-
-async function readMeta(path: string): Promise<RawObject | undefined> {
-  try {
-    const text = await readOptionalFile(path, META_MAX_BYTES);
-    if (text === undefined) return undefined;
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as RawObject)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -11,7 +11,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { InvalidOptionsError, SessionNotFoundError } from "../../../errors.js";
 import type { RawObject } from "../../../messages.js";
-import { entryAt, openRegularFile } from "../../../process/regular-files.js";
+import { entryAt, openRegularFile, readOptionalFile } from "../../../process/regular-files.js";
 import { describeValue } from "../../../wire/safe-json.js";
 import type { SessionLocationOptions, SessionStoreOptions } from "./types.js";
 
@@ -310,5 +310,25 @@ async function readFully(handle: FileHandle, buffer: Buffer, position: number): 
     const { bytesRead } = await handle.read(buffer, done, buffer.length - done, position + done);
     if (bytesRead === 0) break;
     done += bytesRead;
+  }
+}
+
+/** The largest subagent `.meta.json` read. */
+const META_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A subagent transcript's `.meta.json` (its agent type, the tool use that started it): the JSON
+ * object, or `undefined` when there is none, it is not a regular file, or it is not a JSON object.
+ */
+export async function readSubagentMeta(path: string): Promise<RawObject | undefined> {
+  try {
+    const text = await readOptionalFile(path, META_MAX_BYTES);
+    if (text === undefined) return undefined;
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as RawObject)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -9,8 +9,6 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SessionNotFoundError } from "../../../errors.js";
-import type { RawObject } from "../../../messages.js";
-import { readOptionalFile } from "../../../process/regular-files.js";
 import { messagesOf } from "./conversation.js";
 import {
   assertSessionId,
@@ -19,6 +17,7 @@ import {
   isMissing,
   projectsDirOf,
   readEntries,
+  readSubagentMeta,
 } from "./store.js";
 import { listSubagentsInStore, sessionMessagesInStore, subagentMessagesInStore } from "./store-helpers.js";
 import type { GetSessionMessagesOptions, SessionLocationOptions, SessionMessage } from "./types.js";
@@ -94,7 +93,8 @@ export async function getSubagentMessages(
       "Subagent",
     );
   }
-  const meta = await readMeta(found.path.replace(/\.jsonl$/, ".meta.json"));
+  // The meta file is optional: older CLIs did not write it.
+  const meta = (await readSubagentMeta(found.path.replace(/\.jsonl$/, ".meta.json"))) ?? {};
   const entries = await readEntries(found.path);
   return messagesOf(entries, true, options, {
     parentToolUseId: typeof meta.toolUseId === "string" ? meta.toolUseId : null,
@@ -137,15 +137,3 @@ async function subagentFiles(dir: string): Promise<SubagentFile[]> {
 const MAX_DEPTH = 8;
 
 /** A subagent's meta file larger than this is not one (the CLI writes a few hundred bytes). */
-const META_MAX_BYTES = 1024 * 1024;
-
-async function readMeta(path: string): Promise<RawObject> {
-  try {
-    const text = await readOptionalFile(path, META_MAX_BYTES);
-    if (text === undefined) return {};
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null ? (value as RawObject) : {};
-  } catch {
-    return {}; // The meta file is optional: older CLIs did not write it.
-  }
-}
