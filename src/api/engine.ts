@@ -292,17 +292,20 @@ export class SessionEngine {
   }
 
   /**
-   * The session for a new turn: as {@link session}, and it must still be able to take one.
-   * @throws NotConnectedError also when the session ended by itself (its process exited), with
-   *   why as `cause`; `open()` starts a new one.
+   * The session for a new turn: as {@link session}, and not one that failed. A session that ended
+   * cleanly (Codex's app-server exiting 0 between turns) or was aborted is returned: sending on it
+   * reports that end in the backend's own terms (`CliConnectionError`, `AbortError`).
+   * @throws NotConnectedError when the session ended by itself with a failure (its process died),
+   *   with that failure as `cause`; `open()` starts a new one.
    */
   async liveSession(feature: string): Promise<Session> {
     const session = await this.session(undefined, feature);
     if (session.isAlive?.() !== false) return session;
     const reason = session.endReason?.();
+    if (reason === undefined || reason instanceof AbortError) return session;
     throw new NotConnectedError(
-      `Not connected: the session has ended${reason === undefined ? "" : ` (${describeError(reason)})`}; call connect() to start a new one`,
-      reason === undefined ? undefined : { cause: reason },
+      `Not connected: the session has ended (${describeError(reason)}); call connect() to start a new one`,
+      { cause: reason },
     );
   }
 
