@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import {
   encodeProjectDir,
   InMemorySessionStore,
@@ -82,6 +82,7 @@ describe(`sessionStore mirroring against claude ${CLAUDE_CLI_VERSION}`, () => {
     await using bed = await testBed([delegating, delegating, delegating]);
     const store = new RecordingStore();
     const recording = join(bed.cwd, "..", `${encodeProjectDir(bed.cwd)}.rec.jsonl`);
+    onTestFinished(() => rmSync(recording, { force: true }));
     const messages = await collect(
       query({
         prompt: "delegate please",
@@ -129,6 +130,7 @@ describe(`sessionStore mirroring against claude ${CLAUDE_CLI_VERSION}`, () => {
     await using bed = await testBed([{ text: "eager answer" }]);
     const store = new RecordingStore();
     const recording = join(bed.cwd, "..", `${encodeProjectDir(bed.cwd)}.eager.rec.jsonl`);
+    onTestFinished(() => rmSync(recording, { force: true }));
     const messages = await collect(
       query({
         prompt: "hello eager",
