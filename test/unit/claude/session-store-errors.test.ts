@@ -22,6 +22,7 @@ import {
   SessionStoreError,
   tagSession,
 } from "../../../src/backends/claude/index.js";
+import { callStore } from "../../../src/backends/claude/sessions/store-calls.js";
 import { projectKeyOf } from "../../../src/backends/claude/sessions/store-keys.js";
 import { prepareStoreResume } from "../../../src/backends/claude/store-resume.js";
 
@@ -286,5 +287,18 @@ describe("session helpers with { sessionStore }: odd failures and garbage answer
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("with no time bound (Infinity), an abort still ends the wait for a store call", async () => {
+    const controller = new AbortController();
+    const waiting = callStore("load", "for session x", () => new Promise<never>(() => undefined), {
+      timeoutMs: Number.POSITIVE_INFINITY,
+      signal: controller.signal,
+    }).then(
+      () => "resolved",
+      (e: unknown) => e,
+    );
+    controller.abort();
+    expect(await waiting).toMatchObject({ name: "AbortError" });
   });
 });

@@ -69,21 +69,22 @@ export async function callStore<T>(
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const limit = new Promise<never>((_, reject) => {
-    // Node fires a timer past 2^31 - 1 ms (Infinity included) after 1 ms: no bound then.
-    if (timeoutMs > MAX_TIMER_MS) return;
-    timer = setTimeout(
-      () =>
-        reject(
-          new SessionStoreError(
-            operation,
-            `SessionStore.${operation}() timed out after ${timeoutMs} ms ${what}`,
-            {
-              timedOut: true,
-            },
+    // Node fires a timer past 2^31 - 1 ms (Infinity included) after 1 ms: no time bound then.
+    if (timeoutMs <= MAX_TIMER_MS) {
+      timer = setTimeout(
+        () =>
+          reject(
+            new SessionStoreError(
+              operation,
+              `SessionStore.${operation}() timed out after ${timeoutMs} ms ${what}`,
+              {
+                timedOut: true,
+              },
+            ),
           ),
-        ),
-      timeoutMs,
-    );
+        timeoutMs,
+      );
+    }
     if (signal) {
       onAbort = () => reject(abortErrorFor(signal.reason));
       signal.addEventListener("abort", onAbort, { once: true });
