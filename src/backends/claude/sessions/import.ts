@@ -103,5 +103,3 @@ async function jsonlFiles(dir: string): Promise<string[]> {
   }
   return out;
 }
-
-/** A subagent's meta file larger than this is not one (the CLI writes a few hundred bytes). */

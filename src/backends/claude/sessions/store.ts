@@ -313,7 +313,7 @@ async function readFully(handle: FileHandle, buffer: Buffer, position: number): 
   }
 }
 
-/** The largest subagent `.meta.json` read. */
+/** A subagent's meta file larger than this is not one (the CLI writes a few hundred bytes). */
 const META_MAX_BYTES = 1024 * 1024;
 
 /**
@@ -321,14 +321,11 @@ const META_MAX_BYTES = 1024 * 1024;
  * object, or `undefined` when there is none, it is not a regular file, or it is not a JSON object.
  */
 export async function readSubagentMeta(path: string): Promise<RawObject | undefined> {
+  let text: string | undefined;
   try {
-    const text = await readOptionalFile(path, META_MAX_BYTES);
-    if (text === undefined) return undefined;
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as RawObject)
-      : undefined;
+    text = await readOptionalFile(path, META_MAX_BYTES);
   } catch {
     return undefined;
   }
+  return text === undefined ? undefined : parseLine(text);
 }

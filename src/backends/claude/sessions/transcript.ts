@@ -135,5 +135,3 @@ async function subagentFiles(dir: string): Promise<SubagentFile[]> {
 
 /** Nesting depth of subagent folders followed; a bound against symlink loops. */
 const MAX_DEPTH = 8;
-
-/** A subagent's meta file larger than this is not one (the CLI writes a few hundred bytes). */
