@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AgentSdkClient, CliConnectionError, type Message, ProcessError, query } from "../../src/index.js";
 import { MessageParseError, OutputClosedError } from "../../src/transport/index.js";
+import { outcome } from "../e2e/support.js";
 import { flowCli } from "./support/flow-cli.js";
 import { isAlive, survivors } from "./support/processes.js";
 import { flushReport, settled, stopwatch } from "./support/report.js";
@@ -23,16 +24,6 @@ async function done(backend: string, name: string, behaviour: string, ms: number
   settled({ backend, case: name, behaviour, settleMs: ms, childrenLeft: left.length });
 }
 
-async function drain(messages: AsyncIterable<Message>): Promise<{ seen: Message[]; error: unknown }> {
-  const seen: Message[] = [];
-  try {
-    for await (const message of messages) seen.push(message);
-  } catch (error) {
-    return { seen, error };
-  }
-  return { seen, error: undefined };
-}
-
 describe("a turn without its result is an error (item 8)", () => {
   for (const backend of ["claude", "codex"] as const) {
     it(`${backend}: the CLI exits 0 before the result → ProcessError, session ends, no child left`, async () => {
@@ -42,7 +33,7 @@ describe("a turn without its result is an error (item 8)", () => {
       const pid = client.pid!;
       const elapsed = stopwatch();
       await client.query("hi");
-      const { seen, error } = await drain(client.receiveResponse());
+      const { seen, error } = await outcome(client.receiveResponse());
       const ms = elapsed();
       expect(error).toBeInstanceOf(ProcessError);
       expect((error as ProcessError).message).toMatch(
@@ -57,7 +48,7 @@ describe("a turn without its result is an error (item 8)", () => {
   it("claude one-shot query(): exit 0 without a result rejects the iteration with ProcessError", async () => {
     const elapsed = stopwatch();
     const q = query({ prompt: "hi", options: flowCli("claude", "no-result") });
-    const { error } = await drain(q);
+    const { error } = await outcome(q);
     const ms = elapsed();
     expect(error).toBeInstanceOf(ProcessError);
     await done("claude", "8 exit 0 without the turn's result (query)", "ProcessError(0)", ms, q.pid);
@@ -71,11 +62,11 @@ describe("codex app-server contract breaks get their own error (item 9)", () => 
     const pid = client.pid;
     const elapsed = stopwatch();
     await client.query("first");
-    const first = await drain(client.receiveResponse());
+    const first = await outcome(client.receiveResponse());
     expect(first.error).toBeUndefined();
     expect(first.seen.at(-1)?.type).toBe("result");
     // The exit is seen once the output ends; the rest of the stream then ends cleanly.
-    expect((await drain(client.receiveMessages())).error).toBeUndefined();
+    expect((await outcome(client.receiveMessages())).error).toBeUndefined();
     const next = await client.query("second").then(
       () => undefined,
       (error: unknown) => error,
@@ -111,7 +102,7 @@ describe("output that ends but a process that does not, and the reverse (item 7)
       const pid = client.pid!;
       await client.query("hi");
       const started = Date.now();
-      const { error } = await drain(client.receiveResponse());
+      const { error } = await outcome(client.receiveResponse());
       const settledMs = Date.now() - started;
       expect(error).toBeInstanceOf(OutputClosedError);
       expect(error).toBeInstanceOf(ProcessError);
